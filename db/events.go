@@ -1,0 +1,74 @@
+package db
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// NotifyChannel is the Postgres channel that tells other replicas a run has
+// new events. The payload is {"run_id","seq"} only; listeners read the
+// events themselves from run_events.
+const NotifyChannel = "quarry_events"
+
+// Event is one append-only entry of a run's history; seq is gapless per run.
+type Event struct {
+	RunID     string          `db:"run_id" json:"run_id"`
+	Seq       int64           `db:"seq" json:"seq"`
+	Type      string          `db:"type" json:"type"`
+	Payload   json.RawMessage `db:"payload" json:"payload"`
+	CreatedAt time.Time       `db:"created_at" json:"created_at"`
+}
+
+// AppendEvent adds an event to the run inside the transaction, taking the
+// next seq from the run row (which the update also locks, so seqs never
+// collide or skip). NOTIFY is queued in the same transaction and delivered by
+// Postgres at commit.
+func (tx *Tx) AppendEvent(ctx context.Context, runID, typ string, payload any) (Event, error) {
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return Event{}, fmt.Errorf("encode %s event: %w", typ, err)
+	}
+	var ev Event
+	err = tx.GetContext(ctx, &ev, `WITH next AS (
+			UPDATE runs SET last_seq = last_seq + 1, updated_at = now() WHERE id = $1 RETURNING last_seq
+		)
+		INSERT INTO run_events (run_id, seq, type, payload)
+		SELECT $1, last_seq, $2, $3 FROM next
+		RETURNING run_id, seq, type, payload, created_at`, runID, typ, body)
+	if err != nil {
+		return Event{}, fmt.Errorf("append %s event to run %s: %w", typ, runID, err)
+	}
+	note, _ := json.Marshal(map[string]any{"run_id": runID, "seq": ev.Seq})
+	if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, string(note)); err != nil {
+		return Event{}, fmt.Errorf("notify event %d of run %s: %w", ev.Seq, runID, err)
+	}
+	tx.events = append(tx.events, ev)
+	return ev, nil
+}
+
+// AppendEvent appends one event in its own transaction.
+func (s *Store) AppendEvent(ctx context.Context, runID, typ string, payload any) (Event, error) {
+	var ev Event
+	err := s.InTx(ctx, func(tx *Tx) error {
+		var err error
+		ev, err = tx.AppendEvent(ctx, runID, typ, payload)
+		return err
+	})
+	return ev, err
+}
+
+// EventsAfter returns up to limit events of a run with seq > after, in order.
+func (s *Store) EventsAfter(ctx context.Context, runID string, after int64, limit int) ([]Event, error) {
+	if limit <= 0 {
+		limit = 500
+	}
+	var evs []Event
+	err := s.DB.SelectContext(ctx, &evs, `SELECT run_id, seq, type, payload, created_at FROM run_events
+		WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, runID, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("events of run %s after %d: %w", runID, after, err)
+	}
+	return evs, nil
+}

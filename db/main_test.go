@@ -1,0 +1,10 @@
+package db_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/quarryhq/quarry/db/dbtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(dbtest.Run(m)) }
