@@ -1,0 +1,88 @@
+package pipeline_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/pipeline/extractive"
+)
+
+// timedEngine measures the wall time spent inside the engine.
+type timedEngine struct {
+	pipeline.Engine
+	mu    sync.Mutex
+	spent time.Duration
+}
+
+func (e *timedEngine) add(start time.Time) {
+	e.mu.Lock()
+	e.spent += time.Since(start)
+	e.mu.Unlock()
+}
+
+func (e *timedEngine) Plan(ctx context.Context, req pipeline.PlanRequest) (pipeline.TaskSpec, pipeline.Usage, error) {
+	defer e.add(time.Now())
+	return e.Engine.Plan(ctx, req)
+}
+
+func (e *timedEngine) Heartbeat(ctx context.Context, req pipeline.HeartbeatRequest) (pipeline.HeartbeatDecision, pipeline.Usage, error) {
+	defer e.add(time.Now())
+	return e.Engine.Heartbeat(ctx, req)
+}
+
+func (e *timedEngine) Synthesize(ctx context.Context, req pipeline.SynthesisRequest, stream func(string)) (string, pipeline.Usage, error) {
+	defer e.add(time.Now())
+	return e.Engine.Synthesize(ctx, req, stream)
+}
+
+// BenchmarkStandardRun times a standard extractive run over the loopback
+// site with 200 ms added to every request, and reports it next to its
+// floor: the network time on the critical path (per batch, a results page
+// then the source pages in parallel: 2 × 200 ms) and the share of wall time
+// spent outside the network and the engine.
+//
+//	go test -run '^$' -bench StandardRun -benchtime 3x ./pipeline/
+func BenchmarkStandardRun(b *testing.B) {
+	const latency = 200 * time.Millisecond
+	s := newSite(b, latency)
+	engine := &timedEngine{Engine: extractive.New()}
+	r, store := newRunner(b, s, engine)
+	ctx := context.Background()
+	var total, floor, engineTime time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		engine.spent = 0
+		start := time.Now()
+		run, err := r.Submit(ctx, pipeline.Request{Question: "Why is the New York attorney general investigating WeWork and its former CEO Adam Neumann?", Depth: "standard"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		waitStatus(b, store, run.ID, db.StatusDone)
+		total += time.Since(start)
+		engineTime += engine.spent
+		cp, err := store.LatestCheckpoint(ctx, run.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var st pipeline.State
+		json.Unmarshal(cp.State, &st)
+		floor += time.Duration(st.Batch) * 2 * latency
+		acts, _ := store.Actions(ctx, run.ID)
+		for _, a := range acts {
+			b.Logf("action %d %s %q: %s in %s", a.Idx, a.Kind, a.Query, a.Status, a.FinishedAt.Time.Sub(a.StartedAt.Time))
+		}
+		b.Logf("stage timings (ms): %v, batches %d", st.Timings, st.Batch)
+	}
+	b.StopTimer()
+	n := time.Duration(b.N)
+	b.ReportMetric(float64((total / n).Milliseconds()), "ms/run")
+	b.ReportMetric(float64((floor / n).Milliseconds()), "floor-ms/run")
+	b.ReportMetric(float64((engineTime / n).Milliseconds()), "engine-ms/run")
+	other := total - floor - engineTime
+	b.ReportMetric(100*other.Seconds()/total.Seconds(), "%outside-net-engine")
+}

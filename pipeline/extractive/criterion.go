@@ -1,0 +1,263 @@
+package extractive
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/quarryhq/quarry/pipeline/text"
+)
+
+// criterion is a success criterion prepared for matching.
+type criterion struct {
+	text     string
+	core     []string   // tokens that decide whether a sentence is evidence
+	query    text.Query // tokens that rank sentences
+	needsNum bool       // evidence must contain a figure or date
+	generic  bool       // only generic words beyond the question's ("key dates for X")
+	idents   [][]string // tokens of each identifier named ("max_clients" → maximum, client)
+	style    int        // styleDefinition or styleHowTo: sentences of that form rank higher
+}
+
+// Criterion styles: what form of sentence answers it best.
+const (
+	stylePlain = iota
+	styleDefinition
+	styleHowTo
+	styleValue // "what is the default port": the answer holds a figure or a literal
+)
+
+// styleBoost multiplies the score of a sentence in the form a criterion's
+// style asks for; commandBoost replaces it for a how-to sentence that
+// quotes its command, the most useful answer documentation gives.
+const (
+	styleBoost   = 1.3
+	commandBoost = 1.6
+)
+
+var (
+	definitionCritRe = regexp.MustCompile(`(?i)^(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?\S+(?:\s+\S+){0,2}\??$|^(?:define|explain)\b`)
+	valueCritRe      = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|max|min|limit|size|port|version|value|timeout|number|count|length|capacity|rate|price|cost|year|date|level|path|location|format|unit|percentage)s?\b`)
+	howToCritRe      = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|could|should|would|to)\b|^(?:steps|ways)\s+to\b`)
+	// definitionRe captures the subject of "A workspace is a …".
+	definitionRe  = regexp.MustCompile(`(?i)^(?:(?:a|an|the)\s+)?((?:\S+\s+){0,3}?\S+)\s+(?:is|are|was|refers to|means|stands for|is defined as)\s`)
+	youCanRe      = regexp.MustCompile(`(?i)\b(?:you|we) (?:can |could |should |need to |must |then |instead )*(?:add|use|run|set|call|pass|write|specify|annotate|put|create|enable|disable|configure|install|edit|change|declare|define|import|invoke|type)\b`)
+	instructionRe = regexp.MustCompile(`(?i)^(?:to\s+\w+|run|add|set|use|install|edit|create|open|enable|disable|configure|start|stop|call|pass|specify|change|download|type|select|choose|go to|navigate|restart|remove|update|upgrade|write|put|place|define|import|export|check|make sure|ensure)\b`)
+)
+
+// defines reports whether sentence s defines what c asks about: it opens
+// with a subject whose head word belongs to c ("A workspace is …", not
+// "The workspace root is …").
+func (p *pool) defines(c criterion, s string) bool {
+	m := definitionRe.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	toks := text.Tokens(m[1])
+	if len(toks) == 0 {
+		return false
+	}
+	head := toks[len(toks)-1]
+	if len(toks) > 1 && genericHeads[head] {
+		head = toks[len(toks)-2] // "The cargo check command is …"
+	}
+	for _, t := range c.core {
+		if t == head {
+			return true
+		}
+	}
+	return false
+}
+
+// genericHeads are nouns that follow the name they classify: "the cargo
+// check command", "the ? operator".
+var genericHeads = stems("command tool function method type keyword operator attribute macro option flag field setting file crate module package feature trait variable parameter property class library directive statement")
+
+// styled returns the boost of sentence i for criterion c: above 1 when
+// it has the form c asks for.
+func (p *pool) styled(c criterion, i int) float64 {
+	s := &p.sents[i]
+	switch {
+	case c.style == styleDefinition && p.defines(c, s.text):
+		return styleBoost
+	case c.style == styleHowTo && s.code != "":
+		return commandBoost
+	case c.style == styleHowTo && (instructionRe.MatchString(s.text) || youCanRe.MatchString(s.text)):
+		return styleBoost
+	case c.style == styleValue && (s.hasNum || s.code != ""):
+		return styleBoost
+	}
+	return 1
+}
+
+var howQuantityRe = regexp.MustCompile(`(?i)^how\s+(\w+)\b`)
+
+// whenDateRe matches questions whose answer is a date.
+var whenDateRe = regexp.MustCompile(`(?i)^when (?:did|was|were|will|is|does|do)\b`)
+
+// needsNumRe matches criteria whose answer is a figure or a date: a
+// requirement for generic criteria ("key figures"), a preference otherwise.
+var needsNumRe = regexp.MustCompile(`(?i)\b(?:figures?|numbers?|statistics?|dates?|years?|how (?:many|much|long|big|large|fast)|price|cost|percent(?:age)?)\b|^when (?:did|was|were|will|is|does|do)\b`)
+
+// newCriterion prepares c; goal gives the core when c has only generic
+// words, and the wider context of the ranking query.
+func newCriterion(c, heading string, goal, extra []string) criterion {
+	toks := text.Unique(text.Tokens(stripTopicParen(c)))
+	cr := criterion{text: c, query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
+	var hints []string
+	if m := howQuantityRe.FindStringSubmatch(c); m != nil && quantityWords[strings.ToLower(m[1])] != "" {
+		// "How large is Titan?": "large" asks for a figure, it is not a topic word.
+		cr.style = styleValue
+		adj := text.Stem(strings.ToLower(m[1]))
+		toks = slices.DeleteFunc(toks, func(t string) bool { return t == adj })
+		hints = text.Tokens(quantityWords[strings.ToLower(m[1])])
+	}
+	switch {
+	case cr.style != stylePlain:
+	case definitionCritRe.MatchString(strings.TrimSpace(c)):
+		cr.style = styleDefinition
+	case howToCritRe.MatchString(strings.TrimSpace(c)):
+		cr.style = styleHowTo
+	case valueCritRe.MatchString(strings.TrimSpace(c)):
+		cr.style = styleValue
+	}
+	for _, t := range toks {
+		if !softWords[t] {
+			cr.core = append(cr.core, t)
+		}
+	}
+	for _, e := range entities(c) {
+		if g := text.Unique(text.Tokens(e)); isTechnical(e) && len(g) > 1 {
+			cr.idents = append(cr.idents, g)
+		}
+	}
+	goalSet := text.NewSet(goal)
+	soft := false
+	for _, t := range toks {
+		soft = soft || softWords[t]
+	}
+	cr.generic = soft
+	for _, t := range cr.core {
+		if !goalSet[t] {
+			cr.generic = false
+		}
+	}
+	if len(cr.core) == 0 {
+		cr.core = coreOf(goal)
+		cr.generic = true
+	}
+	if cr.needsNum && !cr.generic && !whenDateRe.MatchString(c) {
+		// "How many jobs run by default?" may be answered by "the number
+		// of logical CPUs": prefer figures, do not require them.
+		cr.needsNum = false
+		if cr.style == stylePlain {
+			cr.style = styleValue
+		}
+	}
+	cr.query.Add(hints, 0.7)
+	cr.query.Add(goal, 0.4)
+	cr.query.Add(extra, 0.4)
+	cr.query.Add(hintsFor(toks), 0.6)
+	if cr.style == styleHowTo {
+		cr.query.Add(text.Tokens(howToHints), 0.3)
+	}
+	cr.query.Add(text.Tokens(heading), 1)
+	cr.query.Add(toks, 1)
+	cr.query.Add(text.Tokens(c), 1) // the topic in parentheses too
+	return cr
+}
+
+// coreOf drops generic words from toks.
+func coreOf(toks []string) []string {
+	var out []string
+	for _, t := range text.Unique(toks) {
+		if !softWords[t] {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return text.Unique(toks)
+	}
+	return out
+}
+
+// hintGroups expand a generic criterion word into words its evidence uses.
+var hintGroups = []struct{ when, add string }{
+	{"requirement requirements prerequisite prerequisites", "require requires required need needs must install version support supported prerequisite"},
+	{"caveat caveats limit limits limitation limitations problem problems", "note warning limit cannot only however caveat not unsupported deprecated error"},
+	{"option options", "option flag set default configure parameter setting value"},
+	{"reason reasons why", "because reason due since allows benefit designed so"},
+	{"differ difference differences", "whereas unlike differ difference than while but instead compared"},
+	{"chosen choose choice", "use prefer recommend choose best suited when better"},
+	{"work works used usage", "use used allows provides works lets enables example"},
+	{"steps step", "step run first then command set create add configure enable"},
+	{"feature features", "feature support supports provides includes allows"},
+	{"date dates when history", "year date released introduced since first version launched"},
+	{"known background role", "known founded created role developed author led"},
+	{"condition conditions", "if only unless when requires depends default"},
+	{"figure figures number statistics", "number total percent average million billion"},
+}
+
+// howToHints are words of instructions, for "how do I …" criteria.
+const howToHints = "run add set configure enable install create edit command step"
+
+// hintsFor returns the hint tokens for the generic words among toks.
+func hintsFor(toks []string) []string {
+	set := text.NewSet(toks)
+	var out []string
+	for _, g := range hintGroups {
+		for _, w := range strings.Fields(g.when) {
+			if set[text.Stem(w)] {
+				out = append(out, text.Tokens(g.add)...)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// isEvidence reports whether sentence i answers criterion c.
+func (p *pool) isEvidence(c criterion, i int) bool {
+	s := &p.sents[i]
+	if c.needsNum && !s.hasNum {
+		return false
+	}
+	// The sentence itself, or the heading it sits under, must name part of
+	// the criterion: a matching page title alone is not enough.
+	named := false
+	for _, t := range c.core {
+		if s.set[t] || s.head[t] {
+			named = true
+			break
+		}
+	}
+	if !named || !p.namesIdentifiers(c, i) {
+		return false
+	}
+	return p.coverage(c.core, i) >= coverThreshold
+}
+
+// namesIdentifiers reports whether sentence i (with its heading or label)
+// holds every part of each identifier c names: "max_clients" is not
+// answered by a sentence that says "maximum" but nothing of clients.
+func (p *pool) namesIdentifiers(c criterion, i int) bool {
+	s := &p.sents[i]
+	for _, g := range c.idents {
+		for _, t := range g {
+			if !s.set[t] && !s.head[t] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// hasEvidence reports whether any sentence answers c.
+func (p *pool) hasEvidence(c criterion) bool {
+	for i := range p.sents {
+		if p.isEvidence(c, i) {
+			return true
+		}
+	}
+	return false
+}

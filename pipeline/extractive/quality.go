@@ -1,0 +1,169 @@
+package extractive
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// citeLikeRe matches text that would read as a citation marker.
+var citeLikeRe = regexp.MustCompile(`\[\s*[SP]\d`)
+
+// quality rates how fit s is to be quoted as a finding: 0 for fragments,
+// questions, headings, code, boilerplate and run-ons; less for sentences
+// that lean on context; more for concrete facts.
+func quality(s string) float64 {
+	words := strings.Fields(s)
+	n := len(words)
+	switch {
+	case n < minQuoteWords || n > maxQuoteWords || len(s) > maxQuoteBytes:
+		return 0
+	case strings.HasSuffix(s, "?"):
+		return 0
+	case isBoilerplate(s, n):
+		return 0
+	case codeLike(s), citeLikeRe.MatchString(s):
+		return 0
+	}
+	q := 1.0
+	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, "\"'”’)"))
+	first, _ := utf8.DecodeRuneInString(s)
+	switch {
+	case last == ':':
+		return 0 // a lead-in to something not quoted (a command is attached by addDoc)
+	case strings.ContainsRune(",.;:)-–—", first):
+		return 0 // the tail of a sentence cut by the page's markup
+	case !strings.ContainsRune(".!。", last):
+		if n < 8 || dangling(s) {
+			return 0 // a label, a menu entry or a cut sentence
+		}
+		q *= 0.75
+	}
+	if unicode.IsLower(first) {
+		q *= 0.6
+	}
+	lead := strings.ToLower(strings.Trim(words[0], ",.;:\"'"))
+	switch lead {
+	case "but", "and", "also", "so", "or", "then", "therefore", "thus", "however", "still", "yet":
+		q *= 0.85
+	case "it", "this", "they", "these", "that", "he", "she", "those", "its", "their", "here":
+		q *= 0.9
+	}
+	hasNum := strings.ContainsAny(s, "0123456789")
+	switch {
+	case n < 8 && !hasNum:
+		q *= 0.8 // "Add as a build dependency.": a flag's label, rarely an answer
+	case n < 8 || n > 45:
+		q *= 0.9
+	}
+	if hasNum {
+		q *= 1.1
+	}
+	if strings.Contains(s, "http://") || strings.Contains(s, "https://") {
+		q *= 0.9
+	}
+	return q
+}
+
+// boilerStrong marks page furniture wherever it appears; boilerWeak only
+// in short sentences ("Read more", but not "read more of the spec to …").
+var (
+	boilerStrong = []string{"cookie", "all rights reserved", "©", "skip to content", "skip to main content",
+		"was this page helpful", "was this article helpful", "was this answer helpful", "edit this page",
+		"edit on github", "subscribe to our newsletter", "subscribe to the newsletter", "sign up for",
+		"enable javascript", "javascript is disabled", "javascript is required", "privacy policy",
+		"terms of use", "terms of service", "accept all", "your browser", "table of contents", "jump to navigation"}
+	boilerWeak = []string{"read more", "click here", "share this", "share on", "follow us", "last updated",
+		"last modified", "last reviewed", "print this", "log in", "login", "sign in", "signin", "advertisement",
+		"sponsored", "newsletter", "download the app", "back to top", "next", "previous", "home page",
+		"see also", "related article"}
+)
+
+// isBoilerplate reports whether s (of n words) is page furniture.
+func isBoilerplate(s string, n int) bool {
+	l := strings.ToLower(s)
+	for _, b := range boilerStrong {
+		if strings.Contains(l, b) {
+			return true
+		}
+	}
+	if n >= 12 {
+		return false
+	}
+	for _, b := range boilerWeak {
+		if i := strings.Index(l, b); i >= 0 && wordBoundary(l, i, i+len(b)) {
+			return true
+		}
+	}
+	return false
+}
+
+func wordBoundary(s string, i, j int) bool {
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[j:])
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	return (i == 0 || !isWord(before)) && (j == len(s) || !isWord(after))
+}
+
+// danglingWords end a sentence that the page's markup cut short.
+var danglingWords = set("the a an to of and or with for in on by use using like as is are from that this")
+
+// dangling reports whether s ends in a word that cannot end a sentence.
+func dangling(s string) bool {
+	f := strings.Fields(s)
+	return len(f) > 0 && danglingWords[strings.ToLower(f[len(f)-1])]
+}
+
+// codeStarts open a line of code or a shell transcript.
+var codeStarts = []string{"$ ", "# ", ">>> ", "% ", "import ", "func ", "def ", "class ", "var ", "const ",
+	"let ", "package ", "#include", "//", "/*", "{", "}", "@", "<?", "</", "<!"}
+
+// codeLike reports whether s looks like a line of code or a shell command
+// rather than prose.
+func codeLike(s string) bool {
+	for _, p := range codeStarts {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	if len(s) > 1 && s[0] == '<' && isASCIILetter(s[1]) {
+		return true // markup
+	}
+	// "foo.bar(x)" or "x = 1" as a whole line.
+	ident := 0
+	for ident < len(s) && (isASCIILetter(s[ident]) || s[ident] == '_' || s[ident] == '.' || ident > 0 && s[ident] >= '0' && s[ident] <= '9') {
+		ident++
+	}
+	if ident > 0 && ident < len(s) {
+		rest := s[ident:]
+		if rest[0] == '(' && (strings.HasSuffix(s, ")") || strings.HasSuffix(s, ");")) ||
+			strings.HasPrefix(rest, " = ") || strings.HasPrefix(rest, " := ") || strings.HasPrefix(rest, "=") {
+			return true
+		}
+	}
+	sym, runes, flags := 0, 0, 0
+	prev := ' '
+	for _, r := range s {
+		runes++
+		if strings.ContainsRune("{}[]();=<>$|\\/_*#@%^~`", r) {
+			sym++
+		}
+		if r == '-' && prev == ' ' {
+			flags++ // " -p", " --offline"
+		}
+		prev = r
+	}
+	if runes > 0 && float64(sym)/float64(runes) > 0.1 {
+		return true
+	}
+	if flags >= 2 && strings.Count(s, "[") >= 1 {
+		return true // a synopsis: "cargo add [options] --path path"
+	}
+	if strings.Contains(s, " $ ") || strings.Count(s, "; ") >= 3 || strings.Count(s, ": ") >= 3 && !strings.ContainsAny(s[len(s)-1:], ".!?") {
+		return true // terminal output or YAML flattened onto one line
+	}
+	return strings.Contains(s, "();") || strings.Contains(s, "{") && strings.Contains(s, "}")
+}
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }

@@ -1,0 +1,175 @@
+package extractive
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/quarryhq/quarry/pipeline/text"
+)
+
+// queriesFor returns 2–5 distinct search queries: the question condensed to
+// keywords, one per distinct clause or compared side, and the question in
+// plain words when that is all there is. Queries in avoid are skipped.
+func queriesFor(q question, criteria, extra, avoid []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range avoid {
+		seen[queryKey(a)] = true
+	}
+	add := func(words []string) {
+		if len(out) >= maxActions || len(words) == 0 {
+			return
+		}
+		if len(words) > maxQueryLen {
+			words = words[:maxQueryLen]
+		}
+		query := strings.Join(words, " ")
+		k := queryKey(query)
+		if k == "" || seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, query)
+	}
+	main := mergeWords(prioritise(quantityNoun(keywords(q.ask)), q.entities), extra)
+	add(main)
+	switch {
+	case q.kind == kindCompare:
+		add(append(keywords(q.compare[0]+" vs "+q.compare[1]), keywords(q.aspect)...))
+		add(append(keywords(q.compare[0]), keywords(q.aspect)...))
+		add(append(keywords(q.compare[1]), keywords(q.aspect)...))
+	case len(q.clauses) > 1:
+		for i := range q.clauses {
+			if i < len(criteria) {
+				add(mergeWords(prioritise(keywords(stripTopicParen(criteria[i])), q.entities), extra))
+			}
+		}
+	}
+	if named := entities(q.ask); len(named) > 1 && q.kind != kindCompare {
+		// One query per name the question itself gives (not its context),
+		// with the question's two strongest words.
+		hard := hardKeywords(q.ask, named)
+		hard = hard[:min(2, len(hard))]
+		for _, e := range named {
+			add(mergeWords([]string{e}, hard))
+		}
+	}
+	if len(out) < minActions {
+		// One clause: search the question as written too; engines handle
+		// natural language, and the two queries find different pages.
+		plain := strings.Fields(strings.TrimRight(q.ask, "?.! "))
+		if len(plain) > maxPlainQueryLen {
+			plain = plain[:maxPlainQueryLen]
+		}
+		if len(q.entities) > 0 && !containsAny(strings.Join(plain, " "), q.entities[:1]) {
+			plain = append(plain, q.entities[0]) // named only in the context
+		}
+		query := strings.Join(plain, " ")
+		if k := queryKey(query); k != "" && !seen[k] && len(out) < maxActions {
+			seen[k] = true
+			out = append(out, query)
+		}
+		if len(out) < minActions {
+			add(mergeWords(prioritise(keywords(q.ask), q.entities), []string{"documentation"}))
+		}
+	}
+	return out
+}
+
+// quantityNouns replace the adjective of "how big is a char" in a query:
+// pages say "size", not "big".
+var quantityNouns = map[string]string{
+	"big": "size", "large": "size", "small": "size", "long": "length", "old": "age", "tall": "height",
+	"high": "height", "far": "distance", "fast": "speed", "heavy": "weight", "wide": "width", "deep": "depth",
+}
+
+// quantityNoun applies quantityNouns to the first keyword.
+func quantityNoun(words []string) []string {
+	if len(words) == 0 {
+		return words
+	}
+	if n, ok := quantityNouns[strings.ToLower(words[0])]; ok {
+		out := append([]string{}, words[1:]...)
+		return append(out, n)
+	}
+	return words
+}
+
+// stripTopicParen removes the " (topic)" appended to a clause criterion,
+// whose words the query gets through prioritise anyway.
+func stripTopicParen(c string) string {
+	if i := strings.LastIndex(c, " ("); i > 0 {
+		return c[:i]
+	}
+	return c
+}
+
+// prioritise makes sure a query names the question's first two entities
+// (a long list of names over-constrains a search).
+func prioritise(words, entities []string) []string {
+	return mergeWords(words, entities[:min(2, len(entities))])
+}
+
+// hardKeywords are the keywords of s that are not entities or soft words.
+func hardKeywords(s string, entities []string) []string {
+	var out []string
+	for _, w := range keywords(s) {
+		isEntity := false
+		for _, e := range entities {
+			if strings.Contains(strings.ToLower(e), strings.ToLower(w)) {
+				isEntity = true
+			}
+		}
+		if !isEntity && !softWords[text.Stem(strings.ToLower(w))] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// mergeWords appends the words of extra that words lacks (by lower case),
+// splitting multi-word entries.
+func mergeWords(words, extra []string) []string {
+	out := append([]string(nil), words...)
+	have := map[string]bool{}
+	for _, w := range out {
+		have[strings.ToLower(w)] = true
+	}
+	for _, e := range extra {
+		for _, w := range strings.Fields(e) {
+			l := strings.ToLower(w)
+			if !have[l] && !text.IsStopword(l) {
+				have[l] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// queryKey normalises a query for duplicate detection: lower case, content
+// tokens, sorted order does not matter.
+func queryKey(q string) string {
+	toks := text.Unique(text.Tokens(q))
+	if len(toks) == 0 {
+		return strings.ToLower(strings.Join(strings.Fields(q), " "))
+	}
+	sort.Strings(toks)
+	return strings.Join(toks, " ")
+}
+
+// tokenKey is queryKey for criteria.
+func tokenKey(s string) string { return queryKey(s) }
+
+// reasonFor names the criterion a query serves best.
+func reasonFor(query string, criteria []string) string {
+	qs := text.NewSet(text.Tokens(query))
+	best, bestScore := "", -1.0
+	for _, c := range criteria {
+		sc := text.Containment(text.Tokens(c), qs)
+		if sc > bestScore {
+			best, bestScore = c, sc
+		}
+	}
+	return best
+}

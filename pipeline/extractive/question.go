@@ -1,0 +1,500 @@
+package extractive
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quarryhq/quarry/pipeline/text"
+)
+
+// Question kinds, which decide the supporting criteria of a plan.
+const (
+	kindDefinition = "definition"
+	kindFact       = "fact"
+	kindHowTo      = "howto"
+	kindWhy        = "why"
+	kindWhen       = "when"
+	kindWho        = "who"
+	kindQuantity   = "quantity"
+	kindCompare    = "compare"
+	kindYesNo      = "yesno"
+	kindOther      = "other"
+)
+
+var (
+	whWords = set("what which who whom whose when where why how whether")
+	auxVerb = set("is are was were do does did can could should would will shall may might must has have had am")
+	// pronouns stand for the topic of an earlier clause.
+	pronouns = set("it its they them their this that these those he she him her his")
+	// fillerWords carry no search value.
+	fillerWords = set("tell explain describe know find want like need please give show list " +
+		"provide summarize summarise detail details information info anything something thing things " +
+		"about me i my you your we our us")
+	// softWords are the vocabulary of generic criteria ("key figures",
+	// "caveats"): they steer ranking but do not decide whether a criterion
+	// is covered.
+	softWords = stems("key main fact facts detail details caveat caveats limit limits limitation " +
+		"limitations option options requirement requirements prerequisite prerequisites apply " +
+		"reason reasons given trade off offs tradeoff counter argument arguments date dates context " +
+		"known role roles affiliation affiliations figure figures condition conditions support " +
+		"supporting answer common problem problems work works feature features important overview " +
+		"summary information aspect aspects step steps used usage hold holds differ difference " +
+		"related give gives given sources source say says characteristic characteristics exception exceptions " +
+		"differences chosen choose choice each background involved")
+
+	politeRe    = regexp.MustCompile(`(?i)^(?:(?:please|so|ok|okay|hey|hi|hello)[,!]?\s+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:tell|explain|describe|find|give|show|list|summari[sz]e|help|research|look up|find out)(?:\s+(?:me|us))?\s+(?:(?:about|on)\s+)?|(?:tell|explain to|show) (?:me|us)\s+(?:about\s+)?|i(?:'d| would) like to know\s+(?:about\s+)?|i want to know\s+(?:about\s+)?|i(?:'m| am) (?:curious|wondering)\s+(?:about\s+)?|do you know\s+|help me understand\s+|research\s+)`)
+	compareRe   = regexp.MustCompile(`(?i)^(?:compare|comparison of|contrast)\s+(.+?)\s+(?:and|with|to|vs\.?|versus)\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
+	diffRe      = regexp.MustCompile(`(?i)\bdifferences?\s+between\s+(.+?)\s+and\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
+	vsWordRe    = regexp.MustCompile(`(?i)\b(?:vs\.?|versus|compared)\b`)
+	clauseSepRe = regexp.MustCompile(`[?;]|\.\s`)
+	quotedRe    = regexp.MustCompile(`["“]([^"”]{2,60})["”]`)
+	versusRe    = regexp.MustCompile(`(?i)^(?:(?:what|which) is (?:better|faster|best)[,:]?\s+|should i use\s+)?(.+?)\s+(?:vs\.?|versus|or|compared (?:to|with))\s+(.+?)(?:\s+(?:for|in|on|when|regarding)\s+(.+))?$`)
+)
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+func stems(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[text.Stem(w)] = true
+	}
+	return m
+}
+
+// quantityWords are the adjectives of "how large/old/far …" questions,
+// with the words their answers use.
+var quantityWords = map[string]string{
+	"many": "number total count", "much": "amount total cost price", "large": "size diameter area larger largest biggest km miles",
+	"big": "size diameter area larger largest biggest km miles", "small": "size smaller smallest", "tall": "height tall meters feet",
+	"high": "height altitude meters feet", "long": "length duration hours days years minutes", "old": "age year founded born built",
+	"far": "distance km miles away", "fast": "speed per second faster", "heavy": "weight kg tons", "wide": "width km miles",
+	"deep": "depth meters feet", "often": "frequency every times per",
+}
+
+// question is a message analysed for planning.
+type question struct {
+	text     string   // cleaned question, as the goal
+	kind     string   // one of the kind constants
+	clauses  []string // sub-questions, in order
+	entities []string // names and technical terms, as written
+	topic    string   // what the question is about, as a short phrase
+	subject  string   // what the first clause asks about: "EmberDB", "the default port of EmberDB", "change the port"
+	compare  []string // the two sides of a comparison
+	aspect   string   // what a comparison is about ("for web servers")
+	context  string   // statements around the questions ("I run EmberDB on Debian.")
+	ask      string   // the asking part of text: all of it unless there is context
+}
+
+// analyse cleans msg and splits it into clauses, kind, topic and entities.
+func analyse(msg string) question {
+	q := question{text: cleanQuestion(msg)}
+	q.ask = q.text
+	body := strings.TrimRight(q.text, "?.! ")
+	q.entities = entities(body)
+	if asks, context := splitContext(q.text); len(asks) > 0 && len(context) > 0 {
+		// "I run EmberDB on Debian. How do I change the port?": the
+		// criteria come from the questions, the rest is context.
+		q.context = strings.Join(context, " ")
+		q.ask = strings.Join(asks, " ")
+		body = strings.TrimRight(q.ask, "?.! ")
+	}
+	q.kind = kindOf(body)
+	if sides, aspect := comparison(body); len(sides) == 2 {
+		q.kind = kindCompare
+		q.compare = sides
+		q.aspect = aspect
+	}
+	q.clauses = clauses(body)
+	q.topic = topicOf(q)
+	q.subject = q.topic
+	if len(q.clauses) > 0 {
+		if sub := clauseSubject(q.clauses[0]); sub != "" {
+			q.subject = sub
+		}
+	}
+	return q
+}
+
+// cleanQuestion trims politeness and white space and capitalises the first
+// letter; a question without end punctuation that starts like one gets "?".
+func cleanQuestion(msg string) string {
+	s := strings.Join(strings.Fields(msg), " ")
+	s = strings.Trim(s, "\"'“”‘’ ")
+	if loc := politeRe.FindStringIndex(s); loc != nil && loc[1] < len(s) {
+		s = s[loc[1]:]
+	}
+	if utf8.RuneCountInString(s) > 400 {
+		s = string([]rune(s)[:400])
+	}
+	s = capitalise(s)
+	first := strings.ToLower(firstWord(s))
+	if s != "" && !strings.ContainsAny(s[len(s)-1:], "?.!") && (whWords[first] || auxVerb[first]) {
+		s += "?"
+	}
+	return s
+}
+
+func capitalise(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.Trim(f[0], ",.;:!?\"'")
+}
+
+// kindOf classifies a question by its opening words.
+func kindOf(s string) string {
+	l := strings.ToLower(s)
+	w := strings.Fields(l)
+	if len(w) == 0 {
+		return kindOther
+	}
+	switch {
+	case len(w) > 1 && w[0] == "how" && quantityWords[w[1]] != "",
+		strings.HasPrefix(l, "what is the number of"), strings.HasPrefix(l, "what percentage"):
+		return kindQuantity
+	case w[0] == "how" || w[0] == "steps" || strings.HasPrefix(l, "ways to") || strings.HasPrefix(l, "guide to"):
+		return kindHowTo
+	case w[0] == "why":
+		return kindWhy
+	case w[0] == "when" || strings.HasPrefix(l, "what year") || strings.HasPrefix(l, "what date") ||
+		strings.HasPrefix(l, "history of"):
+		return kindWhen
+	case w[0] == "who" || w[0] == "whom" || w[0] == "whose":
+		return kindWho
+	case (w[0] == "what" || w[0] == "which") && len(w) > 1 && (w[1] == "is" || w[1] == "are" || w[1] == "was" || w[1] == "were"),
+		w[0] == "what's":
+		// "What is EmberDB" asks for a definition; "what is the default
+		// port of EmberDB" for a fact.
+		rest := w[1:]
+		if w[0] != "what's" {
+			rest = w[2:]
+		}
+		for len(rest) > 0 && (rest[0] == "the" || rest[0] == "a" || rest[0] == "an") {
+			rest = rest[1:]
+		}
+		if len(rest) <= 3 && !strings.Contains(" "+strings.Join(rest, " ")+" ", " of ") {
+			return kindDefinition
+		}
+		return kindFact
+	case w[0] == "define" || w[0] == "explain" || strings.HasPrefix(l, "meaning of") || whatDoesSubjRe.MatchString(s):
+		return kindDefinition
+	case auxVerb[w[0]]:
+		return kindYesNo
+	}
+	return kindOther
+}
+
+// comparison returns the two sides (and the aspect) of "A vs B",
+// "compare A and B", "difference between A and B".
+func comparison(s string) ([]string, string) {
+	for _, re := range []*regexp.Regexp{compareRe, diffRe, versusRe} {
+		m := re.FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		a, b := trimSide(m[1]), trimSide(m[2])
+		if re == versusRe && !vsWordRe.MatchString(s) {
+			// "A or B" counts only when both sides are names: "Postgres or MySQL".
+			if !looksLikeName(a) || !looksLikeName(b) {
+				continue
+			}
+		}
+		if a == "" || b == "" || len(strings.Fields(a)) > 6 || len(strings.Fields(b)) > 6 {
+			continue
+		}
+		return []string{a, b}, strings.TrimSpace(m[3])
+	}
+	return nil, ""
+}
+
+func trimSide(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), ",.;:?!\"'")
+	for _, p := range []string{"the ", "a ", "an ", "between ", "using "} {
+		if strings.HasPrefix(strings.ToLower(s), p) {
+			s = s[len(p):]
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+func looksLikeName(s string) bool {
+	f := strings.Fields(s)
+	if len(f) == 0 || len(f) > 3 {
+		return false
+	}
+	for _, w := range f {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(r) && !isTechnical(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// isTechnical matches identifiers and versions: "json.Marshal",
+// "max_connections", "v1.2", "C++", "HTTP/2".
+func isTechnical(w string) bool {
+	hasLetter, hasDigit := false, false
+	for _, r := range w {
+		switch {
+		case unicode.IsLetter(r):
+			hasLetter = true
+		case unicode.IsDigit(r):
+			hasDigit = true
+		}
+	}
+	if strings.ContainsAny(w, "._/+#()") && hasLetter && !strings.HasSuffix(w, ".") {
+		return true
+	}
+	return hasLetter && hasDigit
+}
+
+// entities returns the names and technical terms of s in order: quoted
+// phrases, capitalised words after the first, acronyms, identifiers.
+func entities(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(e string) {
+		e = strings.Trim(e, ",.;:?!\"'()[]“”‘’")
+		k := strings.ToLower(e)
+		if e == "" || seen[k] || whWords[k] || auxVerb[k] || text.IsStopword(k) {
+			return
+		}
+		seen[k] = true
+		out = append(out, e)
+	}
+	for _, m := range quotedRe.FindAllStringSubmatch(s, -1) {
+		add(m[1])
+	}
+	fields := strings.Fields(s)
+	for i := 0; i < len(fields); i++ {
+		w := strings.Trim(fields[i], ",.;:?!\"'()[]“”‘’")
+		if w == "" {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(w)
+		switch {
+		case isTechnical(w):
+			add(w)
+		case unicode.IsUpper(r) && (i > 0 || isAcronymOrMixed(w)):
+			// Join a run of capitalised words: "Great Barrier Reef".
+			span := w
+			for i+1 < len(fields) {
+				next := strings.Trim(fields[i+1], ",.;:?!\"'()[]“”‘’")
+				nr, _ := utf8.DecodeRuneInString(next)
+				if next == "" || !unicode.IsUpper(nr) || strings.ContainsAny(fields[i], ",.;:?!") {
+					break
+				}
+				span += " " + next
+				i++
+			}
+			add(span)
+		}
+	}
+	return out
+}
+
+func isAcronymOrMixed(w string) bool {
+	upper := 0
+	for i, r := range w {
+		if i > 0 && unicode.IsUpper(r) {
+			upper++
+		}
+	}
+	return upper > 0
+}
+
+// splitContext separates the sentences of a message that ask something
+// from those that only set the scene.
+func splitContext(msg string) (asks, context []string) {
+	spans := text.Sentences(msg)
+	if len(spans) < 2 {
+		return nil, nil
+	}
+	for _, sp := range spans {
+		t := strings.TrimSpace(sp.Text)
+		first := strings.ToLower(firstWord(t))
+		if strings.HasSuffix(t, "?") || whWords[first] || auxVerb[first] || isImperative(first) || first == "please" {
+			asks = append(asks, t)
+		} else {
+			context = append(context, t)
+		}
+	}
+	return asks, context
+}
+
+// clauses splits a question into its sub-questions: at "?" and ";", at
+// "and"/","/"but" before a question word, and at "and" between two
+// substantial phrases ("the default port and the maximum connections").
+func clauses(s string) []string {
+	var out []string
+	for _, part := range clauseSepRe.Split(s, -1) {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		out = append(out, splitConjunctions(part)...)
+	}
+	return out
+}
+
+func splitConjunctions(s string) []string {
+	fields := strings.Fields(s)
+	var out []string
+	start := 0
+	for i := 1; i < len(fields); i++ {
+		word := strings.ToLower(strings.Trim(fields[i], ",;:"))
+		prevComma := strings.HasSuffix(fields[i-1], ",")
+		conj := word == "and" || word == "but" || word == "also" || word == "plus"
+		if !conj && !prevComma {
+			continue
+		}
+		next := i
+		if conj {
+			next = i + 1
+		}
+		if next >= len(fields) {
+			continue
+		}
+		nextWord := strings.ToLower(strings.Trim(fields[next], ",;:?"))
+		left := strings.Join(fields[start:i], " ")
+		right := strings.Join(fields[next:], " ")
+		startsClause := whWords[nextWord] || auxVerb[nextWord] && next > i
+		substantial := conj && contentCount(left) >= 2 && contentCount(right) >= 2 && !isVerbPhrase(right)
+		if !startsClause && !substantial {
+			continue
+		}
+		out = append(out, strings.TrimRight(left, ", "))
+		start = next
+		i = next
+	}
+	out = append(out, strings.Join(fields[start:], " "))
+	return out
+}
+
+// isVerbPhrase guesses whether a phrase after "and" continues the same
+// action ("and configure nginx") rather than naming a new thing.
+func isVerbPhrase(s string) bool {
+	w := strings.ToLower(firstWord(s))
+	return strings.HasSuffix(w, "ing") || set("configure install run use set change enable disable create build deploy make add remove update")[w]
+}
+
+func contentCount(s string) int {
+	n := 0
+	for _, w := range keywords(s) {
+		if !softWords[text.Stem(strings.ToLower(w))] {
+			n++
+		}
+	}
+	return n
+}
+
+// keywords returns the search-worthy words of s as written (case and inner
+// punctuation kept), without question words, auxiliaries, stopwords and
+// filler.
+func keywords(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(s) {
+		w := strings.Trim(f, ",.;:?!\"'()[]{}“”‘’")
+		if i := strings.IndexAny(w, "'’"); i > 0 && !isTechnical(w) {
+			w = w[:i]
+		}
+		l := strings.ToLower(w)
+		if w == "" || whWords[l] || auxVerb[l] || fillerWords[l] || text.IsStopword(l) || seen[l] {
+			continue
+		}
+		if utf8.RuneCountInString(w) < 2 && !unicode.IsDigit([]rune(w)[0]) {
+			continue
+		}
+		seen[l] = true
+		out = append(out, w)
+	}
+	return out
+}
+
+// clauseSubject is what a clause asks about, for templates and for the
+// pronouns of later clauses: "what is the default port of EmberDB" → "the
+// default port of EmberDB"; "how do I change the port" → "change the
+// port"; "how does X work" → "X". It is "" for other shapes.
+func clauseSubject(c string) string {
+	c = strings.TrimSpace(strings.TrimRight(c, "?.! "))
+	if m := subjectRe.FindStringSubmatch(c); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	if m := whatDoesSubjRe.FindStringSubmatch(c); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	if m := howWorkSubjRe.FindStringSubmatch(c); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	if m := howDoSubjRe.FindStringSubmatch(c); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	if m := howToSubjRe.FindStringSubmatch(c); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
+}
+
+var (
+	subjectRe      = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:is|are|was|were)\s+(.+)$`)
+	whatDoesSubjRe = regexp.MustCompile(`(?i)^what\s+(?:does|do|did)\s+(.+?)\s+(?:do|mean|return|stand for|represent)(?:\s+(?:in|for|with)\s+.+)?$`)
+	howWorkSubjRe  = regexp.MustCompile(`(?i)^how\s+(?:does|do)\s+(.+?)\s+work$`)
+	howToSubjRe    = regexp.MustCompile(`(?i)^how\s+to\s+(.+)$`)
+	howDoSubjRe    = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|should|could|would|to)\s+(?:i|you|we|one)\s+(.+)$`)
+)
+
+// topicOf is what the question is about: its names, or else the keywords of
+// its first clause.
+func topicOf(q question) string {
+	if len(q.compare) == 2 {
+		return q.compare[0] + " and " + q.compare[1]
+	}
+	if len(q.entities) > 0 {
+		var parts []string
+		for i, e := range q.entities {
+			inside := false
+			for j, o := range q.entities {
+				if i != j && len(o) > len(e) && strings.Contains(strings.ToLower(o), strings.ToLower(e)) {
+					inside = true
+				}
+			}
+			if !inside && len(parts) < 2 {
+				parts = append(parts, e)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	first := q.text
+	if len(q.clauses) > 0 {
+		first = q.clauses[0]
+	}
+	var kw []string
+	for _, w := range keywords(first) {
+		if !softWords[text.Stem(strings.ToLower(w))] {
+			kw = append(kw, w)
+		}
+	}
+	if len(kw) > 4 {
+		kw = kw[:4]
+	}
+	return strings.Join(kw, " ")
+}

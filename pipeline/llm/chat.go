@@ -1,0 +1,54 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/quarryhq/quarry/pipeline"
+)
+
+// Chat answers a message directly, streaming the visible text. With
+// sources (the browse route) it answers from them, citing [S#]; the sources
+// are ranked against the message and cut to fit the window.
+func (e *Engine) Chat(ctx context.Context, req pipeline.ChatRequest, stream func(delta string)) (string, pipeline.Usage, error) {
+	if strings.TrimSpace(req.Message) == "" {
+		return "", pipeline.Usage{}, errors.New("chat: empty message")
+	}
+	system, err := e.render("chat", promptData{})
+	if err != nil {
+		return "", pipeline.Usage{}, err
+	}
+	budget := e.inputBudget() - estimateTokens(system) - 50
+	msg := truncateBytes(strings.TrimSpace(req.Message), min(maxQuestionChars*4, budget*4/2))
+	var b strings.Builder
+	if len(req.Sources) > 0 {
+		pack, _ := packSources(req.Sources, relevanceQuery(msg), (budget-estimateTokens(msg))*4)
+		if pack != "" {
+			b.WriteString("Sources:\n\n")
+			b.WriteString(pack)
+			b.WriteString("\n")
+		}
+	}
+	fmt.Fprintf(&b, "Message:\n%s\n", msg)
+	call, err := e.fit(system, []message{{Role: roleUser, Content: b.String()}}, 0.3)
+	if err != nil {
+		return "", pipeline.Usage{}, fmt.Errorf("chat: %w", err)
+	}
+	cut := len(req.Sources) > 0
+	r, err := e.complete(ctx, "chat", call, newTextSink(stream, cut))
+	if err != nil {
+		return "", pipeline.Usage{}, err
+	}
+	usage := e.usage(r.InputTokens, r.OutputTokens)
+	answer := stripThink(r.Text)
+	if cut {
+		answer = cutSourcesList(answer)
+	}
+	answer = strings.TrimSpace(answer)
+	if answer == "" {
+		return "", usage, errors.New("chat: the model returned an empty answer")
+	}
+	return answer, usage, nil
+}

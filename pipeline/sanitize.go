@@ -1,0 +1,165 @@
+package pipeline
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits on a plan's fields: whatever an engine or a person sends, the
+// stored plan stays within them.
+const (
+	maxCriteria   = 6
+	maxSections   = 8
+	maxActions    = 5
+	maxFieldRunes = 300
+)
+
+// FallbackSpec is the plan used when the engine's is unusable: one search
+// of the question.
+func FallbackSpec(question string, engines []string) TaskSpec {
+	q := clip(oneLine(question), maxFieldRunes)
+	return TaskSpec{
+		Route:    RouteResearch,
+		Goal:     q,
+		Criteria: []string{q},
+		Sections: []string{"Answer"},
+		Actions:  []ActionSpec{{Kind: ActionSearch, Engine: firstOr(engines, "duckduckgo"), Query: clip(q, 200)}},
+		Clarity:  0.5,
+	}
+}
+
+// SanitizeSpec trims, bounds and checks a plan from an engine or an edit.
+// prev (may be nil) supplies fields an edit left empty; engines are the
+// configured search engines an action may name.
+func SanitizeSpec(in TaskSpec, prev *TaskSpec, engines []string) (TaskSpec, error) {
+	out := TaskSpec{Route: in.Route, Clarity: in.Clarity, Budget: in.Budget}
+	if prev != nil {
+		if out.Route == "" {
+			out.Route = prev.Route
+		}
+		if out.Budget == (Budget{}) {
+			out.Budget = prev.Budget
+		}
+	}
+	switch out.Route {
+	case RouteChat, RouteBrowse, RouteResearch:
+	case "":
+		out.Route = RouteResearch
+	default:
+		return TaskSpec{}, &ValidationError{"route", fmt.Sprintf("unknown route %q (accepted: chat, browse, research)", in.Route)}
+	}
+	out.Goal = clip(oneLine(in.Goal), 500)
+	if out.Goal == "" && prev != nil {
+		out.Goal = prev.Goal
+	}
+	if out.Goal == "" {
+		return TaskSpec{}, &ValidationError{"goal", "the plan has no goal"}
+	}
+	out.Criteria = cleanList(in.Criteria, maxCriteria)
+	if len(out.Criteria) == 0 && prev != nil {
+		out.Criteria = prev.Criteria
+	}
+	if len(out.Criteria) == 0 {
+		out.Criteria = []string{out.Goal}
+	}
+	out.Sections = cleanList(in.Sections, maxSections)
+	for i, s := range out.Sections {
+		out.Sections[i] = strings.TrimLeft(s, "# ")
+	}
+	if len(out.Sections) == 0 && prev != nil {
+		out.Sections = prev.Sections
+	}
+	if len(out.Sections) == 0 {
+		out.Sections = []string{"Answer"}
+	}
+	out.Assumptions = cleanList(in.Assumptions, 6)
+	out.Questions = cleanList(in.Questions, 4)
+	if out.Clarity < 0 || out.Clarity > 1 {
+		out.Clarity = 0.5
+	}
+	seen := map[string]bool{}
+	for _, a := range in.Actions {
+		a.Kind = strings.ToLower(strings.TrimSpace(a.Kind))
+		a.Query = clip(oneLine(a.Query), 200)
+		a.Reason = clip(oneLine(a.Reason), maxFieldRunes)
+		a.URL = strings.TrimSpace(a.URL)
+		if a.Priority < 0 || a.Priority > 10 {
+			a.Priority = 0
+		}
+		switch a.Kind {
+		case ActionSearch:
+			if a.Query == "" {
+				continue
+			}
+			a.URL = ""
+			if a.Engine == "" || !contains(engines, a.Engine) {
+				a.Engine = firstOr(engines, "duckduckgo")
+			}
+		case ActionNavigate:
+			u, err := url.Parse(a.URL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(a.URL) > 2000 {
+				continue
+			}
+			a.Query, a.Engine = "", ""
+		default:
+			continue
+		}
+		if seen[a.Key()] {
+			continue
+		}
+		seen[a.Key()] = true
+		out.Actions = append(out.Actions, a)
+		if len(out.Actions) == maxActions {
+			break
+		}
+	}
+	for _, u := range in.URLs {
+		if pu, err := url.Parse(strings.TrimSpace(u)); err == nil && (pu.Scheme == "http" || pu.Scheme == "https") && pu.Host != "" {
+			out.URLs = append(out.URLs, pu.String())
+		}
+	}
+	if len(out.Actions) == 0 && prev != nil && in.Actions == nil {
+		out.Actions = prev.Actions
+	}
+	if len(out.Actions) == 0 && out.Route != RouteChat {
+		return TaskSpec{}, &ValidationError{"actions", "the plan has no usable search or navigate action"}
+	}
+	return out, nil
+}
+
+func cleanList(in []string, max int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range in {
+		s = clip(oneLine(s), maxFieldRunes)
+		k := strings.ToLower(s)
+		if s == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, s)
+		if len(out) == max {
+			break
+		}
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n]))
+}
+
+func firstOr(list []string, def string) string {
+	if len(list) > 0 {
+		return list[0]
+	}
+	return def
+}

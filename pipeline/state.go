@@ -1,0 +1,77 @@
+package pipeline
+
+import (
+	"time"
+)
+
+// Stages of the loop, in order. The checkpoint names the next stage to run.
+const (
+	StageIntake     = "intake"
+	StageReview     = "review"
+	StageGather     = "gather"
+	StageSynthesize = "synthesize"
+	StageVerify     = "verify"
+	StagePublish    = "publish"
+	StageDone       = "done"
+)
+
+// State is the checkpointed state of a run: everything a worker on any
+// replica needs to resume it after a crash. Code owns it; engines only see
+// the parts they are asked about.
+type State struct {
+	Stage         string         `json:"stage"`
+	Spec          *TaskSpec      `json:"spec,omitempty"`
+	Review        bool           `json:"review"`
+	Approved      bool           `json:"approved"`
+	Clarification string         `json:"clarification,omitempty"`
+	Engines       []string       `json:"engines,omitempty"`
+	Batch         int            `json:"batch"`             // batches completed
+	Pending       []ActionSpec   `json:"pending,omitempty"` // actions of the next batch(es)
+	Done          []ActionSpec   `json:"done,omitempty"`    // actions already run
+	GatherMS      int64          `json:"gather_ms"`         // wall time spent gathering, summed over resumes
+	Usage         Usage          `json:"usage"`
+	StopReason    string         `json:"stop_reason,omitempty"`
+	Pass          int            `json:"pass"` // synthesis passes done
+	Drafts        []Draft        `json:"drafts,omitempty"`
+	Feedback      []string       `json:"feedback,omitempty"`
+	SkipPrelim    bool           `json:"skip_prelim,omitempty"`
+	Answer        string         `json:"answer,omitempty"`
+	ParentURLs    []string       `json:"parent_urls,omitempty"`
+	Prior         []PriorSection `json:"prior,omitempty"`
+	// Timings sums the wall time of each stage in milliseconds, across
+	// resumes (the publish stage's own time is not included).
+	Timings map[string]int64 `json:"timings,omitempty"`
+}
+
+// Draft is one synthesized version of the report with its verification.
+type Draft struct {
+	Pass         int           `json:"pass"`
+	Markdown     string        `json:"markdown"`
+	Verification *Verification `json:"verification,omitempty"`
+	Score        float64       `json:"score"`
+}
+
+// Options of a run as the user asked for it (stored in runs.options).
+type RunOptions struct {
+	Review  bool     `json:"review"`
+	Engines []string `json:"engines,omitempty"`
+}
+
+// elapsed returns the gather wall time spent, as a duration.
+func (s *State) elapsed() time.Duration { return time.Duration(s.GatherMS) * time.Millisecond }
+
+// seen reports whether an action with the same key already ran or is queued.
+func (s *State) seen(a ActionSpec) bool {
+	k := a.Key()
+	for _, d := range s.Done {
+		if d.Key() == k {
+			return true
+		}
+	}
+	for _, p := range s.Pending {
+		if p.Key() == k {
+			return true
+		}
+	}
+	return false
+}

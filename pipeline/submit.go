@@ -1,0 +1,296 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/quarryhq/quarry/db"
+)
+
+// MaxQuestionRunes bounds a question's length.
+const MaxQuestionRunes = 4000
+
+// ValidationError is bad input from a person: shown to them, nothing stored.
+type ValidationError struct {
+	Field string
+	Msg   string
+}
+
+func (e *ValidationError) Error() string { return e.Field + ": " + e.Msg }
+
+// Request is a question to research.
+type Request struct {
+	Question string   `json:"question"`
+	Depth    string   `json:"depth"`
+	Review   bool     `json:"review"`
+	Engines  []string `json:"engines,omitempty"`
+	ParentID string   `json:"parent_id,omitempty"`
+	Owner    string   `json:"-"`
+}
+
+// Normalize trims the request and checks it, returning a ValidationError
+// that names the field.
+func (r *Runner) Normalize(req *Request) error {
+	req.Question = strings.TrimSpace(strings.ReplaceAll(req.Question, "\x00", ""))
+	if req.Question == "" {
+		return &ValidationError{"question", "please enter a question"}
+	}
+	if !utf8.ValidString(req.Question) {
+		return &ValidationError{"question", "the question is not valid UTF-8 text"}
+	}
+	if n := utf8.RuneCountInString(req.Question); n > MaxQuestionRunes {
+		return &ValidationError{"question", fmt.Sprintf("the question is %d characters; the limit is %d", n, MaxQuestionRunes)}
+	}
+	req.Depth = strings.TrimSpace(strings.ToLower(req.Depth))
+	if req.Depth == "" {
+		req.Depth = DepthStandard
+	}
+	if _, ok := r.opt.Presets[req.Depth]; !ok {
+		return &ValidationError{"depth", fmt.Sprintf("unknown depth %q (accepted: quick, standard, deep)", req.Depth)}
+	}
+	for _, e := range req.Engines {
+		if !contains(r.opt.Engines, e) {
+			return &ValidationError{"engines", fmt.Sprintf("search engine %q is not configured (configured: %s)", e, strings.Join(r.opt.Engines, ", "))}
+		}
+	}
+	return nil
+}
+
+// Submit validates and stores a queued run, then wakes a worker.
+func (r *Runner) Submit(ctx context.Context, req Request) (*db.Run, error) {
+	if err := r.Normalize(&req); err != nil {
+		return nil, err
+	}
+	if req.ParentID != "" {
+		parent, err := r.opt.Store.GetRun(ctx, req.ParentID)
+		if errors.Is(err, db.ErrNotFound) {
+			return nil, &ValidationError{"parent_id", "no such run"}
+		}
+		if err != nil {
+			return nil, err
+		}
+		req.ParentID = parent.ID
+	}
+	budget := r.opt.Presets[req.Depth]
+	if r.opt.RunBudgetUSD > 0 {
+		budget.MaxUSD = r.opt.RunBudgetUSD
+	}
+	run, err := r.opt.Store.CreateRun(ctx, db.NewRun{
+		Question:    req.Question,
+		Depth:       req.Depth,
+		Options:     mustJSON(RunOptions{Review: req.Review, Engines: req.Engines}),
+		Budget:      mustJSON(budget),
+		ParentRunID: req.ParentID,
+		Owner:       req.Owner,
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.Wake()
+	return run, nil
+}
+
+// Approval is a person's answer to a plan awaiting review.
+type Approval struct {
+	Spec          *TaskSpec `json:"spec,omitempty"`          // edited plan, optional
+	Clarification string    `json:"clarification,omitempty"` // answers to clarifying questions
+	Reply         string    `json:"reply,omitempty"`         // free text, parsed for intent
+}
+
+// ErrNotAwaiting is returned when approving a run that is not paused.
+var ErrNotAwaiting = errors.New("the run is not awaiting approval")
+
+// Decision is what an approval did.
+type Decision struct {
+	Intent   string `json:"intent"` // approve, skip, cancel, new_question
+	NewRunID string `json:"new_run_id,omitempty"`
+}
+
+// Approve resumes a run paused for plan review. The run row is locked, so
+// concurrent approvals apply once; the second gets ErrNotAwaiting.
+func (r *Runner) Approve(ctx context.Context, runID string, a Approval) (Decision, error) {
+	intent := IntentApprove
+	if strings.TrimSpace(a.Reply) != "" {
+		intent = ParseReply(a.Reply)
+	}
+	if intent == IntentCancel {
+		return Decision{Intent: intent}, r.Cancel(ctx, runID)
+	}
+	var dec Decision
+	var newQuestion *db.Run
+	err := r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
+		run, err := tx.GetRunForUpdate(ctx, runID)
+		if err != nil {
+			return err
+		}
+		if run.Status != db.StatusAwaitingApproval {
+			return ErrNotAwaiting
+		}
+		cp, err := latestCheckpointTx(ctx, tx, runID)
+		if err != nil {
+			return err
+		}
+		var st State
+		if err := json.Unmarshal(cp, &st); err != nil {
+			return fmt.Errorf("read checkpoint: %w", err)
+		}
+		if intent == IntentNewQuestion {
+			dec = Decision{Intent: intent}
+			status := db.StatusCancelled
+			msg := "replaced by a new question"
+			if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, Error: &msg}); err != nil {
+				return err
+			}
+			_, err := tx.AppendEvent(ctx, runID, EventRunCancelled, FailedPayload{Status: status, Error: msg})
+			return err
+		}
+		if a.Spec != nil {
+			spec, err := SanitizeSpec(*a.Spec, st.Spec, st.Engines)
+			if err != nil {
+				return err
+			}
+			st.Spec = &spec
+		}
+		if c := strings.TrimSpace(a.Clarification); c != "" {
+			if len(c) > MaxQuestionRunes {
+				return &ValidationError{"clarification", "too long"}
+			}
+			st.Clarification = c
+		}
+		st.Approved = true
+		st.SkipPrelim = intent == IntentSkip
+		st.Stage = StageGather
+		st.Pending = st.Spec.Actions
+		if st.SkipPrelim {
+			st.Stage = StageSynthesize
+			st.Pending = nil
+		}
+		if err := tx.SaveCheckpoint(ctx, runID, st.Stage, st); err != nil {
+			return err
+		}
+		status := db.StatusGathering
+		if st.Stage == StageSynthesize {
+			status = db.StatusSynthesizing
+		}
+		if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, TaskSpec: mustJSON(st.Spec)}); err != nil {
+			return err
+		}
+		if _, err := tx.AppendEvent(ctx, runID, EventPlan, PlanPayload{Status: status, Spec: *st.Spec}); err != nil {
+			return err
+		}
+		dec = Decision{Intent: intent}
+		return nil
+	})
+	if err != nil {
+		return Decision{}, err
+	}
+	if dec.Intent == IntentNewQuestion {
+		run, err := r.opt.Store.GetRun(ctx, runID)
+		if err != nil {
+			return dec, err
+		}
+		newQuestion, err = r.Submit(ctx, Request{Question: a.Reply, Depth: run.Depth, Owner: run.Owner})
+		if err != nil {
+			return dec, err
+		}
+		dec.NewRunID = newQuestion.ID
+		return dec, nil
+	}
+	r.Wake()
+	return dec, nil
+}
+
+func latestCheckpointTx(ctx context.Context, tx *db.Tx, runID string) (json.RawMessage, error) {
+	var state json.RawMessage
+	if err := tx.GetContext(ctx, &state, `SELECT state FROM checkpoints WHERE run_id = $1 ORDER BY id DESC LIMIT 1`, runID); err != nil {
+		return nil, fmt.Errorf("checkpoint of run %s: %w", runID, err)
+	}
+	return state, nil
+}
+
+// ErrFinished is returned when cancelling a run that already ended.
+var ErrFinished = errors.New("the run has already finished")
+
+// Cancel stops a run: it is marked cancelled at once (which also drops its
+// lease), and the worker executing it, on any replica, notices within about
+// a second and stops, releasing its browser tabs.
+func (r *Runner) Cancel(ctx context.Context, runID string) error {
+	err := r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
+		run, err := tx.GetRunForUpdate(ctx, runID)
+		if err != nil {
+			return err
+		}
+		if db.Terminal(run.Status) {
+			return ErrFinished
+		}
+		status := db.StatusCancelled
+		msg := "cancelled by user"
+		if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, StopReason: &msg}); err != nil {
+			return err
+		}
+		if err := tx.StopOpenActions(ctx, runID, "stopped: the run was cancelled"); err != nil {
+			return err
+		}
+		_, err = tx.AppendEvent(ctx, runID, EventRunCancelled, FailedPayload{Status: status, Error: msg})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	if cancel := r.active[runID]; cancel != nil {
+		cancel()
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// Reply intents for a free-text answer to a plan awaiting review.
+const (
+	IntentApprove     = "approve"
+	IntentSkip        = "skip"
+	IntentCancel      = "cancel"
+	IntentNewQuestion = "new_question"
+)
+
+// ParseReply reads the intent of a free-text reply to a plan: approve
+// ("yes", "go ahead"), skip the preliminary search ("skip", "just write"),
+// cancel ("stop", "never mind"), or anything else that reads as a question:
+// a different question, which becomes a new run.
+func ParseReply(reply string) string {
+	s := strings.ToLower(strings.TrimSpace(reply))
+	s = strings.Trim(s, " .!")
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if s == w || strings.HasPrefix(s, w+" ") || strings.HasPrefix(s, w+",") || strings.Contains(s, " "+w+" ") || strings.HasSuffix(s, " "+w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("cancel", "stop", "abort", "never mind", "nevermind", "forget it", "don't", "no"):
+		return IntentCancel
+	case has("skip", "skip search", "just write", "no search", "without searching"):
+		return IntentSkip
+	case has("yes", "ok", "okay", "approve", "approved", "go", "go ahead", "looks good", "lgtm", "sure", "proceed", "continue", "start", "y", "do it", "sounds good"):
+		return IntentApprove
+	}
+	if strings.HasSuffix(strings.TrimSpace(reply), "?") || len(strings.Fields(s)) >= 4 {
+		return IntentNewQuestion
+	}
+	return IntentApprove
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

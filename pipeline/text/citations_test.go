@@ -1,0 +1,35 @@
+package text
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestCitations(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"A fact [S3].", []string{"S3"}},
+		{"Two [S1, S2].", []string{"S1", "S2"}},
+		{"Adjacent [S1][S2] and again [S1].", []string{"S1", "S2"}},
+		{"Prior [P2] and [S4; P1].", []string{"P2", "S4", "P1"}},
+		{"Range [S2-S4].", []string{"S2", "S3", "S4"}},
+		{"Short range [S5–7].", []string{"S5", "S6", "S7"}},
+		{"Not a citation [1] or [see S1] or \\[S1\\].", nil},
+	}
+	for _, tt := range tests {
+		if got := Citations(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Citations(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestStripCitations(t *testing.T) {
+	if got := StripCitations("The port is 5432 [S1][S2]."); got != "The port is 5432." {
+		t.Errorf("got %q", got)
+	}
+	if !IsCitationOnly(" [S1, S2]. ") || IsCitationOnly("Fact [S1]") {
+		t.Error("IsCitationOnly wrong")
+	}
+}

@@ -1,0 +1,172 @@
+package text
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ReportSentence is one sentence of a Markdown report.
+type ReportSentence struct {
+	Section string // the heading it sits under ("" before the first)
+	Raw     string // with citation markers, Markdown removed
+	Plain   string // without citation markers
+}
+
+var (
+	headingRe   = regexp.MustCompile(`^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$`)
+	fenceRe     = regexp.MustCompile("^\\s{0,3}(```|~~~)")
+	listItemRe  = regexp.MustCompile(`^\s*(?:[-*+•]|\d{1,3}[.)])\s+`)
+	tableSepRe  = regexp.MustCompile(`^\s*\|?[\s:|-]+\|[\s:|-]*$`)
+	ruleRe      = regexp.MustCompile(`^\s{0,3}(?:(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,})$`)
+	imageRe     = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
+	linkRe      = regexp.MustCompile(`\[([^\]]+)\]\([^)\s]*(?:\s+"[^"]*")?\)`)
+	autoLinkRe  = regexp.MustCompile(`<(https?://[^>\s]+)>`)
+	htmlTagRe   = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]*)?/?>`)
+	escapeRe    = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
+	emphasisRe  = regexp.MustCompile(`\*+|~~|(?:^|\s)_+|_+(?:\s|$)`)
+	leadCiteRe  = regexp.MustCompile(`^(?:\s*\[\s*[SP]\d[^\]]*\])+`)
+	sourcesHead = regexp.MustCompile(`(?i)^(?:sources|references|bibliography|citations|works cited)$`)
+)
+
+// ReportSentences splits a Markdown report into sentences with their
+// section: headings, code blocks, rules and a trailing Sources list are
+// skipped; list items, table rows and paragraphs are split into sentences;
+// inline Markdown is removed. A citation-only fragment ("… done. [S1]")
+// joins the sentence before it.
+func ReportSentences(markdown string) []ReportSentence {
+	var out []ReportSentence
+	section := ""
+	skip := false // inside a Sources section
+	inFence := false
+	var block []string
+	flush := func() {
+		if len(block) > 0 && !skip {
+			out = appendBlock(out, section, strings.Join(block, " "))
+		}
+		block = block[:0]
+	}
+	for _, line := range strings.Split(markdown, "\n") {
+		if fenceRe.MatchString(line) {
+			flush()
+			inFence = !inFence
+			continue
+		}
+		if inFence {
+			continue
+		}
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "" || ruleRe.MatchString(line):
+			flush()
+		case headingRe.MatchString(line):
+			flush()
+			section = cleanInline(headingRe.FindStringSubmatch(line)[2])
+			skip = sourcesHead.MatchString(section)
+		case tableSepRe.MatchString(line) && strings.Contains(line, "-"):
+			flush()
+		case strings.HasPrefix(trimmed, "|"):
+			flush()
+			cells := strings.Split(strings.Trim(trimmed, "|"), "|")
+			for i := range cells {
+				cells[i] = strings.TrimSpace(cells[i])
+			}
+			block = append(block, strings.Join(cells, " "))
+			flush()
+		case listItemRe.MatchString(line):
+			flush()
+			block = append(block, listItemRe.ReplaceAllString(line, ""))
+		default:
+			block = append(block, strings.TrimLeft(trimmed, "> "))
+		}
+	}
+	flush()
+	return out
+}
+
+var (
+	escapedEmphasis = strings.NewReplacer(`\*`, "\uE001", `\_`, "\uE002", "\\`", "\uE003", `\~`, "\uE004")
+	restoreEmphasis = strings.NewReplacer("\uE001", "*", "\uE002", "_", "\uE003", "`", "\uE004", "~")
+)
+
+// appendBlock splits one paragraph, list item or table row into sentences.
+func appendBlock(out []ReportSentence, section, block string) []ReportSentence {
+	clean := cleanInline(block)
+	first := len(out)
+	var spans []Span
+	for _, piece := range splitAfterCitations(clean) {
+		spans = append(spans, Sentences(piece)...)
+	}
+	for _, sp := range spans {
+		raw := sp.Text
+		if len(out) > first {
+			// Citations that open a sentence close the one before it.
+			if lead := leadCiteRe.FindString(raw); lead != "" {
+				prev := &out[len(out)-1]
+				prev.Raw += " " + strings.TrimSpace(lead)
+				prev.Plain = StripCitations(prev.Raw)
+				raw = strings.TrimSpace(raw[len(lead):])
+			}
+			if raw == "" {
+				continue
+			}
+			if IsCitationOnly(raw) {
+				prev := &out[len(out)-1]
+				prev.Raw += " " + raw
+				prev.Plain = StripCitations(prev.Raw)
+				continue
+			}
+		}
+		out = append(out, ReportSentence{Section: section, Raw: raw, Plain: StripCitations(raw)})
+	}
+	return out
+}
+
+// splitAfterCitations cuts s after every citation group that is followed
+// by the start of a new sentence: "… 7420` [S3] EmberDB uses …" holds two
+// sentences even though the first ends in code, not a period.
+func splitAfterCitations(s string) []string {
+	var out []string
+	start := 0
+	for _, loc := range citationRe.FindAllStringIndex(s, -1) {
+		rest := strings.TrimLeft(s[loc[1]:], " ")
+		if len(rest) == len(s[loc[1]:]) || rest == "" {
+			continue // no space after the marker, or nothing after it
+		}
+		r, _ := utf8.DecodeRuneInString(rest)
+		if unicode.IsUpper(r) || unicode.IsDigit(r) || strings.ContainsRune("\"“'‘(`", r) {
+			out = append(out, s[start:loc[1]])
+			start = len(s) - len(rest)
+		}
+	}
+	return append(out, s[start:])
+}
+
+// cleanInline removes inline Markdown: images and links keep their text,
+// code spans and emphasis lose their markers, escapes are undone and HTML
+// tags dropped. Citation markers stay.
+func cleanInline(s string) string {
+	// Escaped emphasis characters are text: hide them from the emphasis
+	// stripping below.
+	s = escapedEmphasis.Replace(s)
+	s = imageRe.ReplaceAllString(s, "$1")
+	s = linkRe.ReplaceAllStringFunc(s, func(m string) string {
+		if citationRe.MatchString(m[:strings.Index(m, "]")+1]) {
+			return m // "[S1](#s1)": a citation rendered as a link
+		}
+		return linkRe.ReplaceAllString(m, "$1")
+	})
+	s = autoLinkRe.ReplaceAllString(s, "$1")
+	s = htmlTagRe.ReplaceAllString(s, "")
+	s = strings.ReplaceAll(s, "`", "")
+	s = emphasisRe.ReplaceAllStringFunc(s, func(m string) string {
+		if strings.TrimSpace(m) == "" || strings.Trim(m, "*~_") == "" {
+			return ""
+		}
+		return " "
+	})
+	s = escapeRe.ReplaceAllString(s, "$1")
+	s = restoreEmphasis.Replace(s)
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,31 @@
+package text
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestReportSentences(t *testing.T) {
+	md := "# Report\n\nIntro line without citation here.\n\n## Summary\n\n" +
+		"The default port is 7420. [S2] To change it, set `port` in **ember.conf** [S2][S3]. Run: `replicaof 10.0.0.5 7420` [S3] It works.\n\n" +
+		"## Details\n\n- Uses max\\_connections, see [the docs](https://example.com/docs) [S1, S4].\n" +
+		"- Second item\n  continues here (inference).\n\n" +
+		"| Setting | Value |\n|---|---|\n| port | 7420 [S2] |\n\n" +
+		"```\ncode [S9] is skipped\n```\n\n" +
+		"## Sources\n\n1. [S1] https://example.com\n"
+	got := ReportSentences(md)
+	want := []ReportSentence{
+		{"Report", "Intro line without citation here.", "Intro line without citation here."},
+		{"Summary", "The default port is 7420. [S2]", "The default port is 7420."},
+		{"Summary", "To change it, set port in ember.conf [S2][S3].", "To change it, set port in ember.conf."},
+		{"Summary", "Run: replicaof 10.0.0.5 7420 [S3]", "Run: replicaof 10.0.0.5 7420"},
+		{"Summary", "It works.", "It works."},
+		{"Details", "Uses max_connections, see the docs [S1, S4].", "Uses max_connections, see the docs."},
+		{"Details", "Second item continues here (inference).", "Second item continues here (inference)."},
+		{"Details", "Setting Value", "Setting Value"},
+		{"Details", "port 7420 [S2]", "port 7420"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ReportSentences:\n got %q\nwant %q", got, want)
+	}
+}

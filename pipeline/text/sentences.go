@@ -1,0 +1,343 @@
+// Package text holds the small, deterministic language tools the pipeline
+// needs without a model: sentence splitting with byte offsets, word
+// tokenisation with light stemming and English stopwords, BM25 scoring,
+// claim-versus-passage support, extraction of checkable facts (numbers,
+// dates, names) and parsing of [S#]/[P#] citation markers.
+package text
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Span is one sentence and its byte offsets in the text it was split from,
+// so that text[Start:End] == Text.
+type Span struct {
+	Text  string `json:"text"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+// noSplitAbbrev are abbreviations after which a period never ends a
+// sentence: titles, "e.g."-style Latin, months and reference words.
+var noSplitAbbrev = map[string]bool{
+	"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "sr": true, "jr": true,
+	"st": true, "mt": true, "vs": true, "v": true, "e.g": true, "i.e": true, "cf": true,
+	"al": true, "fig": true, "figs": true, "no": true, "nos": true, "vol": true, "vols": true,
+	"pp": true, "p": true, "approx": true, "ca": true, "gen": true, "gov": true, "sen": true,
+	"rep": true, "lt": true, "col": true, "capt": true, "sgt": true, "rev": true, "hon": true,
+	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true,
+	"sep": true, "sept": true, "oct": true, "nov": true, "dec": true, "ed": true, "eds": true,
+	"est": true, "ft": true, "op": true, "sec": true, "ch": true, "art": true, "eq": true,
+}
+
+// softAbbrev are abbreviations that often end a sentence too ("Apple Inc.",
+// "in the U.S."): a period after them ends the sentence only when a common
+// sentence opener follows.
+var softAbbrev = map[string]bool{
+	"inc": true, "ltd": true, "co": true, "corp": true, "llc": true, "plc": true, "etc": true,
+	"bros": true, "dept": true, "univ": true, "assn": true,
+}
+
+// sentenceOpeners are words that commonly begin a sentence; they decide the
+// ambiguous "U.S. The …" case.
+var sentenceOpeners = map[string]bool{
+	"the": true, "a": true, "an": true, "he": true, "she": true, "it": true, "they": true,
+	"we": true, "i": true, "you": true, "this": true, "that": true, "these": true, "those": true,
+	"in": true, "on": true, "at": true, "but": true, "and": true, "however": true, "there": true,
+	"his": true, "her": true, "its": true, "their": true, "our": true, "after": true,
+	"before": true, "when": true, "while": true, "for": true, "as": true, "if": true,
+	"since": true, "then": true, "thus": true, "also": true, "some": true, "many": true,
+	"most": true, "all": true, "each": true, "other": true, "such": true, "one": true,
+}
+
+// Sentences splits text into sentences with their byte offsets. Blank lines
+// and line breaks end a sentence unless the next line plainly continues it
+// (it starts in lower case after a line that does not end a sentence).
+// Periods after abbreviations, initials, decimals and list numbers do not.
+func Sentences(s string) []Span {
+	var out []Span
+	blockStart := -1
+	prevEnd := 0 // end of the previous non-empty line, within the block
+	gap := false // a blank line since the previous non-empty line
+	flush := func() {
+		if blockStart >= 0 {
+			out = splitBlock(s, blockStart, prevEnd, out)
+		}
+		blockStart = -1
+	}
+	lineStart := 0
+	for lineStart <= len(s) {
+		nl := strings.IndexByte(s[lineStart:], '\n')
+		lineEnd := len(s)
+		if nl >= 0 {
+			lineEnd = lineStart + nl
+		}
+		line := strings.TrimSpace(s[lineStart:lineEnd])
+		switch {
+		case line == "":
+			gap = true
+		case blockStart >= 0 && !gap && continues(s[blockStart:prevEnd], line),
+			blockStart >= 0 && gap && continuesAcrossGap(s[blockStart:prevEnd], line):
+			// The line wraps the previous one: keep one block.
+		default:
+			flush()
+			blockStart = lineStart
+		}
+		if line != "" {
+			prevEnd = lineEnd
+			gap = false
+		}
+		if nl < 0 {
+			break
+		}
+		lineStart = lineEnd + 1
+	}
+	flush()
+	return out
+}
+
+// continuesAcrossGap reports whether line, after a blank line, still
+// belongs to the sentence before it: extracted pages often put inline code
+// in paragraphs of its own ("use the" / "--all-targets" / "flag.").
+func continuesAcrossGap(block, line string) bool {
+	block = strings.TrimRightFunc(block, unicode.IsSpace)
+	last, _ := utf8.DecodeLastRuneInString(block)
+	if !unicode.IsLower(last) && last != ',' || !hasWords(block, 3) && !strings.Contains(block, "\n") {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(line)
+	if unicode.IsLower(first) || strings.ContainsRune(",.;:)-–—", first) {
+		return true
+	}
+	// "… used as when the existing" / "Cargo.lock" / "file was generated.":
+	// a short code-like line inside a sentence that has not ended.
+	lastLine, _ := utf8.DecodeLastRuneInString(line)
+	short := len(strings.Fields(line)) <= 3 && !strings.ContainsRune(".!?:", lastLine)
+	return short && unicode.IsLower(last) && hasWords(block, 4) && strings.ContainsAny(line, "._-:/()")
+}
+
+// hasWords reports whether s holds at least n space-separated words,
+// reading from its end and stopping at the nth: blocks grow line by line,
+// so counting all their words each time would be quadratic.
+func hasWords(s string, n int) bool {
+	count, inWord := 0, false
+	for i := len(s) - 1; i >= 0; i-- {
+		space := s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r'
+		if !space && !inWord {
+			count++
+			if count >= n {
+				return true
+			}
+		}
+		inWord = !space
+	}
+	return false
+}
+
+// continues reports whether line wraps the block before it rather than
+// starting a new paragraph, heading or list item.
+func continues(block, line string) bool {
+	block = strings.TrimRightFunc(block, unicode.IsSpace)
+	last, _ := utf8.DecodeLastRuneInString(block)
+	if strings.ContainsRune(".!?:;…。！？", last) {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(line)
+	return unicode.IsLower(first)
+}
+
+// splitBlock splits s[start:end], a run of text without paragraph breaks,
+// into sentences appended to out.
+func splitBlock(s string, start, end int, out []Span) []Span {
+	segStart := start
+	i := start
+	for i < end {
+		r, size := utf8.DecodeRuneInString(s[i:end])
+		if !isTerminal(r) {
+			i += size
+			continue
+		}
+		j := i + size
+		// Absorb runs like "?!", "..." and closing quotes or brackets.
+		for j < end {
+			r2, sz := utf8.DecodeRuneInString(s[j:end])
+			if isTerminal(r2) || isCloser(r2) {
+				j += sz
+				continue
+			}
+			break
+		}
+		if isCJKTerminal(r) {
+			out = appendSpan(s, segStart, j, out)
+			segStart = j
+			i = j
+			continue
+		}
+		if j >= end {
+			break
+		}
+		r2, _ := utf8.DecodeRuneInString(s[j:end])
+		if !unicode.IsSpace(r2) {
+			i = j
+			continue
+		}
+		k := j
+		for k < end {
+			r3, sz := utf8.DecodeRuneInString(s[k:end])
+			if !unicode.IsSpace(r3) {
+				break
+			}
+			k += sz
+		}
+		if k >= end {
+			break
+		}
+		if endsSentence(s, segStart, i, r, j, k, end) {
+			out = appendSpan(s, segStart, j, out)
+			segStart = k
+		}
+		i = k
+	}
+	return appendSpan(s, segStart, end, out)
+}
+
+// endsSentence decides whether the terminal rune r at s[i] (with trailing
+// closers up to j, next word at k) ends the sentence that began at segStart.
+func endsSentence(s string, segStart, i int, r rune, j, k, end int) bool {
+	next, _ := utf8.DecodeRuneInString(s[k:end])
+	if !isOpener(next) {
+		return false
+	}
+	if r != '.' || j > i+1 && s[i+1] == '.' {
+		return true // "!", "?", or an ellipsis before a capital
+	}
+	word := wordBefore(s, segStart, i)
+	bare := strings.ToLower(strings.TrimLeft(word, "\"'“‘(["))
+	nextWord := strings.ToLower(wordAt(s, k, end))
+	switch {
+	case bare == "":
+		return true
+	case noSplitAbbrev[bare]:
+		return false
+	case softAbbrev[bare]:
+		return sentenceOpeners[nextWord] || !unicode.IsLetter(next)
+	case isInitial(bare):
+		return false
+	case isDottedAcronym(bare):
+		return sentenceOpeners[nextWord]
+	case isAllDigits(bare) && strings.TrimSpace(s[segStart:i-len(word)]) == "":
+		return false // "1. Install the package" list numbering
+	}
+	return true
+}
+
+func isTerminal(r rune) bool {
+	return r == '.' || r == '!' || r == '?' || r == '…' || isCJKTerminal(r)
+}
+
+func isCJKTerminal(r rune) bool { return r == '。' || r == '！' || r == '？' }
+
+func isCloser(r rune) bool { return strings.ContainsRune("\"'”’)]»", r) }
+
+// isOpener reports whether r can begin a new sentence.
+func isOpener(r rune) bool {
+	switch {
+	case unicode.IsUpper(r), unicode.IsDigit(r):
+		return true
+	case unicode.IsLetter(r):
+		return !unicode.IsLower(r) // scripts without case
+	}
+	return strings.ContainsRune("\"'“‘([«¿¡*-–—•#$€£", r)
+}
+
+// wordBefore returns the non-space run that ends at s[i] (exclusive).
+func wordBefore(s string, from, i int) string {
+	j := i
+	for j > from {
+		r, size := utf8.DecodeLastRuneInString(s[from:j])
+		if unicode.IsSpace(r) {
+			break
+		}
+		j -= size
+	}
+	return s[j:i]
+}
+
+// wordAt returns the letters starting at s[k] (after an opening quote).
+func wordAt(s string, k, end int) string {
+	j := k
+	for j < end {
+		r, size := utf8.DecodeRuneInString(s[j:end])
+		if !unicode.IsLetter(r) {
+			if j == k && strings.ContainsRune("\"'“‘(", r) {
+				k += size
+				j += size
+				continue
+			}
+			break
+		}
+		j += size
+	}
+	return s[k:j]
+}
+
+func isInitial(w string) bool {
+	r, size := utf8.DecodeRuneInString(w)
+	return size == len(w) && unicode.IsLetter(r)
+}
+
+// isDottedAcronym matches "u.s", "a.m", "ph.d": short letter groups joined
+// by periods.
+func isDottedAcronym(w string) bool {
+	if !strings.Contains(w, ".") {
+		return false
+	}
+	for _, part := range strings.Split(w, ".") {
+		if part == "" || len(part) > 2 {
+			return false
+		}
+		for _, r := range part {
+			if !unicode.IsLetter(r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isAllDigits(w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendSpan appends s[start:end] trimmed of surrounding space, if any text
+// is left.
+func appendSpan(s string, start, end int, out []Span) []Span {
+	for start < end {
+		r, size := utf8.DecodeRuneInString(s[start:end])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		start += size
+	}
+	for end > start {
+		r, size := utf8.DecodeLastRuneInString(s[start:end])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		end -= size
+	}
+	if start >= end {
+		return out
+	}
+	return append(out, Span{Text: s[start:end], Start: start, End: end})
+}

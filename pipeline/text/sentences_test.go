@@ -1,0 +1,53 @@
+package text
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestSentences(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"simple", "The cat sat. The dog ran! Did it?", []string{"The cat sat.", "The dog ran!", "Did it?"}},
+		{"title abbreviation", "Dr. Smith arrived at 5 p.m. on Monday. He left early.",
+			[]string{"Dr. Smith arrived at 5 p.m. on Monday.", "He left early."}},
+		{"dotted acronym mid sentence", "The U.S. Senate voted. It passed.", []string{"The U.S. Senate voted.", "It passed."}},
+		{"dotted acronym at end", "He moved to the U.S. The next year he left.", []string{"He moved to the U.S.", "The next year he left."}},
+		{"decimals", "The ratio rose to 3.5 in 2021. Version 1.26.8 fixed it.", []string{"The ratio rose to 3.5 in 2021.", "Version 1.26.8 fixed it."}},
+		{"initials", "The books by J. K. Rowling sold well. Fans agree.", []string{"The books by J. K. Rowling sold well.", "Fans agree."}},
+		{"quotes", `He said "Stop." Then he left. "Is it over?" she asked.`, []string{`He said "Stop."`, `Then he left.`, `"Is it over?" she asked.`}},
+		{"e.g.", "Use a flag, e.g. Verbose mode. Done.", []string{"Use a flag, e.g. Verbose mode.", "Done."}},
+		{"paragraphs", "Installation\n\nRun the installer. It takes a minute.\n\nUsage", []string{"Installation", "Run the installer.", "It takes a minute.", "Usage"}},
+		{"list numbering", "1. Install Go.\n2. Run the tests.", []string{"1. Install Go.", "2. Run the tests."}},
+		{"wrapped line", "This sentence is wrapped\nover two lines. Next one.", []string{"This sentence is wrapped\nover two lines.", "Next one."}},
+		{"lines are items", "First item\nSecond item", []string{"First item", "Second item"}},
+		{"lower-case after period", "See fig. 3 for details. ok then.", []string{"See fig. 3 for details. ok then."}},
+		{"inc at end", "He joined Apple Inc. The company grew.", []string{"He joined Apple Inc.", "The company grew."}},
+		{"inc mid", "Acme Inc. Research published it.", []string{"Acme Inc. Research published it."}},
+		{"url", "Visit example.com/docs. It helps.", []string{"Visit example.com/docs.", "It helps."}},
+		{"ellipsis", "Wait... What happened?", []string{"Wait...", "What happened?"}},
+		{"cjk", "今日は晴れ。明日は雨。", []string{"今日は晴れ。", "明日は雨。"}},
+		{"empty", "  \n\n ", nil},
+		{"inline code split into paragraphs", "To run on all targets, use the\n\n--all-targets\n\nflag. This aligns it.\n\nNext heading",
+			[]string{"To run on all targets, use the\n\n--all-targets\n\nflag.", "This aligns it.", "Next heading"}},
+		{"heading then lower-case command", "Install it\n\ncargo install foo", []string{"Install it", "cargo install foo"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spans := Sentences(tt.in)
+			var got []string
+			for _, sp := range spans {
+				if tt.in[sp.Start:sp.End] != sp.Text {
+					t.Fatalf("span offsets [%d:%d] = %q, text %q", sp.Start, sp.End, tt.in[sp.Start:sp.End], sp.Text)
+				}
+				got = append(got, sp.Text)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Sentences(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

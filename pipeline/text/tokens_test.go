@@ -1,0 +1,50 @@
+package text
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"The servers are running on port 8080.", []string{"server", "run", "port", "8080"}},
+		{"It costs $1,000 or 3.5% of three units", []string{"cost", "1000", "3.5", "3", "unit"}},
+		{"The user's max_connections setting", []string{"user", "maximum", "connection", "set"}},
+		{"Go 1.26.8 isn't released", []string{"go", "1.26.8", "releas"}},
+		{"Use the ? operator. Works?", []string{"question", "mark", "operator", "work"}},
+		{"Set max_connections in the config", []string{"set", "maximum", "connection", "configur"}},
+	}
+	for _, tt := range tests {
+		got := Tokens(tt.in)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Tokens(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestStemConflatesForms(t *testing.T) {
+	groups := [][]string{
+		{"configure", "configured", "configuring", "configuration", "configurations"},
+		{"server", "servers"},
+		{"library", "libraries"},
+		{"install", "installed", "installing", "installation"},
+		{"run", "runs", "running"},
+		{"implement", "implemented", "implementation", "implements"},
+		{"process", "processes"},
+		{"setting", "settings"},
+	}
+	for _, g := range groups {
+		want := Stem(g[0])
+		for _, w := range g[1:] {
+			if got := Stem(w); got != want {
+				t.Errorf("Stem(%q) = %q, want %q (as %q)", w, got, want, g[0])
+			}
+		}
+	}
+	if Stem("apply") == Stem("app") {
+		t.Errorf("apply and app must stay apart, both %q", Stem("app"))
+	}
+}
