@@ -1,0 +1,367 @@
+package handlers_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/pipeline"
+)
+
+// TestEventsReplayAfterLastEventID: a reconnect with Last-Event-ID N gets
+// exactly the stored events after N, then the live ones, and the stream
+// ends after the terminal event.
+func TestEventsReplayAfterLastEventID(t *testing.T) {
+	rep := newReplica(t, replicaOptions{})
+	run := createRun(t, rep.store, "replay question") // seq 1: run_created
+	for i := 2; i <= 6; i++ {
+		appendEvent(t, rep.store, run.ID, pipeline.EventStageStarted, pipeline.StagePayload{Stage: fmt.Sprint("s", i), Status: "planning"})
+	}
+	s := openSSE(t, rep.srv.URL+"/api/runs/"+run.ID+"/events", "3")
+	if h := s.resp.Header.Get("X-Accel-Buffering"); h != "no" {
+		t.Errorf("X-Accel-Buffering = %q", h)
+	}
+	if h := s.resp.Header.Get("Cache-Control"); h != "no-cache" {
+		t.Errorf("Cache-Control = %q", h)
+	}
+	for want := int64(4); want <= 6; want++ {
+		ev := s.next(t, 5*time.Second)
+		got := apiEvent(t, ev)
+		if ev.ID != strconv.FormatInt(want, 10) || got.Seq != want || ev.Event != pipeline.EventStageStarted || got.RunID != run.ID {
+			t.Fatalf("event %+v, want seq %d", ev, want)
+		}
+	}
+	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 1, Kind: "search", Query: "q", Status: "pending"})
+	appendEvent(t, rep.store, run.ID, pipeline.EventRunFailed, pipeline.FailedPayload{Status: "failed", Error: "boom"})
+	ev := s.next(t, 5*time.Second)
+	if ev.ID != "7" || ev.Event != pipeline.EventAction {
+		t.Fatalf("live event %+v, want 7 action", ev)
+	}
+	ev = s.next(t, 5*time.Second)
+	if ev.ID != "8" || ev.Event != pipeline.EventRunFailed {
+		t.Fatalf("live event %+v, want 8 run_failed", ev)
+	}
+	s.expectEnd(t, 5*time.Second)
+}
+
+// TestEventsAfterQueryAndHeader: the stream resumes after the larger of
+// ?after= and Last-Event-ID, and a resume point past the end is clamped.
+func TestEventsAfterQueryAndHeader(t *testing.T) {
+	rep := newReplica(t, replicaOptions{})
+	run := createRun(t, rep.store, "after question")
+	for i := 0; i < 4; i++ {
+		appendEvent(t, rep.store, run.ID, pipeline.EventCheckpoint, map[string]int{"n": i})
+	} // seqs 1..5
+	tests := []struct {
+		query, header string
+		want          string
+	}{
+		{"?after=2", "", "3"},
+		{"?after=2", "4", "5"},
+		{"?after=4", "1", "5"},
+		{"", "", "1"},
+		{"?after=junk", "junk", "1"},
+	}
+	for _, tt := range tests {
+		s := openSSE(t, rep.srv.URL+"/api/runs/"+run.ID+"/events"+tt.query, tt.header)
+		if ev := s.next(t, 5*time.Second); ev.ID != tt.want {
+			t.Errorf("query %q header %q: first id %s, want %s", tt.query, tt.header, ev.ID, tt.want)
+		}
+		s.resp.Body.Close()
+	}
+	// Past the end: nothing is replayed, the next live event arrives.
+	s := openSSE(t, rep.srv.URL+"/api/runs/"+run.ID+"/events?after=99", "")
+	appendEvent(t, rep.store, run.ID, pipeline.EventCheckpoint, map[string]int{"n": 9})
+	if ev := s.next(t, 5*time.Second); ev.ID != "6" {
+		t.Errorf("after a bogus resume point: id %s, want 6", ev.ID)
+	}
+}
+
+// TestEventsOfFinishedRun: a finished run replays up to its end and closes;
+// reconnecting after the end gets 204 so the EventSource stops.
+func TestEventsOfFinishedRun(t *testing.T) {
+	rep := newReplica(t, replicaOptions{})
+	run := createRun(t, rep.store, "finished question")
+	if err := rep.runner.Cancel(context.Background(), run.ID); err != nil {
+		t.Fatal(err)
+	} // seq 2: run_cancelled
+	s := openSSE(t, rep.srv.URL+"/api/runs/"+run.ID+"/events", "")
+	if ev := s.next(t, 5*time.Second); ev.ID != "1" {
+		t.Fatalf("first %+v", ev)
+	}
+	if ev := s.next(t, 5*time.Second); ev.ID != "2" || ev.Event != pipeline.EventRunCancelled {
+		t.Fatalf("second %+v", ev)
+	}
+	s.expectEnd(t, 5*time.Second)
+
+	req, _ := http.NewRequest(http.MethodGet, rep.srv.URL+"/api/runs/"+run.ID+"/events", nil)
+	req.Header.Set("Last-Event-ID", "2")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Errorf("reconnect after the end: %d, want 204", resp.StatusCode)
+	}
+}
+
+// TestEventsAcrossReplicas: two routers on two stores and brokers sharing
+// one database; a run created through one streams every event to a viewer
+// of the other (NOTIFY carries the news, the table the events).
+func TestEventsAcrossReplicas(t *testing.T) {
+	a := newReplica(t, replicaOptions{})
+	b := newReplica(t, replicaOptions{})
+	resp, err := http.Post(a.srv.URL+"/api/runs", "application/json", strings.NewReader(`{"question":"cross-replica question","depth":"quick"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	id := strings.TrimPrefix(resp.Header.Get("Location"), "/api/runs/")
+	s := openSSE(t, b.srv.URL+"/api/runs/"+id+"/events", "")
+	if ev := s.next(t, 5*time.Second); ev.ID != "1" || ev.Event != pipeline.EventRunCreated {
+		t.Fatalf("first %+v", ev)
+	}
+	const n = 30
+	go func() {
+		for i := 0; i < n; i++ {
+			appendEvent(t, a.store, id, pipeline.EventSynthesisDelta, pipeline.DeltaPayload{Text: fmt.Sprint("part ", i)})
+		}
+		appendEvent(t, a.store, id, pipeline.EventRunFailed, pipeline.FailedPayload{Status: "failed", Error: "end"})
+	}()
+	for want := 2; want <= n+2; want++ {
+		ev := s.next(t, 5*time.Second)
+		if ev.ID != strconv.Itoa(want) {
+			t.Fatalf("got id %s, want %d", ev.ID, want)
+		}
+	}
+	s.expectEnd(t, 5*time.Second)
+}
+
+// TestSlowViewerDoesNotStallOthers: a viewer that never reads fills its
+// own connection; another viewer of the same run still gets every event at
+// once, and the slow one gets them all, in order, when it reads again.
+func TestSlowViewerDoesNotStallOthers(t *testing.T) {
+	rep := newReplica(t, replicaOptions{buffer: 2, sndbuf: 16 << 10})
+	run := createRun(t, rep.store, "slow viewer question")
+
+	// The slow viewer: a raw connection that sends its request and then
+	// does not read.
+	u := strings.TrimPrefix(rep.srv.URL, "http://")
+	// A small receive window (set before connecting, so it is what the
+	// server sees) makes the kernel absorb little of what is not read.
+	dialer := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		c.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 32<<10) })
+		return nil
+	}}
+	slow, err := dialer.Dial("tcp", u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	fmt.Fprintf(slow, "GET /api/runs/%s/events HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", run.ID, u)
+	fast := openSSE(t, rep.srv.URL+"/api/runs/"+run.ID+"/events", "")
+	if ev := fast.next(t, 5*time.Second); ev.ID != "1" {
+		t.Fatalf("first %+v", ev)
+	}
+
+	// More than the socket buffers and r3labs' channels (2 + 64 events)
+	// hold, so the slow viewer's pump blocks, and more than its broker
+	// subscription buffers (64), so that lags and is caught up from the table.
+	const n = 300
+	big := strings.Repeat("evidence ", 8<<10/9) // ~8 KB per event
+	start := time.Now()
+	go func() {
+		for batch := 0; batch < n/100; batch++ {
+			err := rep.store.InTx(context.Background(), func(tx *db.Tx) error {
+				for i := 0; i < 100; i++ {
+					if _, err := tx.AppendEvent(context.Background(), run.ID, pipeline.EventSynthesisDelta, pipeline.DeltaPayload{Text: big}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+		}
+		t.Logf("inserted in %s", time.Since(start))
+	}()
+	for want := 2; want <= n+1; want++ {
+		if ev := fast.next(t, 10*time.Second); ev.ID != strconv.Itoa(want) {
+			t.Fatalf("fast viewer: id %s, want %d", ev.ID, want)
+		}
+	}
+	t.Logf("fast viewer got %d events of %d KB in %s while the other did not read", n, len(big)>>10, time.Since(start))
+
+	// The slow viewer reads now and gets everything, in order, once.
+	slow.SetReadDeadline(time.Now().Add(20 * time.Second))
+	want := 1
+	buf := make([]byte, 0, 64<<10)
+	chunk := make([]byte, 256<<10)
+	for want <= n+1 {
+		k, err := slow.Read(chunk)
+		if err != nil {
+			t.Fatalf("slow viewer after id %d: %v", want-1, err)
+		}
+		buf = append(buf, chunk[:k]...)
+		for {
+			i := strings.Index(string(buf), "\nid: ")
+			if i < 0 {
+				break
+			}
+			rest := buf[i+5:]
+			j := strings.IndexByte(string(rest), '\n')
+			if j < 0 {
+				break
+			}
+			if got := string(rest[:j]); got != strconv.Itoa(want) {
+				t.Fatalf("slow viewer: id %s, want %d", got, want)
+			}
+			want++
+			buf = append(buf[:0], rest[j:]...)
+		}
+	}
+}
+
+// TestPageEventsRenderFragments: the run page's stream sends `update`
+// events whose HTML replaces the parts of the page that changed.
+func TestPageEventsRenderFragments(t *testing.T) {
+	rep := newReplica(t, replicaOptions{})
+	run := createRun(t, rep.store, "fragment question")
+	s := openSSE(t, rep.srv.URL+"/runs/"+run.ID+"/events?after=1", "")
+	spec := pipeline.TaskSpec{Goal: "Find out", Criteria: []string{"first criterion", "second criterion"}, Sections: []string{"Answer"},
+		Actions: []pipeline.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "fragment"}}}
+	appendEvent(t, rep.store, run.ID, pipeline.EventAwaitingApproval, pipeline.PlanPayload{Status: "awaiting_approval", Spec: spec})
+	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 1, Kind: "search", Engine: "duckduckgo", Query: "fragment <b>", Status: "pending"})
+	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 1, Status: "success", Preview: "found it"})
+	appendEvent(t, rep.store, run.ID, pipeline.EventHeartbeatDecision, pipeline.DecisionPayload{Batch: 1, Done: true, Reason: "all criteria covered"})
+	appendEvent(t, rep.store, run.ID, pipeline.EventSynthesisDelta, pipeline.DeltaPayload{Text: "Draft <script>x</script>"})
+	appendEvent(t, rep.store, run.ID, pipeline.EventRunCompleted, pipeline.CompletedPayload{Status: "done", HTML: "<p>The report</p>", ShareURL: "/r/tok"})
+
+	ev := s.next(t, 5*time.Second)
+	doc := mustDoc(t, strings.NewReader(ev.Data))
+	if ev.Event != "update" || ev.ID != "2" {
+		t.Fatalf("event %+v", ev)
+	}
+	if got := doc.Find("#status[hx-swap-oob=true] [data-testid=run-status]").Text(); got != "awaiting_approval" {
+		t.Errorf("status fragment %q", got)
+	}
+	if got := doc.Find("#plan[hx-swap-oob=true] [data-testid=edit-criterion]").First().Text(); got != "first criterion" {
+		t.Errorf("plan review fragment: first criterion %q", got)
+	}
+	if doc.Find("#plan [data-testid=approve-form]").Length() != 1 {
+		t.Errorf("plan awaiting approval lacks the approve form: %s", ev.Data)
+	}
+
+	ev = s.next(t, 5*time.Second)
+	doc = mustDoc(t, strings.NewReader(ev.Data))
+	li := doc.Find(`ol[hx-swap-oob="beforeend:#actions"] li#action-1[data-testid=action]`)
+	if li.AttrOr("data-status", "") != "pending" || !strings.Contains(li.Text(), "fragment <b>") {
+		t.Errorf("action append fragment: %s", ev.Data)
+	}
+
+	ev = s.next(t, 5*time.Second)
+	doc = mustDoc(t, strings.NewReader(ev.Data))
+	li = doc.Find(`li#action-1[hx-swap-oob=true]`)
+	if li.AttrOr("data-status", "") != "success" || !strings.Contains(li.Text(), "found it") || !strings.Contains(li.Text(), "fragment <b>") {
+		t.Errorf("action update fragment: %s", ev.Data)
+	}
+
+	ev = s.next(t, 5*time.Second)
+	if doc = mustDoc(t, strings.NewReader(ev.Data)); !strings.Contains(doc.Find(`[hx-swap-oob="beforeend:#decisions"] [data-testid=decision]`).Text(), "all criteria covered") {
+		t.Errorf("decision fragment: %s", ev.Data)
+	}
+
+	ev = s.next(t, 5*time.Second)
+	if strings.Contains(ev.Data, "<script>") || !strings.Contains(ev.Data, `hx-swap-oob="beforeend:#draft"`) {
+		t.Errorf("draft fragment (must be escaped): %s", ev.Data)
+	}
+
+	ev = s.next(t, 5*time.Second)
+	doc = mustDoc(t, strings.NewReader(ev.Data))
+	if got := doc.Find("[data-testid=run-status]").Text(); got != "done" {
+		t.Errorf("final status %q", got)
+	}
+	if doc.Find("#run[hx-swap-oob=true] [data-testid=report] p").Text() != "The report" ||
+		doc.Find("[data-testid=share-link]").AttrOr("href", "") != "/r/tok" {
+		t.Errorf("report fragment: %s", ev.Data)
+	}
+	if doc.Find("[data-testid=stop]").Length() != 0 {
+		t.Errorf("stop button still offered after the end")
+	}
+	// The stream holder is emptied, which closes the page's EventSource;
+	// nothing inside the re-rendered run is itself swapped out of band.
+	if live := doc.Find("#live[hx-swap-oob=true]"); live.Length() != 1 || live.Find("[sse-connect]").Length() != 0 {
+		t.Errorf("stream holder not emptied: %s", ev.Data)
+	}
+	if n := doc.Find("#run [hx-swap-oob]").Length(); n != 0 {
+		t.Errorf("%d nested out-of-band elements in the final fragment", n)
+	}
+	s.expectEnd(t, 5*time.Second)
+}
+
+// TestEventsHeartbeat: an idle stream carries a comment at the heartbeat
+// interval.
+func TestEventsHeartbeat(t *testing.T) {
+	rep := newReplica(t, replicaOptions{heartbeat: 100 * time.Millisecond})
+	run := createRun(t, rep.store, "heartbeat question")
+	s := openSSE(t, rep.srv.URL+"/api/runs/"+run.ID+"/events?after=1", "")
+	select {
+	case ev := <-s.ch:
+		if ev.Comment != "keep-alive" || ev.Data != "" {
+			t.Errorf("first message %+v, want a keep-alive comment", ev)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("no heartbeat")
+	}
+}
+
+// TestCloseStreamsEndsStreams: shutdown ends open streams promptly and
+// refuses new ones.
+func TestCloseStreamsEndsStreams(t *testing.T) {
+	rep := newReplica(t, replicaOptions{})
+	run := createRun(t, rep.store, "shutdown question")
+	s1 := openSSE(t, rep.srv.URL+"/api/runs/"+run.ID+"/events?after=1", "")
+	s2 := openSSE(t, rep.srv.URL+"/runs/"+run.ID+"/events?after=1", "")
+	waitFor(t, func() bool { return rep.h.SSEClients() == 2 })
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := rep.h.CloseStreams(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s1.expectEnd(t, 2*time.Second)
+	s2.expectEnd(t, 2*time.Second)
+	t.Logf("streams closed in %s", time.Since(start))
+	if n := rep.h.SSEClients(); n != 0 {
+		t.Errorf("SSE clients after close: %d", n)
+	}
+	resp, err := http.Get(rep.srv.URL + "/api/runs/" + run.ID + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("new stream after close: %d, want 503", resp.StatusCode)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

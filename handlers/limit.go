@@ -1,0 +1,292 @@
+package handlers
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Limits bound what one client may ask of the server. A zero or negative
+// field turns that limit off (the zero Limits limits nothing;
+// DefaultLimits are the server's defaults). Rates are kept per process
+// (with several replicas a client gets that many times the rate); the caps
+// on runs are counted in Postgres and hold across replicas.
+type Limits struct {
+	// RunsPerMinute is how many runs one user (one address when
+	// anonymous) may start per minute, after a burst of RunBurst.
+	RunsPerMinute float64
+	// RunsPerMinutePerIP bounds run creation per client address, whoever
+	// is signed in there.
+	RunsPerMinutePerIP float64
+	// RunBurst is how many runs may be started at once before the rates
+	// apply (at least 1).
+	RunBurst int
+	// MaxActiveRuns caps one user's runs queued or in progress.
+	MaxActiveRuns int
+	// MaxQueuedRuns caps the runs waiting for a worker, cluster-wide.
+	MaxQueuedRuns int
+	// MaxStreams caps the open event streams of one user (one address
+	// when anonymous).
+	MaxStreams int
+	// LoginsPerMinute is how many sign-in attempts one name may make per
+	// minute (and four times as many one address).
+	LoginsPerMinute float64
+}
+
+// DefaultLimits are the limits `quarry serve` applies unless configured.
+var DefaultLimits = Limits{
+	RunsPerMinute:      6,
+	RunsPerMinutePerIP: 30,
+	RunBurst:           6,
+	MaxActiveRuns:      5,
+	MaxQueuedRuns:      200,
+	MaxStreams:         24,
+	LoginsPerMinute:    5,
+}
+
+// access is the state of authentication and abuse limits.
+type access struct {
+	limits     Limits
+	runsByUser *rateLimiter
+	runsByIP   *rateLimiter
+	logins     *loginLimiter
+	streams    *streamCounter
+	limited    *prometheus.CounterVec // requests refused by a limit, by limit
+	denied     *prometheus.CounterVec // anonymous requests turned away, by auth mode
+}
+
+func newAccess(l Limits) *access {
+	burst := float64(l.RunBurst)
+	a := &access{
+		limits:     l,
+		runsByUser: newRateLimiter(l.RunsPerMinute/60, burst),
+		runsByIP:   newRateLimiter(l.RunsPerMinutePerIP/60, math.Max(burst, l.RunsPerMinutePerIP/2)),
+		streams:    &streamCounter{open: map[string]int{}},
+		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "quarry_limited_requests_total",
+			Help: "Requests refused by an abuse limit, by limit.",
+		}, []string{"limit"}),
+		denied: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "quarry_unauthenticated_requests_total",
+			Help: "Anonymous requests for a protected path, by auth mode.",
+		}, []string{"mode"}),
+	}
+	a.logins = &loginLimiter{
+		byName: newRateLimiter(l.LoginsPerMinute/60, math.Max(1, l.LoginsPerMinute)),
+		byIP:   newRateLimiter(4*l.LoginsPerMinute/60, math.Max(1, 4*l.LoginsPerMinute)),
+		metric: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "quarry_logins_total",
+			Help: "Sign-in attempts, by outcome (ok, failed, limited).",
+		}, []string{"outcome"}),
+	}
+	return a
+}
+
+func (a *access) collectors() []prometheus.Collector {
+	return []prometheus.Collector{a.limited, a.denied, a.logins.metric}
+}
+
+// loginLimiter bounds sign-in attempts per name and per address.
+type loginLimiter struct {
+	byName, byIP *rateLimiter
+	metric       *prometheus.CounterVec
+}
+
+// allow takes an attempt for key ("ip:…" or "name:…").
+func (l *loginLimiter) allow(key string) (bool, time.Duration) {
+	if strings.HasPrefix(key, "ip:") {
+		return l.byIP.allow(key)
+	}
+	return l.byName.allow(key)
+}
+
+// clientID is who a limit counts: the user, or the address when anonymous.
+func clientID(r *http.Request) string {
+	if u := UserFrom(r.Context()); u != "" {
+		return "user:" + u
+	}
+	return "ip:" + clientFrom(r.Context()).IP
+}
+
+// limitRunCreation guards the routes that start a run: per-user and
+// per-address rates (429 with Retry-After), the user's cap on runs in
+// progress (429) and the length of the queue (503), each with a message
+// that says what to do.
+func (s *Server) limitRunCreation(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := s.access
+		if ok, wait := a.runsByUser.allow(clientID(r)); !ok {
+			a.limited.WithLabelValues("runs_per_user").Inc()
+			s.refuse(w, r, http.StatusTooManyRequests, wait, fmt.Sprintf(
+				"Too many runs started; you may start %g per minute. Try again in %d seconds.", a.limits.RunsPerMinute, retrySeconds(wait)))
+			return
+		}
+		if ok, wait := a.runsByIP.allow("ip:" + clientFrom(r.Context()).IP); !ok {
+			a.limited.WithLabelValues("runs_per_ip").Inc()
+			s.refuse(w, r, http.StatusTooManyRequests, wait, fmt.Sprintf(
+				"Too many runs started from your address. Try again in %d seconds.", retrySeconds(wait)))
+			return
+		}
+		if a.limits.MaxActiveRuns > 0 {
+			n, err := s.store.ActiveRunsOf(r.Context(), UserFrom(r.Context()))
+			if err != nil {
+				s.refuseError(w, r, err)
+				return
+			}
+			if n >= a.limits.MaxActiveRuns {
+				a.limited.WithLabelValues("active_runs").Inc()
+				s.refuse(w, r, http.StatusTooManyRequests, 30*time.Second, fmt.Sprintf(
+					"You have %d runs in progress, the most allowed at once. Wait for one to finish, or stop one, then ask again.", n))
+				return
+			}
+		}
+		if a.limits.MaxQueuedRuns > 0 {
+			n, err := s.store.QueuedRuns(r.Context())
+			if err != nil {
+				s.refuseError(w, r, err)
+				return
+			}
+			if n >= a.limits.MaxQueuedRuns {
+				a.limited.WithLabelValues("queue").Inc()
+				s.refuse(w, r, http.StatusServiceUnavailable, time.Minute, fmt.Sprintf(
+					"The server is busy: %d runs are waiting in the queue. Try again in a minute.", n))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitStreams caps the event streams one client holds open.
+func (s *Server) limitStreams(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := s.access
+		if a.limits.MaxStreams <= 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		key := clientID(r)
+		if !a.streams.acquire(key, a.limits.MaxStreams) {
+			a.limited.WithLabelValues("streams").Inc()
+			w.Header().Set("Retry-After", "10")
+			writeError(w, http.StatusTooManyRequests, fmt.Sprintf(
+				"Too many open event streams from this client (at most %d); close some tabs.", a.limits.MaxStreams))
+			return
+		}
+		defer a.streams.release(key)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// refuse answers a request a limit turned away: JSON for the API, a page
+// otherwise, with Retry-After.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, wait time.Duration, msg string) {
+	w.Header().Set("Retry-After", fmt.Sprint(retrySeconds(wait)))
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		writeError(w, status, msg)
+		return
+	}
+	s.errorPage(w, r, status, msg)
+}
+
+// refuseError answers when a limit could not be checked.
+func (s *Server) refuseError(w http.ResponseWriter, r *http.Request, err error) {
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		s.apiFail(w, r, err)
+		return
+	}
+	s.serverError(w, r, err)
+}
+
+// retrySeconds rounds a wait up to whole seconds, at least one.
+func retrySeconds(d time.Duration) int {
+	return max(1, int(math.Ceil(d.Seconds())))
+}
+
+// rateLimiter is a set of token buckets by key: each holds up to burst
+// tokens and refills at rate per second. Buckets that have refilled are
+// forgotten, so memory follows the active clients only.
+type rateLimiter struct {
+	mu        sync.Mutex
+	rate      float64
+	burst     float64
+	buckets   map[string]*bucket
+	lastSweep time.Time
+	now       func() time.Time
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+func newRateLimiter(rate, burst float64) *rateLimiter {
+	return &rateLimiter{rate: rate, burst: math.Max(1, burst), buckets: map[string]*bucket{}, now: time.Now}
+}
+
+// allow takes a token for key; when there is none it returns false and how
+// long until there will be one. A limiter with a rate of zero or less
+// allows everything.
+func (l *rateLimiter) allow(key string) (bool, time.Duration) {
+	if l.rate <= 0 {
+		return true, 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	l.sweep(now)
+	b, ok := l.buckets[key]
+	if !ok {
+		b = &bucket{tokens: l.burst, last: now}
+		l.buckets[key] = b
+	}
+	b.tokens = math.Min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
+	b.last = now
+	if b.tokens >= 1 {
+		b.tokens--
+		return true, 0
+	}
+	return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+}
+
+// sweep drops full buckets once a minute.
+func (l *rateLimiter) sweep(now time.Time) {
+	if now.Sub(l.lastSweep) < time.Minute {
+		return
+	}
+	l.lastSweep = now
+	for k, b := range l.buckets {
+		if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
+			delete(l.buckets, k)
+		}
+	}
+}
+
+// streamCounter counts open streams by client.
+type streamCounter struct {
+	mu   sync.Mutex
+	open map[string]int
+}
+
+func (c *streamCounter) acquire(key string, max int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.open[key] >= max {
+		return false
+	}
+	c.open[key]++
+	return true
+}
+
+func (c *streamCounter) release(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.open[key]--; c.open[key] <= 0 {
+		delete(c.open, key)
+	}
+}

@@ -1,0 +1,37 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/web"
+)
+
+// runPage is GET /runs/{id}: the run as it stands, which its SSE stream
+// then keeps current. Without JavaScript it is a complete page.
+func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
+	v, err := s.loadRunView(r.Context(), chi.URLParam(r, "id"))
+	if errors.Is(err, db.ErrNotFound) {
+		s.notFound(w, r)
+		return
+	}
+	if err != nil {
+		s.serverError(w, r, err)
+		return
+	}
+	p := s.page(r, clipTitle(v.Question))
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, http.StatusOK, web.RunPage(p, v), web.RunBody(p, v))
+}
+
+// clipTitle shortens a question for the <title>.
+func clipTitle(q string) string {
+	rs := []rune(q)
+	if len(rs) <= 80 {
+		return q
+	}
+	return string(rs[:79]) + "…"
+}

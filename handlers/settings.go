@@ -1,0 +1,85 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/web"
+)
+
+// settingsPage is GET /settings: what is configured (never a secret) and
+// the health of the database, the browser, live events and the queue.
+func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
+	v := s.opt.Settings
+	v.PDF = s.opt.Printer != nil
+	if v.ShareTTL == 0 {
+		v.ShareTTL = s.opt.ShareTTL
+	}
+	v.Presets = presets()
+	v.Health = nil
+	for _, c := range s.checks(r.Context()) {
+		item := web.HealthItem{Name: c.name, OK: c.err == nil}
+		if c.err != nil {
+			item.Detail = c.err.Error()
+		}
+		v.Health = append(v.Health, item)
+	}
+	v.Health = append(v.Health, s.eventsHealth(), s.queueHealth(r.Context()))
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, http.StatusOK, web.SettingsPage(s.page(r, "Settings"), v), nil)
+}
+
+// eventsHealth says whether live progress can reach the pages.
+func (s *Server) eventsHealth() web.HealthItem {
+	b := s.store.Broker()
+	if b == nil {
+		return web.HealthItem{Name: "live events", Detail: "no event broker: run pages will not update until reloaded"}
+	}
+	return web.HealthItem{Name: "live events", OK: true,
+		Detail: fmt.Sprintf("%d page streams open on this process", s.SSEClients())}
+}
+
+// queueHealth reports the runs waiting for a worker.
+func (s *Server) queueHealth(ctx context.Context) web.HealthItem {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	n, err := s.store.QueuedRuns(ctx)
+	if err != nil {
+		return web.HealthItem{Name: "run queue", Detail: "cannot count queued runs"}
+	}
+	return web.HealthItem{Name: "run queue", OK: true, Detail: fmt.Sprintf("%d runs waiting for a worker", n)}
+}
+
+// presets are the depth budgets, shallow to deep.
+func presets() []web.PresetView {
+	all := pipeline.Presets()
+	var out []web.PresetView
+	for _, d := range []string{pipeline.DepthQuick, pipeline.DepthStandard, pipeline.DepthDeep} {
+		b := all[d]
+		out = append(out, web.PresetView{Depth: d, MaxActions: b.MaxActions, MaxBatches: b.MaxBatches, MaxTime: time.Duration(b.MaxTime),
+			PagesPerSearch: b.PagesPerSearch, RepairPasses: b.RepairPasses, ContextTokens: b.ContextTokens})
+	}
+	return out
+}
+
+// check is the outcome of one readiness check.
+type check struct {
+	name string
+	err  error
+}
+
+// checks pings the database and the browser, each within its own deadline.
+func (s *Server) checks(ctx context.Context) []check {
+	dbCtx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	out := []check{{"database", s.store.DB.PingContext(dbCtx)}}
+	if s.opt.Browser != nil {
+		bctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		out = append(out, check{"browser", s.opt.Browser.Ping(bctx)})
+	}
+	return out
+}
