@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/quarryhq/quarry/browser"
+	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/pipeline/extractive"
+	"github.com/quarryhq/quarry/pipeline/llm"
+)
+
+// buildEngine returns the engine QUARRY_LLM selects.
+func buildEngine(cfg *Config, logger *slog.Logger) (pipeline.Engine, error) {
+	switch cfg.LLM {
+	case "openai":
+		e, err := llm.New(llm.Options{Provider: llm.ProviderOpenAI, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.LLMModel, Logger: logger})
+		if err != nil {
+			return nil, fmt.Errorf("QUARRY_LLM=openai: %w", err)
+		}
+		return e, nil
+	case "anthropic":
+		e, err := llm.New(llm.Options{Provider: llm.ProviderAnthropic, APIKey: cfg.AnthropicKey, Model: cfg.LLMModel, Logger: logger})
+		if err != nil {
+			return nil, fmt.Errorf("QUARRY_LLM=anthropic: %w", err)
+		}
+		return e, nil
+	}
+	return extractive.New(), nil
+}
+
+// buildBrowser starts the tab pool and the search/gather layer on it.
+func buildBrowser(ctx context.Context, cfg *Config, logger *slog.Logger) (*browser.Pool, *browser.Gatherer, error) {
+	guard := browser.NewGuard(cfg.AllowHosts)
+	pool, err := browser.NewPool(ctx, browser.PoolOptions{
+		ChromiumPath: cfg.Chromium,
+		RemoteURL:    cfg.BrowserURL,
+		Size:         cfg.PoolSize,
+		Guard:        guard,
+		Logger:       logger,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("start browser (QUARRY_CHROMIUM / QUARRY_BROWSER_URL): %w", err)
+	}
+	searcher := browser.NewSearcher(pool, browser.SearchOptions{Engines: cfg.SearchEngines, SearxngURL: cfg.SearxngURL, Guard: guard, Logger: logger})
+	return pool, browser.NewGatherer(pool, searcher), nil
+}
