@@ -33,6 +33,7 @@ var ErrTabUnresponsive = errors.New("page did not respond (busy script or stalle
 type tabState struct {
 	page     *rod.Page
 	target   proto.TargetTargetID
+	bctx     proto.BrowserBrowserContextID
 	session  proto.TargetSessionID
 	released atomic.Bool
 	broken   atomic.Bool

@@ -244,18 +244,29 @@ func (inst *instance) newTab(ctx context.Context) (*Tab, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	b := inst.browser.Context(ctx)
-	target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(b)
+	// Each tab gets its own browser context. Renderer processes are never
+	// shared across contexts, so a page spinning in a script cannot stall
+	// the navigations of other tabs (Chromium otherwise reuses one renderer
+	// for same-site main frames), and runs share no cookies or storage.
+	bc, err := proto.TargetCreateBrowserContext{DisposeOnDetach: true}.Call(b)
 	if err != nil {
+		return nil, fmt.Errorf("create browser context: %w", err)
+	}
+	target, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: bc.BrowserContextID}.Call(b)
+	if err != nil {
+		inst.disposeContext(bc.BrowserContextID)
 		return nil, fmt.Errorf("create target: %w", err)
 	}
 	page, err := b.PageFromTarget(target.TargetID)
 	if err != nil {
 		inst.closeTarget(target.TargetID)
+		inst.disposeContext(bc.BrowserContextID)
 		return nil, fmt.Errorf("attach to target: %w", err)
 	}
 	t := &Tab{pool: inst.pool, inst: inst}
 	t.page = page.Context(inst.ctx)
 	t.target = target.TargetID
+	t.bctx = bc.BrowserContextID
 	t.session = page.SessionID
 	t.changed = make(chan struct{})
 	inst.mu.Lock()
@@ -284,11 +295,24 @@ func (t *Tab) close() {
 	inst.mu.Unlock()
 	if !inst.isDead() {
 		inst.closeTarget(t.target)
+		inst.disposeContext(t.bctx)
 	}
 }
 
+func (inst *instance) disposeContext(id proto.BrowserBrowserContextID) {
+	if id == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(inst.ctx, cdpShortDeadline)
+	defer cancel()
+	_ = proto.TargetDisposeBrowserContext{BrowserContextID: id}.Call(inst.browser.Context(ctx))
+}
+
 // reset puts the tab back on about:blank so nothing of the previous page
-// (timers, handlers, sockets) keeps running while it is idle.
+// (timers, handlers, sockets) keeps running while it is idle. It returns
+// only once the blank document answers: Page.navigate can return while
+// the old page's beforeunload round trip is still open, and a navigation
+// sent into that window hangs without a request or a dialog.
 func (t *Tab) reset() error {
 	ctx, cancel := context.WithTimeout(t.inst.ctx, cdpShortDeadline)
 	defer cancel()
@@ -301,7 +325,20 @@ func (t *Tab) reset() error {
 	if res.ErrorText != "" {
 		return errors.New(res.ErrorText)
 	}
-	return nil
+	for {
+		r, err := proto.RuntimeEvaluate{Expression: "location.href", ReturnByValue: true}.Call(p)
+		if err != nil {
+			return fmt.Errorf("reset: %w", err)
+		}
+		if r.Result.Value.Str() == "about:blank" {
+			return nil
+		}
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			return fmt.Errorf("reset: tab stayed on %s", r.Result.Value.Str())
+		}
+	}
 }
 
 // kill stops the local browser process group at once.

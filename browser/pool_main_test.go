@@ -157,6 +157,10 @@ func newSite() *site {
 document.getElementById("out").textContent += " confirm=" + c + " prompt=" + p;
 window.onbeforeunload = function (e) { e.preventDefault(); return "stay"; };</script></body></html>`)
 	})
+	mux.HandleFunc("/stay", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><head><title>stay</title></head><body onbeforeunload="return 'stay'"><p>This page asks to stay when it is left.</p>
+<script>window.addEventListener("beforeunload", function (e) { e.preventDefault(); e.returnValue = "stay"; });</script></body></html>`)
+	})
 	mux.HandleFunc("/download-page", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<html><head><title>download</title></head><body><p>This page tries to download a file as soon as it loads.</p>
 <a id=d href="/file.zip" download>get the file</a><script>document.getElementById("d").click(); location.href = "/file.zip";</script></body></html>`)
