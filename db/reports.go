@@ -20,10 +20,11 @@ type Report struct {
 	Verification json.RawMessage `db:"verification" json:"verification"`
 	Citations    json.RawMessage `db:"citations" json:"citations"`
 	Published    bool            `db:"published" json:"published"`
+	Engine       string          `db:"engine" json:"engine"` // the engine (and model) that wrote it
 	CreatedAt    time.Time       `db:"created_at" json:"created_at"`
 }
 
-const reportColumns = `run_id, version, markdown, html, verification, citations, published, created_at`
+const reportColumns = `run_id, version, markdown, html, verification, citations, published, engine, created_at`
 
 // AddReport stores a report version (the next one of the run).
 func (tx *Tx) AddReport(ctx context.Context, r Report) (Report, error) {
@@ -35,9 +36,9 @@ func (tx *Tx) AddReport(ctx context.Context, r Report) (Report, error) {
 		citations = json.RawMessage(`[]`)
 	}
 	var out Report
-	err := tx.GetContext(ctx, &out, `INSERT INTO reports (run_id, version, markdown, html, verification, citations, published)
-		VALUES ($1, (SELECT COALESCE(max(version), 0) + 1 FROM reports WHERE run_id = $1), $2, $3, $4, $5, $6)
-		RETURNING `+reportColumns, r.RunID, r.Markdown, r.HTML, []byte(verification), []byte(citations), r.Published)
+	err := tx.GetContext(ctx, &out, `INSERT INTO reports (run_id, version, markdown, html, verification, citations, published, engine)
+		VALUES ($1, (SELECT COALESCE(max(version), 0) + 1 FROM reports WHERE run_id = $1), $2, $3, $4, $5, $6, $7)
+		RETURNING `+reportColumns, r.RunID, r.Markdown, r.HTML, []byte(verification), []byte(citations), r.Published, r.Engine)
 	if err != nil {
 		return Report{}, fmt.Errorf("add report to run %s: %w", r.RunID, err)
 	}

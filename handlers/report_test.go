@@ -14,6 +14,7 @@ import (
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/web"
 )
 
 // storedReport is a finished run written the way the pipeline publishes
@@ -65,7 +66,7 @@ func publishTestReport(t *testing.T, store *db.Store, question string) storedRep
 				return err
 			}
 		}
-		if _, err := tx.AddReport(ctx, db.Report{RunID: run.ID, Markdown: md, HTML: html, Verification: mustJSON(t, ver), Citations: mustJSON(t, checks), Published: true}); err != nil {
+		if _, err := tx.AddReport(ctx, db.Report{RunID: run.ID, Markdown: md, HTML: html, Verification: mustJSON(t, ver), Citations: mustJSON(t, checks), Published: true, Engine: "anthropic (claude-test)"}); err != nil {
 			return err
 		}
 		if err := tx.SetShareToken(ctx, run.ID, token, nil); err != nil {
@@ -241,8 +242,15 @@ func TestShareRevokeRegenerate(t *testing.T) {
 // TestReportExports: Markdown and JSON downloads from the run page, the
 // API and the share link; without a browser pool PDF export says so.
 func TestReportExports(t *testing.T) {
-	rep := newReplica(t, replicaOptions{})
+	// The server now runs another engine; the report keeps the one that wrote it.
+	rep := newReplica(t, replicaOptions{settings: web.SettingsView{Engine: "openai", Model: "gpt-later"}})
 	sr := publishTestReport(t, rep.store, "export me")
+	for _, u := range []string{"/runs/" + sr.run.ID, "/r/" + sr.token} {
+		page := string(get(t, rep.srv.URL+u, "text/html"))
+		if !strings.Contains(page, "anthropic (claude-test)") || strings.Contains(page, "gpt-later") {
+			t.Errorf("%s does not name the engine that wrote the report", u)
+		}
+	}
 	for _, u := range []string{"/runs/" + sr.run.ID + "/report.md", "/r/" + sr.token + "/report.md", "/api/runs/" + sr.run.ID + "/report.md"} {
 		body := get(t, rep.srv.URL+u, "text/markdown")
 		if string(body) != sr.markdown {
@@ -252,6 +260,7 @@ func TestReportExports(t *testing.T) {
 	for _, u := range []string{"/runs/" + sr.run.ID + "/report.json", "/api/runs/" + sr.run.ID + "/report.json", "/r/" + sr.token + "/report.json"} {
 		var ex struct {
 			RunID     string                   `json:"run_id"`
+			Engine    string                   `json:"engine"`
 			Title     string                   `json:"title"`
 			Markdown  string                   `json:"markdown"`
 			Citations []pipeline.SentenceCheck `json:"citations"`
@@ -261,7 +270,7 @@ func TestReportExports(t *testing.T) {
 		if err := json.Unmarshal(get(t, rep.srv.URL+u, "application/json"), &ex); err != nil {
 			t.Fatal(err)
 		}
-		if ex.RunID != sr.run.ID || ex.Title != "How NOTIFY delivers" || ex.Markdown != sr.markdown || len(ex.Citations) != 3 ||
+		if ex.RunID != sr.run.ID || ex.Engine != "anthropic (claude-test)" || ex.Title != "How NOTIFY delivers" || ex.Markdown != sr.markdown || len(ex.Citations) != 3 ||
 			len(ex.Sources) != 2 || ex.Sources[1].URL != "https://blog.example.net/listen" || ex.Verify.Support < 0.6 {
 			t.Errorf("%s: %+v", u, ex)
 		}

@@ -28,7 +28,7 @@ func (s *Server) reportView(ctx context.Context, run *db.Run, shared bool) (*web
 		return nil, err
 	}
 	rv := &web.ReportView{
-		RunID: run.ID, Title: parts.title, Question: run.Question, Depth: run.Depth, Engine: s.engineLabel(),
+		RunID: run.ID, Title: parts.title, Question: run.Question, Depth: run.Depth, Engine: s.engineLabel(rep.Engine),
 		Date: reportDate(run, rep), Version: rep.Version, BodyHTML: parts.body, Sources: parts.sources, Prior: parts.prior,
 		Evidence: parts.evidence, Scores: parts.scores, Unsupported: parts.unsupported, Warning: parts.warning,
 	}
@@ -84,7 +84,7 @@ func (s *Server) setParent(ctx context.Context, run *db.Run, rv *web.ReportView)
 // run whose report row is missing.
 func (s *Server) reportFromEvent(run *db.Run, p pipeline.CompletedPayload) *web.ReportView {
 	ex := extractReport(p.HTML, nil, nil, nil)
-	rv := &web.ReportView{RunID: run.ID, Title: ex.title, Question: run.Question, Depth: run.Depth, Engine: s.engineLabel(),
+	rv := &web.ReportView{RunID: run.ID, Title: ex.title, Question: run.Question, Depth: run.Depth, Engine: s.engineLabel(p.Engine),
 		Date: run.UpdatedAt, BodyHTML: ex.body, Warning: p.Warning}
 	if p.Verification != (pipeline.VerificationPayload{}) {
 		rv.Scores = scoresView(p.Verification)
@@ -99,9 +99,13 @@ func (s *Server) reportFromEvent(run *db.Run, p pipeline.CompletedPayload) *web.
 	return rv
 }
 
-// engineLabel names the configured engine (and model) for a report's
-// metadata. Runs do not record their engine, so this is the server's.
-func (s *Server) engineLabel() string {
+// engineLabel names the engine (and model) that wrote a report: the one
+// the report recorded, else (a report from before engines were recorded)
+// the server's configured engine.
+func (s *Server) engineLabel(recorded string) string {
+	if recorded != "" {
+		return recorded
+	}
 	e := s.opt.Settings.Engine
 	if e != "" && s.opt.Settings.Model != "" {
 		e += " (" + s.opt.Settings.Model + ")"

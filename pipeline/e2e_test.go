@@ -163,6 +163,9 @@ func TestExtractiveRunEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if rep.Engine != "extractive" {
+		t.Errorf("report engine = %q, want extractive", rep.Engine)
+	}
 	sources, err := store.Sources(ctx, run.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,19 @@ type Engine interface {
 	Chat(ctx context.Context, req ChatRequest, stream func(delta string)) (string, Usage, error)
 }
 
+// EngineLabel names an engine for a report's metadata: its name, and its
+// model when it has one ("openai (gpt-4o-mini)").
+func EngineLabel(e Engine) string {
+	if e == nil {
+		return ""
+	}
+	label := e.Name()
+	if m, ok := e.(interface{ Model() string }); ok && m.Model() != "" {
+		label += " (" + m.Model() + ")"
+	}
+	return label
+}
+
 // Usage is what one engine call cost.
 type Usage struct {
 	Calls        int     `json:"calls"`

@@ -103,6 +103,7 @@ type CompletedPayload struct {
 	Verification VerificationPayload `json:"verification"`
 	Sources      []Source            `json:"sources,omitempty"` // without text
 	Warning      string              `json:"warning,omitempty"`
+	Engine       string              `json:"engine,omitempty"` // the engine (and model) that wrote the report
 }
 
 // FailedPayload ends a run that failed or was cancelled.

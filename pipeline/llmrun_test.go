@@ -659,6 +659,9 @@ func TestOpenAIRunEndToEnd(t *testing.T) {
 	if !ver.Passed || ver.Validity != 1 || ver.Support < 0.9 {
 		t.Errorf("verification = %+v, want passed\n%s", ver, rep.Markdown)
 	}
+	if want := api.provider + " (" + testModel + ")"; rep.Engine != want {
+		t.Errorf("report engine = %q, want %q", rep.Engine, want)
+	}
 	if !strings.HasPrefix(rep.Markdown, strings.TrimSpace(written)) || !strings.Contains(rep.Markdown, "## Sources") {
 		t.Errorf("published report is not the synthesis plus a Sources list:\n%s", rep.Markdown)
 	}

@@ -96,7 +96,7 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 			return errLeaseLost
 		}
 		if _, err := tx.AddReport(ctx, db.Report{RunID: run.ID, Markdown: md, HTML: htmlOut,
-			Verification: mustJSON(ver), Citations: mustJSON(checks), Published: true}); err != nil {
+			Verification: mustJSON(ver), Citations: mustJSON(checks), Published: true, Engine: EngineLabel(r.opt.Engine)}); err != nil {
 			return err
 		}
 		var expires *time.Time
@@ -114,7 +114,7 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 			return err
 		}
 		_, err = tx.AppendEvent(ctx, run.ID, EventRunCompleted, CompletedPayload{Status: status, Markdown: md, HTML: htmlOut,
-			ShareURL: shareURL, Verification: ver, Sources: brief, Warning: warning})
+			ShareURL: shareURL, Verification: ver, Sources: brief, Warning: warning, Engine: EngineLabel(r.opt.Engine)})
 		return err
 	})
 }
