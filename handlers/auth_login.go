@@ -86,7 +86,12 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	password := r.PostFormValue("password")
 	ip := clientFrom(r.Context()).IP
 	for _, key := range []string{"ip:" + ip, "name:" + strings.ToLower(form.Name)} {
-		if ok, wait := s.access.logins.allow(key); !ok {
+		ok, wait, err := s.access.logins.allow(r.Context(), key)
+		if err != nil {
+			s.serverError(w, r, err)
+			return
+		}
+		if !ok {
 			s.access.logins.metric.WithLabelValues("limited").Inc()
 			secs := retrySeconds(wait)
 			w.Header().Set("Retry-After", fmt.Sprint(secs))

@@ -2,6 +2,8 @@ package handlers_test
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net"
@@ -292,25 +294,34 @@ func TestSessionFixation(t *testing.T) {
 	}
 }
 
-// TestLoginHardening: attempts are rate limited per name (429 with
-// Retry-After, even for the right password); next cannot leave the site;
+// TestLoginHardening: attempts are rate limited per name across replicas
+// (429 with Retry-After, even for the right password); next cannot leave the site;
 // a cross-site login or logout post is refused; cookies are Secure under
 // an https public URL and scoped to its path.
 func TestLoginHardening(t *testing.T) {
-	a := newAuthServer(t, "", handlers.Options{Auth: handlers.AuthOptions{Mode: handlers.AuthPassword},
-		Limits: handlers.Limits{LoginsPerMinute: 3}})
+	// Two replicas: the attempts are counted in Postgres, so spreading them
+	// over replicas gains nothing.
+	opt := handlers.Options{Auth: handlers.AuthOptions{Mode: handlers.AuthPassword}, Limits: handlers.Limits{LoginsPerMinute: 3}}
+	dbURL := freshDatabase(t)
+	a, b := newAuthServer(t, dbURL, opt), newAuthServer(t, dbURL, opt)
 	addUser(t, a.store, "carol", "yet another password")
-	for i := 0; i < 3; i++ {
-		if resp, _ := login(t, a.srv.URL, "carol", "guess", ""); resp.StatusCode != http.StatusUnauthorized {
+	for i, srv := range []*authServer{a, b, a} {
+		if resp, _ := login(t, srv.srv.URL, "carol", "guess", ""); resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("attempt %d: %d", i+1, resp.StatusCode)
 		}
 	}
-	resp, c := login(t, a.srv.URL, "carol", "yet another password", "")
+	// A name far longer than any index key is still counted, not a 500.
+	long := make([]byte, 2500)
+	rand.Read(long)
+	if resp, _ := login(t, a.srv.URL, hex.EncodeToString(long), "guess", ""); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a 5,000-character name: %d", resp.StatusCode)
+	}
+	resp, c := login(t, b.srv.URL, "carol", "yet another password", "")
 	if resp.StatusCode != http.StatusTooManyRequests || c != nil || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("fourth attempt: %d Retry-After %q cookie %v", resp.StatusCode, resp.Header.Get("Retry-After"), c)
 	}
 
-	s := newAuthServer(t, "", handlers.Options{Auth: handlers.AuthOptions{Mode: handlers.AuthPassword},
+	s := newAuthServer(t, dbURL, handlers.Options{Auth: handlers.AuthOptions{Mode: handlers.AuthPassword},
 		BaseURL: "https://research.example.com/quarry"})
 	addUser(t, s.store, "dave", "the fourth password")
 	for _, next := range []string{"//evil.example/x", "https://evil.example/", "/\\evil.example"} {

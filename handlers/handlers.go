@@ -139,7 +139,7 @@ func New(opt Options) *Server {
 	if u, err := url.Parse(opt.BaseURL); err == nil {
 		s.base = strings.TrimRight(u.Path, "/")
 	}
-	s.access = newAccess(opt.Limits)
+	s.access = newAccess(opt.Limits, opt.Store)
 	s.reports = newReportCache()
 	s.pdfSlots = make(chan struct{}, maxPDFPrints)
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())

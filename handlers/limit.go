@@ -1,6 +1,9 @@
 package handlers
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"net/http"
@@ -9,13 +12,15 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/quarryhq/quarry/db"
 )
 
 // Limits bound what one client may ask of the server. A zero or negative
 // field turns that limit off (the zero Limits limits nothing;
-// DefaultLimits are the server's defaults). Rates are kept per process
-// (with several replicas a client gets that many times the rate); the caps
-// on runs are counted in Postgres and hold across replicas.
+// DefaultLimits are the server's defaults). Rates and the caps on runs
+// are kept in Postgres and hold across replicas; only the cap on open
+// event streams is per process (a stream lives on one replica).
 type Limits struct {
 	// RunsPerMinute is how many runs one user (one address when
 	// anonymous) may start per minute, after a burst of RunBurst.
@@ -60,12 +65,12 @@ type access struct {
 	denied     *prometheus.CounterVec // anonymous requests turned away, by auth mode
 }
 
-func newAccess(l Limits) *access {
+func newAccess(l Limits, store *db.Store) *access {
 	burst := float64(l.RunBurst)
 	a := &access{
 		limits:     l,
-		runsByUser: newRateLimiter(l.RunsPerMinute/60, burst),
-		runsByIP:   newRateLimiter(l.RunsPerMinutePerIP/60, math.Max(burst, l.RunsPerMinutePerIP/2)),
+		runsByUser: newRateLimiter(store, "runs", l.RunsPerMinute/60, burst),
+		runsByIP:   newRateLimiter(store, "runs-ip", l.RunsPerMinutePerIP/60, math.Max(burst, l.RunsPerMinutePerIP/2)),
 		streams:    &streamCounter{open: map[string]int{}},
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quarry_limited_requests_total",
@@ -77,8 +82,8 @@ func newAccess(l Limits) *access {
 		}, []string{"mode"}),
 	}
 	a.logins = &loginLimiter{
-		byName: newRateLimiter(l.LoginsPerMinute/60, math.Max(1, l.LoginsPerMinute)),
-		byIP:   newRateLimiter(4*l.LoginsPerMinute/60, math.Max(1, 4*l.LoginsPerMinute)),
+		byName: newRateLimiter(store, "logins", l.LoginsPerMinute/60, math.Max(1, l.LoginsPerMinute)),
+		byIP:   newRateLimiter(store, "logins-ip", 4*l.LoginsPerMinute/60, math.Max(1, 4*l.LoginsPerMinute)),
 		metric: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quarry_logins_total",
 			Help: "Sign-in attempts, by outcome (ok, failed, limited).",
@@ -98,11 +103,11 @@ type loginLimiter struct {
 }
 
 // allow takes an attempt for key ("ip:…" or "name:…").
-func (l *loginLimiter) allow(key string) (bool, time.Duration) {
+func (l *loginLimiter) allow(ctx context.Context, key string) (bool, time.Duration, error) {
 	if strings.HasPrefix(key, "ip:") {
-		return l.byIP.allow(key)
+		return l.byIP.allow(ctx, key)
 	}
-	return l.byName.allow(key)
+	return l.byName.allow(ctx, key)
 }
 
 // clientID is who a limit counts: the user, or the address when anonymous.
@@ -120,13 +125,23 @@ func clientID(r *http.Request) string {
 func (s *Server) limitRunCreation(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a := s.access
-		if ok, wait := a.runsByUser.allow(clientID(r)); !ok {
+		ok, wait, err := a.runsByUser.allow(r.Context(), clientID(r))
+		if err != nil {
+			s.refuseError(w, r, err)
+			return
+		}
+		if !ok {
 			a.limited.WithLabelValues("runs_per_user").Inc()
 			s.refuse(w, r, http.StatusTooManyRequests, wait, fmt.Sprintf(
 				"Too many runs started; you may start %g per minute. Try again in %d seconds.", a.limits.RunsPerMinute, retrySeconds(wait)))
 			return
 		}
-		if ok, wait := a.runsByIP.allow("ip:" + clientFrom(r.Context()).IP); !ok {
+		ok, wait, err = a.runsByIP.allow(r.Context(), "ip:"+clientFrom(r.Context()).IP)
+		if err != nil {
+			s.refuseError(w, r, err)
+			return
+		}
+		if !ok {
 			a.limited.WithLabelValues("runs_per_ip").Inc()
 			s.refuse(w, r, http.StatusTooManyRequests, wait, fmt.Sprintf(
 				"Too many runs started from your address. Try again in %d seconds.", retrySeconds(wait)))
@@ -208,63 +223,54 @@ func retrySeconds(d time.Duration) int {
 	return max(1, int(math.Ceil(d.Seconds())))
 }
 
-// rateLimiter is a set of token buckets by key: each holds up to burst
-// tokens and refills at rate per second. Buckets that have refilled are
-// forgotten, so memory follows the active clients only.
+// rateLimiter is a set of token buckets by key, kept in Postgres so every
+// replica draws from the same buckets: each holds up to burst tokens and
+// refills at rate per second. Buckets that have refilled are deleted, so
+// the table follows the active clients only.
 type rateLimiter struct {
+	store *db.Store
+	name  string // prefix of the limiter's keys
+	rate  float64
+	burst float64
+	now   func() time.Time
+
 	mu        sync.Mutex
-	rate      float64
-	burst     float64
-	buckets   map[string]*bucket
 	lastSweep time.Time
-	now       func() time.Time
 }
 
-type bucket struct {
-	tokens float64
-	last   time.Time
-}
-
-func newRateLimiter(rate, burst float64) *rateLimiter {
-	return &rateLimiter{rate: rate, burst: math.Max(1, burst), buckets: map[string]*bucket{}, now: time.Now}
+func newRateLimiter(store *db.Store, name string, rate, burst float64) *rateLimiter {
+	return &rateLimiter{store: store, name: name + "/", rate: rate, burst: math.Max(1, burst), now: time.Now}
 }
 
 // allow takes a token for key; when there is none it returns false and how
 // long until there will be one. A limiter with a rate of zero or less
 // allows everything.
-func (l *rateLimiter) allow(key string) (bool, time.Duration) {
+func (l *rateLimiter) allow(ctx context.Context, key string) (bool, time.Duration, error) {
 	if l.rate <= 0 {
-		return true, 0
+		return true, 0, nil
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	now := l.now()
-	l.sweep(now)
-	b, ok := l.buckets[key]
-	if !ok {
-		b = &bucket{tokens: l.burst, last: now}
-		l.buckets[key] = b
+	l.sweep(ctx, now)
+	if len(key) > 128 { // a sign-in name is the client's to choose; keep keys index-sized
+		sum := sha256.Sum256([]byte(key))
+		key = "sha256:" + hex.EncodeToString(sum[:])
 	}
-	b.tokens = math.Min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
-	b.last = now
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
-	}
-	return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+	return l.store.TakeToken(ctx, l.name+key, l.rate, l.burst, now)
 }
 
-// sweep drops full buckets once a minute.
-func (l *rateLimiter) sweep(now time.Time) {
-	if now.Sub(l.lastSweep) < time.Minute {
+// sweep deletes, once a minute, the buckets that have had time to refill.
+func (l *rateLimiter) sweep(ctx context.Context, now time.Time) {
+	l.mu.Lock()
+	due := now.Sub(l.lastSweep) >= time.Minute
+	if due {
+		l.lastSweep = now
+	}
+	l.mu.Unlock()
+	if !due {
 		return
 	}
-	l.lastSweep = now
-	for k, b := range l.buckets {
-		if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
-			delete(l.buckets, k)
-		}
-	}
+	full := time.Duration(l.burst / l.rate * float64(time.Second))
+	_ = l.store.SweepTokens(ctx, l.name, now.Add(-full-time.Second)) // a failed sweep is retried next minute
 }
 
 // streamCounter counts open streams by client.

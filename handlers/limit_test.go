@@ -46,12 +46,14 @@ func postRun(t *testing.T, base string, headers ...string) (int, string, string)
 
 // TestRunCreationRate: after the burst, run creation is refused with 429
 // and a Retry-After, in JSON for the API and as a page for the form; the
-// refused requests store nothing.
+// refused requests store nothing. The buckets are in Postgres, so two
+// replicas share one burst.
 func TestRunCreationRate(t *testing.T) {
 	dbURL := freshDatabase(t)
-	a := newAuthServer(t, dbURL, handlers.Options{Limits: handlers.Limits{RunsPerMinute: 2, RunBurst: 2}})
-	for i := 0; i < 2; i++ {
-		if code, _, msg := postRun(t, a.srv.URL); code != http.StatusCreated {
+	opt := handlers.Options{Limits: handlers.Limits{RunsPerMinute: 2, RunBurst: 2}}
+	a, b := newAuthServer(t, dbURL, opt), newAuthServer(t, dbURL, opt)
+	for i, srv := range []*authServer{a, b} {
+		if code, _, msg := postRun(t, srv.srv.URL); code != http.StatusCreated {
 			t.Fatalf("run %d: %d %s", i+1, code, msg)
 		}
 	}
@@ -60,7 +62,7 @@ func TestRunCreationRate(t *testing.T) {
 	if code != http.StatusTooManyRequests || secs < 1 || secs > 30 || !strings.Contains(msg, "Try again in") {
 		t.Errorf("third run: %d Retry-After %q %q", code, retry, msg)
 	}
-	resp := do(t, http.MethodPost, a.srv.URL+"/runs", "", url.Values{"question": {"And through the form?"}})
+	resp := do(t, http.MethodPost, b.srv.URL+"/runs", "", url.Values{"question": {"And through the form?"}})
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("form: %d", resp.StatusCode)
 	}
