@@ -30,6 +30,10 @@ type Source struct {
 
 const sourceColumns = `run_id, sid, url, canonical_url, title, host, site, byline, published, lang, text, findings, action_idx, fetched_at`
 
+// sourceLockClass is the first key of the advisory locks that order the
+// source inserts of one run.
+const sourceLockClass = 0x51534944 // "QSID"
+
 // AddSource stores a page with the run's next sid. If the run already has
 // the canonical URL, the existing source is returned and added is false.
 func (tx *Tx) AddSource(ctx context.Context, src Source) (out Source, added bool, err error) {
@@ -43,6 +47,12 @@ func (tx *Tx) AddSource(ctx context.Context, src Source) (out Source, added bool
 	}
 	if src.FetchedAt.IsZero() {
 		src.FetchedAt = time.Now()
+	}
+	// A source's sid is the run's highest plus one: concurrent actions of
+	// a run take turns (until their transactions end) so no two take the
+	// same number. Runs never wait for each other but on a hash collision.
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, sourceLockClass, src.RunID); err != nil {
+		return Source{}, false, fmt.Errorf("add source to run %s: lock: %w", src.RunID, err)
 	}
 	err = tx.GetContext(ctx, &out, `INSERT INTO sources (run_id, sid, url, canonical_url, title, host, site, byline, published, lang, text, findings, action_idx, fetched_at)
 		VALUES ($1, (SELECT COALESCE(max(sid), 0) + 1 FROM sources WHERE run_id = $1), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
