@@ -14,12 +14,12 @@ import (
 // is walked directly, keeping that structure.
 
 // docGeneratorRe matches the generator meta tag of documentation tools.
-var docGeneratorRe = regexp.MustCompile(`(?i)\b(mdbook|sphinx|docutils|mkdocs|docusaurus|rustdoc|hugo-book|docfx|jsdoc|typedoc|pkgsite|vitepress|vuepress|gitbook|antora|doxygen|pdoc|godoc|makeinfo|texi2html|javadoc|asciidoctor)\b`)
+var docGeneratorRe = regexp.MustCompile(`(?i)\b(mdbook|sphinx|docutils|mkdocs|docusaurus|rustdoc|hugo-book|docfx|jsdoc|typedoc|pkgsite|vitepress|vuepress|gitbook|antora|doxygen|pdoc|godoc|makeinfo|texi2html|javadoc|asciidoctor|docbook)\b`)
 
 // docChromeRe matches the class or id tokens of documentation-site chrome
 // inside or around the content element: sidebars, menus, popups, search,
 // prev/next links, edit buttons, breadcrumbs, theme pickers.
-var docChromeRe = regexp.MustCompile(`^(sidebar.*|.*-sidebar|menu-bar|menu|nav-wrapper|nav-wide-wrapper|nav-chapters|navbar.*|breadcrumbs?|.*-breadcrumbs?|search.*|.*-search|mdbook-help-.*|.*popup.*|modal|theme-.*-?popover|theme-popup|headerlink|skip-link|skip-to-content|edit-this-page|md-content__button|theme-edit-this-page|pagination-nav.*|md-footer.*|md-header.*|md-sidebar.*|md-source-file|rst-footer-buttons|related|footer|copyright|sphinxsidebar.*|toc-drawer|toctree-wrapper|on-this-page|table-of-contents|rustdoc-toolbar|hideme|sub-heading|out-of-band|copy-path|hash-link|rule-link|doc-anchor|src|tooltip|buttons|clip-button|play-button|fa-.*)$`)
+var docChromeRe = regexp.MustCompile(`^(sidebar.*|navheader|navfooter|.*-sidebar|menu-bar|menu|nav-wrapper|nav-wide-wrapper|nav-chapters|navbar.*|breadcrumbs?|.*-breadcrumbs?|search.*|.*-search|mdbook-help-.*|.*popup.*|modal|theme-.*-?popover|theme-popup|headerlink|skip-link|skip-to-content|edit-this-page|md-content__button|theme-edit-this-page|pagination-nav.*|md-footer.*|md-header.*|md-sidebar.*|md-source-file|rst-footer-buttons|related|footer|copyright|sphinxsidebar.*|toc|toc-drawer|toctree-wrapper|on-this-page|table-of-contents|rustdoc-toolbar|hideme|sub-heading|out-of-band|copy-path|hash-link|rule-link|doc-anchor|src|tooltip|buttons|clip-button|play-button|fa-.*)$`)
 
 // docContentIDs and docContentClasses name, in order of preference, the
 // elements that hold the main content of the common documentation

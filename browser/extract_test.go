@@ -590,6 +590,21 @@ func TestExtractDocs(t *testing.T) {
 			want:   []string{"lumen build", "Flag | Meaning", "--minify | Strip white space from HTML output", "lumen build --minify\nlumen serve --port 4000"},
 			absent: []string{"Skip to main content", "On this page", "Edit this page", "Copyright", "Introduction", "Copy"},
 		},
+		{
+			// DocBook XSL (the PostgreSQL, FreeBSD and GNOME manuals): no
+			// <main>, navigation tables above and below the content, a
+			// variable list whose terms are code with their type.
+			file:  "extract/docs/docbook.html",
+			url:   "https://quillstore.example.org/docs/config-resource.html",
+			title: "4.2. Resource Usage",
+			want: []string{
+				"4.2.1. Memory",
+				"cache_pages (integer): Sets the number of pages the server keeps in its shared cache. The default is 4096 pages (32MB). Each page holds one B-tree node.",
+				"sort_memory (integer): Sets the memory one sort may use before it spills to disk. The default is four megabytes (4MB).",
+				"name length | 31 bytes",
+			},
+			absent: []string{"Prev", "Home", "Next", "Chapter 4. Configuration", "4.2.2. Disk", "4.3. Logging"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -99,7 +99,7 @@ func isKnownInline(n *html.Node) bool {
 		atom.Ins, atom.Kbd, atom.Label, atom.Mark, atom.Q, atom.S, atom.Samp,
 		atom.Small, atom.Span, atom.Strong, atom.Sub, atom.Sup, atom.Time,
 		atom.U, atom.Var, atom.Wbr, atom.Td, atom.Th, atom.Picture, atom.Source,
-		atom.Strike, atom.Tt, atom.Big, atom.Center, atom.Nobr:
+		atom.Strike, atom.Tt, atom.Big, atom.Center, atom.Nobr, atom.Acronym:
 		return true
 	}
 	return false
