@@ -234,8 +234,17 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	if !named || !p.namesIdentifiers(c, i) {
 		return false
 	}
-	return p.coverage(c.core, i) >= coverThreshold
+	var implied text.Set
+	if c.style == styleValue && s.hasNum {
+		implied = valueWords
+	}
+	return p.coverageWith(c.core, i, implied) >= coverThreshold
 }
+
+// valueWords name the kind of figure a question asks for ("the maximum
+// size of a payload"): a sentence that states a figure answers them
+// without repeating them ("it must be shorter than 8000 bytes").
+var valueWords = stems("default value maximum minimum max min limit size length number count amount total capacity")
 
 // namesIdentifiers reports whether sentence i (with its heading or label)
 // holds every part of each identifier c names: "max_clients" is not

@@ -109,19 +109,34 @@ func proximity(toks []string, strong map[string]bool) int {
 }
 
 // coverage is the rarity-weighted share of core found in sentence i (a
-// word in its heading or page title counts for less).
+// word in its heading or page title counts for less, and so does a word
+// of the whole run's topic found elsewhere on its page).
 func (p *pool) coverage(core []string, i int) float64 {
+	return p.coverageWith(core, i, nil)
+}
+
+// coverageWith is coverage with the words of implied counted as found
+// under a heading: words the sentence answers without repeating them.
+func (p *pool) coverageWith(core []string, i int, implied text.Set) float64 {
 	s := &p.sents[i]
-	var have, total float64
+	var have, total, mean float64
 	for _, t := range core {
-		w := p.index.IDF(t)
+		mean += p.index.IDF(t) / float64(len(core))
+	}
+	for _, t := range core {
+		// Rarity within the pool, halfway to the mean: the pages were found
+		// by searching the question's words, so its topic words are common
+		// here though they are what the question is about.
+		w := (p.index.IDF(t) + mean) / 2
 		total += w
 		switch {
 		case s.set[t]:
 			have += w
-		case s.head[t]:
+		case s.head[t], implied[t]:
 			have += w * headWeight
-		case s.title[t]:
+		case s.title[t], p.topical[t] && p.docs[s.src].set[t]:
+			// "PostgreSQL" asked of a PostgreSQL manual: every page is
+			// about it, and a page need not repeat it in every sentence.
 			have += w * titleWeight
 		}
 	}

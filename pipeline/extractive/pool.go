@@ -53,8 +53,10 @@ type sentence struct {
 
 // doc is one citable document of the pool.
 type doc struct {
-	id   string
-	toks []string // title twice, then the sentences: for page-level relevance
+	id    string
+	toks  []string // title twice, then the sentences: for page-level relevance
+	set   text.Set // the tokens of toks
+	title text.Set // the tokens of the title
 }
 
 // pool is the evidence of a run, ready for scoring.
@@ -64,7 +66,17 @@ type pool struct {
 	index  *text.Index
 	docRel []float64           // page relevance to the question, in [0,1]
 	ids    map[string][]string // sentence key → ids of every document holding it
+	// topical are the words nearly every document holds: the subject of
+	// the whole run (the product a documentation site describes).
+	topical text.Set
 }
+
+// Topical words: held by at least topicalShare of the documents, when
+// there are at least minTopicalDocs of them.
+const (
+	topicalShare   = 0.75
+	minTopicalDocs = 3
+)
 
 // newPool splits every source (and prior section) into quotable sentences.
 // Sentences whose key is in banned (a repair pass) are left out.
@@ -94,6 +106,7 @@ func newPool(sources []pipeline.Source, prior []pipeline.PriorSection, banned ma
 		}
 	}
 	p.index = text.NewIndex(docs)
+	p.topical = topicalWords(p.docs)
 	p.docRel = make([]float64, len(p.docs))
 	for i := range p.docRel {
 		p.docRel[i] = 1
@@ -114,7 +127,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	}
 	src := len(p.docs)
 	titleToks := text.Tokens(title)
-	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...)}
+	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks)}
 	spans := text.Sentences(body)
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above
@@ -143,6 +156,13 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			continue
 		}
 		s := strings.Join(strings.Fields(sp.Text), " ")
+		if term, rest, ok := inlineLabel(s); ok && startsLine(body, sp) {
+			// "shared_buffers (integer): Sets the amount … The default is
+			// 128MB.": a definition list flattened onto one paragraph; the
+			// term names what every sentence of the paragraph describes.
+			label, labelEnd, s = term, i-1, rest
+			headSet = text.NewSet(text.Tokens(label))
+		}
 		q := quality(s)
 		code := ""
 		if !strings.HasSuffix(s, ":") && i+1 < len(spans) && q > 0 && showsExample(s) && isCommand(body, spans[i+1]) {
@@ -194,7 +214,28 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			break
 		}
 	}
+	d.set = text.NewSet(d.toks)
 	p.docs = append(p.docs, d)
+}
+
+// topicalWords returns the words held by at least topicalShare of docs.
+func topicalWords(docs []doc) text.Set {
+	out := text.Set{}
+	if len(docs) < minTopicalDocs {
+		return out
+	}
+	n := map[string]int{}
+	for _, d := range docs {
+		for t := range d.set {
+			n[t]++
+		}
+	}
+	for t, c := range n {
+		if float64(c) >= topicalShare*float64(len(docs)) {
+			out[t] = true
+		}
+	}
+	return out
 }
 
 // setRelevance weighs pages by their relevance to q (the question), so
@@ -208,13 +249,31 @@ func (p *pool) setRelevance(q text.Query) {
 		docs[i] = d.toks
 	}
 	scores := text.NewIndex(docs).Scores(q)
-	top := 0.0
-	for _, s := range scores {
-		top = max(top, s)
+	titles := make([]float64, len(p.docs))
+	for i, d := range p.docs {
+		for t, w := range q {
+			if d.title[t] {
+				titles[i] += w
+			}
+		}
+	}
+	top, topTitle := 0.0, 0.0
+	for i, s := range scores {
+		top, topTitle = max(top, s), max(topTitle, titles[i])
 	}
 	for i, s := range scores {
+		rel := 0.0
 		if top > 0 {
-			p.docRel[i] = s / top
+			rel = s / top
+		}
+		if topTitle > 0 {
+			// A page whose title names the question's subject ("NOTIFY")
+			// is its reference page, however often other pages repeat the
+			// question's commoner words.
+			rel = (rel + titles[i]/topTitle) / 2
+		}
+		if top > 0 || topTitle > 0 {
+			p.docRel[i] = rel
 		}
 	}
 }
@@ -266,6 +325,29 @@ func isLabel(body string, sp, next text.Span) bool {
 	nf, _ := utf8.DecodeRuneInString(next.Text)
 	nl, _ := utf8.DecodeLastRuneInString(strings.TrimSpace(next.Text))
 	return unicode.IsUpper(nf) && strings.ContainsRune(".!", nl) && len(strings.Fields(next.Text)) >= 2
+}
+
+// inlineLabel splits a paragraph that opens with the option or setting it
+// describes ("-v, --verbose: Use verbose output.") into that term and the
+// rest. The term is written like code, as isLabel wants, and the rest reads
+// like a sentence.
+func inlineLabel(s string) (term, rest string, ok bool) {
+	i := strings.Index(s, ": ")
+	if i <= 0 || i > 60 {
+		return "", "", false
+	}
+	term, rest = s[:i], s[i+2:]
+	first, _ := utf8.DecodeRuneInString(term)
+	last, _ := utf8.DecodeLastRuneInString(term)
+	if len(strings.Fields(term)) > 4 || strings.ContainsRune(".!?;,", last) ||
+		unicode.IsUpper(first) && !strings.ContainsAny(term, "_-=.:") {
+		return "", "", false
+	}
+	rf, _ := utf8.DecodeRuneInString(rest)
+	if !unicode.IsUpper(rf) || len(strings.Fields(rest)) < 3 {
+		return "", "", false
+	}
+	return term, rest, true
 }
 
 // isCommand reports whether span sp of body is a line of code or a

@@ -29,6 +29,19 @@ func quality(s string) float64 {
 	q := 1.0
 	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, "\"'”’)"))
 	first, _ := utf8.DecodeRuneInString(s)
+	if isTableRow(s) {
+		// "identifier length | 63 bytes | can be increased by recompiling":
+		// a row of a reference table states a fact without a sentence's
+		// capital and full stop.
+		q = 0.9
+		if strings.ContainsAny(s, "0123456789") {
+			q *= 1.1
+		}
+		if n < 8 && !strings.ContainsAny(s, "0123456789") {
+			q *= 0.8 // a header row
+		}
+		return q
+	}
 	switch {
 	case last == ':':
 		return 0 // a lead-in to something not quoted (a command is attached by addDoc)
@@ -64,6 +77,21 @@ func quality(s string) float64 {
 		q *= 0.9
 	}
 	return q
+}
+
+// isTableRow reports whether s is a table row as the extractor writes it:
+// two or more cells separated by " | ", none of them a whole sentence.
+func isTableRow(s string) bool {
+	cells := strings.Split(s, " | ")
+	if len(cells) < 2 {
+		return false
+	}
+	for _, c := range cells[:len(cells)-1] {
+		if strings.TrimSpace(c) == "" || strings.HasSuffix(strings.TrimSpace(c), ".") {
+			return false
+		}
+	}
+	return true
 }
 
 // boilerStrong marks page furniture wherever it appears; boilerWeak only

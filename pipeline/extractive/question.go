@@ -42,11 +42,14 @@ var (
 		"supporting answer common problem problems work works feature features important overview " +
 		"summary information aspect aspects step steps used usage hold holds differ difference " +
 		"related give gives given sources source say says characteristic characteristics exception exceptions " +
-		"differences chosen choose choice each background involved")
+		"differences different differently chosen choose choice each background involved")
 
-	politeRe    = regexp.MustCompile(`(?i)^(?:(?:please|so|ok|okay|hey|hi|hello)[,!]?\s+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:tell|explain|describe|find|give|show|list|summari[sz]e|help|research|look up|find out)(?:\s+(?:me|us))?\s+(?:(?:about|on)\s+)?|(?:tell|explain to|show) (?:me|us)\s+(?:about\s+)?|i(?:'d| would) like to know\s+(?:about\s+)?|i want to know\s+(?:about\s+)?|i(?:'m| am) (?:curious|wondering)\s+(?:about\s+)?|do you know\s+|help me understand\s+|research\s+)`)
-	compareRe   = regexp.MustCompile(`(?i)^(?:compare|comparison of|contrast)\s+(.+?)\s+(?:and|with|to|vs\.?|versus)\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
-	diffRe      = regexp.MustCompile(`(?i)\bdifferences?\s+between\s+(.+?)\s+and\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
+	politeRe  = regexp.MustCompile(`(?i)^(?:(?:please|so|ok|okay|hey|hi|hello)[,!]?\s+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:tell|explain|describe|find|give|show|list|summari[sz]e|help|research|look up|find out)(?:\s+(?:me|us))?\s+(?:(?:about|on)\s+)?|(?:tell|explain to|show) (?:me|us)\s+(?:about\s+)?|i(?:'d| would) like to know\s+(?:about\s+)?|i want to know\s+(?:about\s+)?|i(?:'m| am) (?:curious|wondering)\s+(?:about\s+)?|do you know\s+|help me understand\s+|research\s+)`)
+	compareRe = regexp.MustCompile(`(?i)^(?:compare|comparison of|contrast)\s+(.+?)\s+(?:and|with|to|vs\.?|versus)\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
+	diffRe    = regexp.MustCompile(`(?i)\bdifferences?\s+between\s+(.+?)\s+and\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
+	// differsRe reads "what does A do differently from B", "how does A
+	// differ from B", "how is A different from B" as a comparison.
+	differsRe   = regexp.MustCompile(`(?i)^(?:how|what|in what ways?)\s+(?:does|do|is|are)\s+(.+?)\s+(?:do\s+differently|differ|different)\s+(?:from|than|to)\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
 	vsWordRe    = regexp.MustCompile(`(?i)\b(?:vs\.?|versus|compared)\b`)
 	clauseSepRe = regexp.MustCompile(`[?;]|\.\s`)
 	quotedRe    = regexp.MustCompile(`["“]([^"”]{2,60})["”]`)
@@ -204,7 +207,7 @@ func kindOf(s string) string {
 // comparison returns the two sides (and the aspect) of "A vs B",
 // "compare A and B", "difference between A and B".
 func comparison(s string) ([]string, string) {
-	for _, re := range []*regexp.Regexp{compareRe, diffRe, versusRe} {
+	for _, re := range []*regexp.Regexp{compareRe, diffRe, differsRe, versusRe} {
 		m := re.FindStringSubmatch(s)
 		if m == nil {
 			continue

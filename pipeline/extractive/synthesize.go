@@ -306,6 +306,11 @@ func (p *pool) inReadingOrder(picks []int) []int {
 // before it ("Instead, Rust wraps the value.").
 var continuationRe = regexp.MustCompile(`^(?:Instead|However|Otherwise|In (?:that|this|such a) case|This|That|These|It|They|Then|So|Thus|As a result|For example|In other words|Note that)\b`)
 
+// pronounSubjectRe opens a sentence whose subject, after a short opening
+// phrase, is a pronoun for what the sentence before named ("Depending on
+// the column types, it is between 250 and 1600.").
+var pronounSubjectRe = regexp.MustCompile(`^[A-Z][^,.;:]{0,50},\s+(?:it|this|they|these|that)\s+(?:is|are|was|were|can|cannot|may|must|will|has|have|does|do)\b`)
+
 // withContinuations adds after each pick the next sentence of its source
 // when that sentence continues it, so that a quoted answer is not cut off
 // before its point.
@@ -319,7 +324,7 @@ func (p *pool) withContinuations(picks []int) []int {
 		out = append(out, i)
 		j := i + 1
 		if j < len(p.sents) && !in[j] && p.sents[j].src == p.sents[i].src && p.sents[j].pos == p.sents[i].pos+1 &&
-			continuationRe.MatchString(p.sents[j].text) && !p.duplicates(j, out) {
+			(continuationRe.MatchString(p.sents[j].text) || pronounSubjectRe.MatchString(p.sents[j].text)) && !p.duplicates(j, out) {
 			in[j] = true
 			out = append(out, j)
 		}
