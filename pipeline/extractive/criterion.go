@@ -84,10 +84,49 @@ func (p *pool) styled(c criterion, i int) float64 {
 		return commandBoost
 	case c.style == styleHowTo && (instructionRe.MatchString(s.text) || youCanRe.MatchString(s.text)):
 		return styleBoost
+	case c.style == styleValue && s.hasNum && p.statesAttribute(c, i):
+		if directValueRe.MatchString(s.text) {
+			return directBoost
+		}
+		return commandBoost
 	case c.style == styleValue && (s.hasNum || s.code != ""):
 		return styleBoost
 	}
 	return 1
+}
+
+// attributeWords name the attribute a value question asks for ("the
+// default value of", "the maximum size of").
+var attributeWords = stems("default maximum minimum max min limit size length capacity")
+
+// directValueRe matches a sentence that gives an attribute's value
+// outright: "The default is 128MB", "the maximum value is 1600", "defaults
+// to 5432".
+var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,2}?\s+(?:is|are|was|of|to|=)\s|\bdefaults\s+to\b`)
+
+// directBoost ranks a sentence that states the asked value outright above
+// the sentences that only talk about it.
+const directBoost = 2.0
+
+// statesAttribute reports whether sentence i names the attribute criterion
+// c asks for: with a figure, "The default is 128MB" answers "what is the
+// default value of shared_buffers" where "values are taken as blocks,
+// typically 8kB" does not.
+// The sentence, its label or its heading must also name the subject (a
+// core word that is no value word): "the maximum amount of data per unit
+// of time" states no maximum of a NOTIFY payload.
+func (p *pool) statesAttribute(c criterion, i int) bool {
+	s := &p.sents[i]
+	attribute, subject := false, false
+	for _, t := range c.core {
+		switch {
+		case attributeWords[t]:
+			attribute = attribute || s.set[t]
+		case !valueWords[t]:
+			subject = subject || s.set[t] || s.head[t]
+		}
+	}
+	return attribute && subject
 }
 
 var howQuantityRe = regexp.MustCompile(`(?i)^how\s+(\w+)\b`)
@@ -121,20 +160,30 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	case valueCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleValue
 	}
-	for _, t := range toks {
-		if !softWords[t] {
-			cr.core = append(cr.core, t)
+	// A word of an identifier is never soft: "work" is filler in "how
+	// does it work" but the topic in "work_mem".
+	identWords := text.Set{}
+	for _, e := range entities(c) {
+		g := text.Unique(text.Tokens(e))
+		if isTechnical(e) {
+			for _, t := range g {
+				identWords[t] = true
+			}
+		}
+		if isTechnical(e) && len(g) > 1 {
+			cr.idents = append(cr.idents, g)
 		}
 	}
-	for _, e := range entities(c) {
-		if g := text.Unique(text.Tokens(e)); isTechnical(e) && len(g) > 1 {
-			cr.idents = append(cr.idents, g)
+	isSoft := func(t string) bool { return softWords[t] && !identWords[t] }
+	for _, t := range toks {
+		if !isSoft(t) {
+			cr.core = append(cr.core, t)
 		}
 	}
 	goalSet := text.NewSet(goal)
 	soft := false
 	for _, t := range toks {
-		soft = soft || softWords[t]
+		soft = soft || isSoft(t)
 	}
 	cr.generic = soft
 	for _, t := range cr.core {

@@ -198,3 +198,72 @@ func TestDiffersFromIsComparison(t *testing.T) {
 		}
 	}
 }
+
+// A sentence that gives the asked value outright ("The default is …")
+// ranks first in the value section and leads the summary, above sentences
+// that repeat the question's words around other figures; a figure about
+// another subject gets no such lift.
+func TestDirectValueLeads(t *testing.T) {
+	p := docPool([2]string{"Resource Consumption", "Memory\n\n" +
+		"shared_buffers (integer): If this value is specified without units, it is taken as blocks, typically 8kB. " +
+		"The default is typically 128 megabytes (128MB), but might be less if your kernel settings will not support it.\n\n" +
+		"If you have a dedicated database server with 1GB or more of RAM, a reasonable starting value for shared_buffers is 25% of the memory in your system.\n\n" +
+		"MAX_RATE rate: Limit the maximum amount of data transferred per unit of time, from 32 kB through 1 GB."})
+	q := "What is the default value of shared_buffers?"
+	goal := text.Tokens(q)
+	c := newCriterion(q, "Default value of shared_buffers", goal, nil)
+	r := p.rankSection(section{heading: "Default value of shared_buffers", criteria: []criterion{c}}, exactTerms(q))
+	direct := sentenceIndex(t, p, "The default is typically")
+	for _, other := range []string{"If this value", "If you have a dedicated"} {
+		if i := sentenceIndex(t, p, other); r.scores[i] >= r.scores[direct] {
+			t.Errorf("%q scores %.2f, not below the direct answer's %.2f", p.sents[i].text, r.scores[i], r.scores[direct])
+		}
+	}
+	m := newCriterion("What is the maximum size of a NOTIFY payload?", "Maximum size", text.Tokens("maximum size NOTIFY payload"), nil)
+	if rate := sentenceIndex(t, p, "Limit the maximum"); p.statesAttribute(m, rate) {
+		t.Errorf("%q states the maximum of a NOTIFY payload", p.sents[rate].text)
+	}
+}
+
+// A word of an identifier is a topic word even when alone it is filler
+// ("work" in "work_mem"), so the criterion is not generic.
+func TestIdentifierWordsAreNotSoft(t *testing.T) {
+	q := "What is the default value of work_mem?"
+	c := newCriterion(q, "Default value of work_mem", text.Tokens(q), nil)
+	if c.generic {
+		t.Errorf("%q is generic; core %v", q, c.core)
+	}
+	if !slicesContains(c.core, text.Stem("work")) {
+		t.Errorf("core %v lacks the identifier's word", c.core)
+	}
+	if g := newCriterion("How does it work?", "How it works", text.Tokens("SQLite locking"), nil); slicesContains(g.core, text.Stem("work")) {
+		t.Errorf("filler word kept in core %v", g.core)
+	}
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func TestContainsTerm(t *testing.T) {
+	tests := []struct {
+		s, term string
+		want    bool
+	}{
+		{"work_mem (integer): the default value is 4mb.", "work_mem", true},
+		{"autovacuum_work_mem (integer): it defaults to -1.", "work_mem", false},
+		{"set work_mem_limit instead", "work_mem", false},
+		{"raise work_mem, then autovacuum_work_mem", "work_mem", true},
+		{"pg_dump -fc writes a custom archive", "pg_dump -fc", true},
+	}
+	for _, tt := range tests {
+		if got := containsTerm(tt.s, tt.term); got != tt.want {
+			t.Errorf("containsTerm(%q, %q) = %v", tt.s, tt.term, got)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/pipeline/text"
@@ -186,11 +188,33 @@ func (p *pool) mentionsExactly(i int, terms []string) bool {
 	s := &p.sents[i]
 	l := strings.ToLower(s.label + " " + s.text + " " + s.code)
 	for _, t := range terms {
-		if strings.Contains(l, t) {
+		if containsTerm(l, t) {
 			return true
 		}
 	}
 	return false
+}
+
+// containsTerm reports whether s holds t as a whole term: "work_mem" is
+// not mentioned by "autovacuum_work_mem".
+func containsTerm(s, t string) bool {
+	for off := 0; ; {
+		k := strings.Index(s[off:], t)
+		if k < 0 {
+			return false
+		}
+		start, end := off+k, off+k+len(t)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if !isTermRune(before) && !isTermRune(after) {
+			return true
+		}
+		off = start + 1
+	}
+}
+
+func isTermRune(r rune) bool {
+	return r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // ranking is a section's scores over the pool and its evidence test.
