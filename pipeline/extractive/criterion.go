@@ -235,7 +235,7 @@ var hintGroups = []struct{ when, add string }{
 	{"requirement requirements prerequisite prerequisites", "require requires required need needs must install version support supported prerequisite"},
 	{"caveat caveats limit limits limitation limitations problem problems", "note warning limit cannot only however caveat not unsupported deprecated error"},
 	{"option options", "option flag set default configure parameter setting value"},
-	{"reason reasons why", "because reason due since allows benefit designed so"},
+	{"reason reasons why", "because reason due since allows benefit designed so whether alleged allegedly allegation allegations accused over amid concern concerns questions include engaged"},
 	{"differ difference differences", "whereas unlike differ difference than while but instead compared"},
 	{"chosen choose choice", "use prefer recommend choose best suited when better"},
 	{"work works used usage", "use used allows provides works lets enables example"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -17,7 +18,9 @@ import (
 // section and homed where it fits best, then the summary from the
 // sections' best and the question as a whole, then the sentences that
 // finish a picked one's thought.
-func (p *pool) choose(ctx context.Context, secs []section, budget pipeline.Budget, exact []string, gq text.Query, goal []string) ([][]int, error) {
+func (p *pool) choose(ctx context.Context, secs []section, budget pipeline.Budget, question string, gq text.Query, goal []string) ([][]int, error) {
+	exact := exactTerms(question)
+	why := kindOf(question) == kindWhy
 	perSection, perSummary := sentenceBudget(budget)
 	picks := make([][]int, len(secs))
 	ranked := make([]ranking, len(secs))
@@ -39,7 +42,7 @@ func (p *pool) choose(ctx context.Context, secs []section, budget pipeline.Budge
 	}
 	for si, sec := range secs {
 		if sec.summary {
-			picks[si] = p.pickSummary(gq, coreOf(goal), perSummary, secs, picks)
+			picks[si] = p.pickSummary(gq, coreOf(goal), perSummary, secs, picks, why)
 		}
 	}
 	for si, sec := range secs {
@@ -113,7 +116,7 @@ func (e *Engine) Synthesize(ctx context.Context, req pipeline.SynthesisRequest, 
 
 	// Choose first, then write: the summary previews the sections.
 	secs := layout(req.Spec, question, goal, extra)
-	picks, err := p.choose(ctx, secs, req.Budget, exactTerms(question), gq, goal)
+	picks, err := p.choose(ctx, secs, req.Budget, question, gq, goal)
 	if err != nil {
 		return "", pipeline.Usage{}, err
 	}
@@ -134,12 +137,13 @@ func (e *Engine) Synthesize(ctx context.Context, req pipeline.SynthesisRequest, 
 }
 
 // pickSummary chooses the summary: the best sentence of each section that
-// answers a criterion of the question itself (not a generic one), then the
-// sentences that best answer the question as a whole.
-func (p *pool) pickSummary(q text.Query, core []string, k int, secs []section, picks [][]int) []int {
+// answers a criterion of the question itself (not a generic one) and, for
+// a why-question, of the section of reasons, then the sentences that best
+// answer the question as a whole.
+func (p *pool) pickSummary(q text.Query, core []string, k int, secs []section, picks [][]int, why bool) []int {
 	var chosen []int
 	for si, sec := range secs {
-		if len(chosen) >= k || sec.summary || len(picks[si]) == 0 || allGeneric(sec.criteria) {
+		if len(chosen) >= k || sec.summary || len(picks[si]) == 0 || allGeneric(sec.criteria) && !(why && givesReasons(sec)) {
 			continue
 		}
 		if i := picks[si][0]; !p.duplicates(i, chosen) {
@@ -153,6 +157,19 @@ func (p *pool) pickSummary(q text.Query, core []string, k int, secs []section, p
 	accept := func(i int) bool { return p.coverage(core, i) >= coverThreshold }
 	return append(chosen, p.pick(scores, k-len(chosen), accept, chosen, summaryRelative)...)
 }
+
+// givesReasons reports whether sec gathers reasons ("What are the main
+// reasons given for …"): the answer to a why-question.
+func givesReasons(sec section) bool {
+	for _, c := range sec.criteria {
+		if slices.Contains(text.Tokens(c.text), reasonStem) {
+			return true
+		}
+	}
+	return false
+}
+
+var reasonStem = text.Stem("reasons")
 
 func allGeneric(cs []criterion) bool {
 	for _, c := range cs {

@@ -294,3 +294,22 @@ func TestEscapeMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// A why-question's summary carries its best reason, even when the reason
+// shares few words with the question ("the regulator's questions include
+// whether …" answers "why is the regulator investigating …").
+func TestSynthesisWhySummaryGivesTheReason(t *testing.T) {
+	sources := []pipeline.Source{{ID: "S1", Title: "Harbour board reportedly investigating Quillship", URL: "https://news.example.org/quillship",
+		Text: "Quillship is reportedly being investigated by the Harbour Board of Westport. " +
+			"Quillship is headquartered in Westport. " +
+			"The Harbour Board's office had no comment. " +
+			"According to the Westport Gazette, the board's questions include whether Quillship's founder and former chief executive Ada Marlow engaged in self-dealing. " +
+			"This comes a week after the ferry company cancelled its share listing."},
+		{ID: "S2", Title: "Quillship to cut jobs", URL: "https://news.example.org/cuts",
+			Text: "Quillship is preparing to cut 400 jobs at its Westport yards, the Gazette reported on Sunday."}}
+	_, md := synthesize(t, "Why is the Westport harbour board investigating Quillship?", sources, "quick")
+	summary, _, _ := strings.Cut(strings.TrimPrefix(md, "## Summary\n\n"), "\n## ")
+	if !strings.Contains(summary, "engaged in self-dealing. [S1]") {
+		t.Errorf("the summary misses the reason:\n%s", md)
+	}
+}
