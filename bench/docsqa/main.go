@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"html"
+	"io/fs"
 	"log"
 	"math"
 	"net"
@@ -83,9 +84,27 @@ func main() {
 	log.Fatal(http.Serve(ln, mux))
 }
 
-// build reads every *.html page of dir into the index.
+// build reads every *.html page under dir into the index, but for the
+// generated index pages a site search leaves out (genindex, search, _*).
 func build(dir string) (*index, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.html"))
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real // Debian links the docs directory to the versioned one
+	}
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() && path != dir && strings.HasPrefix(name, "_") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(name, ".html") && !strings.HasPrefix(name, "genindex") &&
+			name != "search.html" && name != "py-modindex.html" {
+			files = append(files, path)
+		}
+		return nil
+	})
 	if err != nil || len(files) == 0 {
 		return nil, fmt.Errorf("no *.html under %q", dir)
 	}
@@ -98,7 +117,8 @@ func build(dir string) (*index, error) {
 			return nil, err
 		}
 		title, body := pageText(raw)
-		p := page{path: filepath.Base(f), title: title, words: strings.Fields(body), tf: map[string]int{}}
+		rel, _ := filepath.Rel(dir, f)
+		p := page{path: filepath.ToSlash(rel), title: title, words: strings.Fields(body), tf: map[string]int{}}
 		for range titleRepeat {
 			for _, t := range tokens(title) {
 				p.tf[t]++

@@ -8,7 +8,8 @@
 #
 #   bench/docsqa/run.sh [OUT=/tmp/docsqa-out] [DEPTH=standard] [QUESTION NUMBERS…]
 #
-# Needs: apt-get install postgresql-doc-15 (DOCS overrides the directory),
+# Needs: apt-get install postgresql-doc-15 (DOCS overrides the directory, QS
+# the questions: DOCS=/usr/share/doc/python3-doc/html QS=bench/docsqa/python.tsv),
 # Postgres (DATABASE_URL, default the local trust-auth server) and Chromium
 # (QUARRY_CHROMIUM, default /usr/bin/chromium). Reports stay in OUT/NN.json;
 # `python3 bench/docsqa/score.py bench/docsqa/questions.tsv OUT` rescores them.
@@ -20,7 +21,7 @@ shift $(( $# > 2 ? 2 : $# ))
 DOCS=${DOCS:-/usr/share/doc/postgresql-doc-15/html}
 export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
-QS=bench/docsqa/questions.tsv
+QS=${QS:-bench/docsqa/questions.tsv}
 mkdir -p "$OUT"
 tmp=$(mktemp -d)
 serve_pid=
