@@ -40,7 +40,7 @@ var (
 	valueCritRe      = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|max|min|limit|size|port|version|value|timeout|number|count|length|capacity|rate|price|cost|year|date|level|path|location|format|unit|percentage)s?\b`)
 	howToCritRe      = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|could|should|would|to)\b|^(?:steps|ways)\s+to\b`)
 	// definitionRe captures the subject of "A workspace is a …".
-	definitionRe  = regexp.MustCompile(`(?i)^(?:(?:a|an|the)\s+)?((?:\S+\s+){0,3}?\S+)\s+(?:is|are|was|refers to|means|stands for|is defined as)\s`)
+	definitionRe  = regexp.MustCompile(`(?i)^(?:(?:a|an|the)\s+)?((?:[^\s,]+\s+){0,3}?[^\s,]+)\s+(?:is|are|was|refers to|means|stands for|is defined as)\s`)
 	youCanRe      = regexp.MustCompile(`(?i)\b(?:you|we) (?:can |could |should |need to |must |then |instead )*(?:add|use|run|set|call|pass|write|specify|annotate|put|create|enable|disable|configure|install|edit|change|declare|define|import|invoke|type)\b`)
 	instructionRe = regexp.MustCompile(`(?i)^(?:to\s+\w+|run|add|set|use|install|edit|create|open|enable|disable|configure|start|stop|call|pass|specify|change|download|type|select|choose|go to|navigate|restart|remove|update|upgrade|write|put|place|define|import|export|check|make sure|ensure)\b`)
 )
@@ -57,6 +57,13 @@ func (p *pool) defines(c criterion, s string) bool {
 	if len(toks) == 0 {
 		return false
 	}
+	if first, _, _ := strings.Cut(strings.ToLower(m[1]), " "); subordinators[first] {
+		return false // "When the deque is empty, …" states a condition
+	}
+	next, _, _ := strings.Cut(strings.TrimSpace(s[len(m[0]):]), " ")
+	if next = strings.TrimRight(next, ".,;:!?"); len(next) > 4 && strings.HasSuffix(next, "ed") {
+		return false // "The deque type was added": passive, not a definition
+	}
 	head := toks[len(toks)-1]
 	if len(toks) > 1 && genericHeads[head] {
 		head = toks[len(toks)-2] // "The cargo check command is …"
@@ -69,6 +76,9 @@ func (p *pool) defines(c criterion, s string) bool {
 	return false
 }
 
+// subordinators open a clause that is not the sentence's subject.
+var subordinators = set("when whenever if unless while whereas because since although though once after before until as where")
+
 // genericHeads are nouns that follow the name they classify: "the cargo
 // check command", "the ? operator".
 var genericHeads = stems("command tool function method type keyword operator attribute macro option flag field setting file crate module package feature trait variable parameter property class library directive statement")
@@ -79,7 +89,7 @@ func (p *pool) styled(c criterion, i int) float64 {
 	s := &p.sents[i]
 	switch {
 	case c.style == styleDefinition && p.defines(c, s.text):
-		return styleBoost
+		return directBoost
 	case c.style == styleHowTo && s.code != "":
 		return commandBoost
 	case c.style == styleHowTo && (instructionRe.MatchString(s.text) || youCanRe.MatchString(s.text)):
@@ -272,10 +282,15 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 		return false
 	}
 	// The sentence itself, or the heading it sits under, must name part of
-	// the criterion: a matching page title alone is not enough.
-	named := false
+	// the criterion: a matching page title alone is not enough, and nor is
+	// the question's setting when it asks about something in it ("Python"
+	// of "a deque in Python").
+	named, subject := false, false
 	for _, t := range c.core {
-		if s.set[t] || s.head[t] {
+		subject = subject || !p.context[t]
+	}
+	for _, t := range c.core {
+		if (s.set[t] || s.head[t]) && (!p.context[t] || !subject) {
 			named = true
 			break
 		}

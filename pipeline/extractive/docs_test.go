@@ -267,3 +267,81 @@ func TestContainsTerm(t *testing.T) {
 		}
 	}
 }
+
+func TestContextWords(t *testing.T) {
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"What is a deque in Python?", []string{"python"}},
+		{"How do I install it on Debian 12?", []string{"debian", "12"}},
+		{"What is the default value of shared_buffers?", nil},
+	}
+	for _, tt := range tests {
+		got := contextWords(tt.q)
+		if len(got) != len(tt.want) {
+			t.Errorf("contextWords(%q) = %v, want %v", tt.q, got, tt.want)
+			continue
+		}
+		for _, w := range tt.want {
+			if !got[text.Stem(w)] {
+				t.Errorf("contextWords(%q) = %v, want %v", tt.q, got, tt.want)
+			}
+		}
+	}
+}
+
+// Asked "What is a deque in Python?" of the Python manual, a sentence that
+// only says "Python" is no answer, and neither is one that merely sits on
+// a page about deques; the definition of deques is, and it alone has the
+// form of a definition.
+// API headings ("namedtuple() Factory Function …") end the section above.
+func TestSettingAloneIsNoAnswer(t *testing.T) {
+	p := docPool(
+		[2]string{"collections — Container datatypes", "deque objects\n\n" +
+			"Deques are a generalization of stacks and queues. When the deque is not empty, rotating it moves elements. Otherwise, the deque is bounded to its maximum length.\n\n" +
+			"namedtuple() Factory Function for Tuples with Named Fields\n\n" +
+			"Any valid Python identifier may be used for a fieldname."},
+		[2]string{"Data Structures", "Python lists can be used as stacks, and appending to a deque is fast at both ends."},
+		[2]string{"What's New in Python 2.4", "Python 2.4 runs the benchmark faster than Python 2.3. The deque type was added."},
+	)
+	q := "What is a deque in Python?"
+	p.context = contextWords(q)
+	c := newCriterion(q, "Deque in Python", text.Tokens(q), nil)
+	ident := sentenceIndex(t, p, "Any valid Python identifier")
+	if p.isEvidence(c, ident) {
+		t.Errorf("%q (head %v) answers %q", p.sents[ident].text, p.sents[ident].head, q)
+	}
+	if bench := sentenceIndex(t, p, "Python 2.4 runs"); p.isEvidence(c, bench) {
+		t.Errorf("%q answers %q", p.sents[bench].text, q)
+	}
+	def := sentenceIndex(t, p, "Deques are a generalization")
+	if !p.isEvidence(c, def) {
+		t.Errorf("the definition is not evidence")
+	}
+	// Only the definition has the form the question asks for: not a
+	// condition, a lead-in clause or a passive.
+	if p.styled(c, def) <= 1 {
+		t.Errorf("the definition gets no lift")
+	}
+	for _, prefix := range []string{"When the deque is not empty", "Otherwise, the deque is bounded", "The deque type was added"} {
+		if i := sentenceIndex(t, p, prefix); p.styled(c, i) != 1 {
+			t.Errorf("%q read as a definition", p.sents[i].text)
+		}
+	}
+}
+
+// An API reference heading that opens with the documented name
+// ("namedtuple() Factory Function …") starts a new section: the sentences
+// under it are not read as still belonging to the setting above.
+func TestAPIHeadingStartsSection(t *testing.T) {
+	p := docPool([2]string{"collections", "Memory\n\n" +
+		"max_buffers (integer): The buffers are counted in pages.\n\n" +
+		"Rotating them is cheap.\n\n" +
+		"namedtuple() Factory Function for Tuples with Named Fields\n\n" +
+		"Any valid identifier may be used for a fieldname."})
+	s := p.sents[sentenceIndex(t, p, "Any valid identifier")]
+	if !s.head[text.Stem("tuples")] || s.head[text.Stem("buffers")] || s.head[text.Stem("memory")] {
+		t.Errorf("head of %q = %v, want the namedtuple heading's words", s.text, s.head)
+	}
+}

@@ -120,8 +120,15 @@ func (p *pool) coverage(core []string, i int) float64 {
 func (p *pool) coverageWith(core []string, i int, implied text.Set) float64 {
 	s := &p.sents[i]
 	var have, total, mean float64
+	// A topic word (on nearly every page) counts as implied when the
+	// question names it as its context ("… in PostgreSQL") or the sentence
+	// names something else the criterion asks about. Otherwise, when every
+	// word asked is on nearly every page ("a deque in Python", searched for
+	// by those very words), a sentence must say the subject itself.
+	anchored := false
 	for _, t := range core {
 		mean += p.index.IDF(t) / float64(len(core))
+		anchored = anchored || (s.set[t] || s.head[t]) && !p.topical[t]
 	}
 	for _, t := range core {
 		// Rarity within the pool, halfway to the mean: the pages were found
@@ -134,7 +141,7 @@ func (p *pool) coverageWith(core []string, i int, implied text.Set) float64 {
 			have += w
 		case s.head[t], implied[t]:
 			have += w * headWeight
-		case s.title[t], p.topical[t] && p.docs[s.src].set[t]:
+		case s.title[t], (anchored || p.context[t]) && p.topical[t] && p.docs[s.src].set[t]:
 			// "PostgreSQL" asked of a PostgreSQL manual: every page is
 			// about it, and a page need not repeat it in every sentence.
 			have += w * titleWeight

@@ -31,6 +31,7 @@ func (e *Engine) Heartbeat(ctx context.Context, req pipeline.HeartbeatRequest) (
 	gq := text.Query{}
 	gq.Add(goal, 1)
 	p.setRelevance(gq)
+	p.context = contextWords(spec.Goal)
 	var uncovered []string
 	for _, c := range crits {
 		if len(req.Coverage[c]) > 0 || p.hasEvidence(newCriterion(c, heading(c), goal, nil)) {

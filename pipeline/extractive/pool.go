@@ -69,6 +69,9 @@ type pool struct {
 	// topical are the words nearly every document holds: the subject of
 	// the whole run (the product a documentation site describes).
 	topical text.Set
+	// context are the words of the question's closing qualifier ("in
+	// Python"): the setting of the question, not its subject.
+	context text.Set
 }
 
 // Topical words: held by at least topicalShare of the documents, when
@@ -303,7 +306,10 @@ func isHeading(body string, sp text.Span) bool {
 	if words > 12 || strings.ContainsRune(".!;,:", last) {
 		return false
 	}
-	return unicode.IsUpper(first) || unicode.IsDigit(first)
+	// API references open headings with the name they document:
+	// "namedtuple() Factory Function for Tuples with Named Fields".
+	firstWord, _, _ := strings.Cut(sp.Text, " ")
+	return unicode.IsUpper(first) || unicode.IsDigit(first) || words >= 3 && strings.ContainsAny(firstWord, "()_")
 }
 
 // isLabel reports whether span sp of body names an option or setting that

@@ -501,3 +501,16 @@ func topicOf(q question) string {
 	}
 	return strings.Join(kw, " ")
 }
+
+// contextRe matches a question's closing qualifier: "in Python", "on
+// Linux", "for PostgreSQL 15".
+var contextRe = regexp.MustCompile(`(?i)\s(?:in|on|for|with|using|under)\s+((?:[\w.+#-]+\s+){0,1}[\w.+#-]+)\s*[?.!]*\s*$`)
+
+// contextWords returns the tokens of question's closing qualifier, if any.
+func contextWords(question string) text.Set {
+	m := contextRe.FindStringSubmatch(strings.TrimSpace(question))
+	if m == nil {
+		return nil
+	}
+	return text.NewSet(text.Tokens(m[1]))
+}

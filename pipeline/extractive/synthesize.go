@@ -113,6 +113,7 @@ func (e *Engine) Synthesize(ctx context.Context, req pipeline.SynthesisRequest, 
 	gq.Add(extra, 0.5)
 	gq.Add(goal, 1)
 	p.setRelevance(gq)
+	p.context = contextWords(question)
 
 	// Choose first, then write: the summary previews the sections.
 	secs := layout(req.Spec, question, goal, extra)
