@@ -151,7 +151,7 @@ var needsNumRe = regexp.MustCompile(`(?i)\b(?:figures?|numbers?|statistics?|date
 // newCriterion prepares c; goal gives the core when c has only generic
 // words, and the wider context of the ranking query.
 func newCriterion(c, heading string, goal, extra []string) criterion {
-	toks := text.Unique(text.Tokens(stripTopicParen(c)))
+	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
 	cr := criterion{text: c, query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string
 	if m := howQuantityRe.FindStringSubmatch(c); m != nil && quantityWords[strings.ToLower(m[1])] != "" {

@@ -345,3 +345,32 @@ func TestAPIHeadingStartsSection(t *testing.T) {
 		t.Errorf("head of %q = %v, want the namedtuple heading's words", s.text, s.head)
 	}
 }
+
+func TestFlagTokens(t *testing.T) {
+	got := flagTokens("-O, --optimize (see -X): non-default values; a-b and -1 are not flags")
+	want := []string{"flag-O", "flag--optimize", "flag-X"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("flagTokens = %v, want %v", got, want)
+	}
+}
+
+// "What does the -O option do?": the tokenizer drops one-letter words, so
+// the flag is kept as a token of its own, and the description under the
+// flag's label outranks a sentence about another flag that repeats the
+// question's other words.
+func TestFlagQuestionFindsItsLabel(t *testing.T) {
+	p := docPool([2]string{"Command line and environment", "Miscellaneous options\n\n" +
+		"-O: Remove assert statements and any code conditional on the value of __debug__.\n\n" +
+		"-X: Reserved for various implementation-specific options. For example, the -X utf8 command line option enables the UTF-8 Mode."})
+	q := "What does the -O command line option do?"
+	c := newCriterion(q, "The -O option", text.Tokens(q), nil)
+	r := p.rankSection(section{heading: "The -O option", criteria: []criterion{c}}, exactTerms(q))
+	o := sentenceIndex(t, p, "Remove assert statements")
+	x := sentenceIndex(t, p, "For example, the -X utf8")
+	if !r.accept(o) {
+		t.Fatalf("%q (label %q) is not evidence for %q", p.sents[o].text, p.sents[o].label, q)
+	}
+	if r.scores[o] <= r.scores[x] {
+		t.Errorf("-O description scores %.2f, the -X example %.2f", r.scores[o], r.scores[x])
+	}
+}

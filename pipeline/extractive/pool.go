@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -155,7 +156,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// "--offline" / "Prevents Cargo from accessing the network":
 			// the description answers questions about the option it names.
 			label, labelEnd = strings.Join(strings.Fields(sp.Text), " "), i
-			headSet = text.NewSet(text.Tokens(label))
+			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			continue
 		}
 		s := strings.Join(strings.Fields(sp.Text), " ")
@@ -164,7 +165,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// 128MB.": a definition list flattened onto one paragraph; the
 			// term names what every sentence of the paragraph describes.
 			label, labelEnd, s = term, i-1, rest
-			headSet = text.NewSet(text.Tokens(label))
+			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 		}
 		q := quality(s)
 		code := ""
@@ -205,7 +206,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			continue
 		}
 		p.ids[key] = []string{id}
-		toks := text.Tokens(s + " " + code)
+		toks := append(text.Tokens(s+" "+code), flagTokens(s)...)
 		d.toks = append(d.toks, toks...)
 		p.sents = append(p.sents, sentence{
 			src: src, text: s, code: code, label: label, key: key, toks: toks, set: text.NewSet(toks),
@@ -420,4 +421,18 @@ func hasNumber(toks []string) bool {
 		}
 	}
 	return false
+}
+
+// flagRe matches a command-line flag written as such: "-O", "--offline".
+var flagRe = regexp.MustCompile(`(?:^|[\s(,])(--?[A-Za-z][A-Za-z0-9-]*)`)
+
+// flagTokens returns a token for each flag in s, kept whole and
+// case-sensitive ("-O" is not "-o"): the tokenizer drops a one-letter
+// flag, and then "What does the -O option do?" names nothing.
+func flagTokens(s string) []string {
+	var out []string
+	for _, m := range flagRe.FindAllStringSubmatch(s, -1) {
+		out = append(out, "flag"+m[1])
+	}
+	return out
 }

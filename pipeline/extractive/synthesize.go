@@ -235,6 +235,19 @@ func isTermRune(r rune) bool {
 	return r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
+// namesFlag reports whether sentence i (or the label it describes) names a
+// command-line flag that criterion c asks about: "-O: Remove assert
+// statements …" answers "What does the -O option do?" in the manual's words.
+func (p *pool) namesFlag(c criterion, i int) bool {
+	s := &p.sents[i]
+	for _, t := range c.core {
+		if strings.HasPrefix(t, "flag-") && (s.set[t] || s.head[t]) {
+			return true
+		}
+	}
+	return false
+}
+
 // ranking is a section's scores over the pool and its evidence test.
 type ranking struct {
 	scores []float64
@@ -267,6 +280,9 @@ func (p *pool) rankSection(sec section, exact []string) ranking {
 		boost := 1.0
 		for _, c := range sec.criteria {
 			boost = max(boost, p.styled(c, i))
+			if p.namesFlag(c, i) {
+				boost = max(boost, directBoost)
+			}
 		}
 		if r.scores[i] > 0 && p.mentionsExactly(i, exact) {
 			boost *= exactBoost
