@@ -2,6 +2,7 @@ package extractive
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -233,21 +234,12 @@ func TestIdentifierWordsAreNotSoft(t *testing.T) {
 	if c.generic {
 		t.Errorf("%q is generic; core %v", q, c.core)
 	}
-	if !slicesContains(c.core, text.Stem("work")) {
+	if !slices.Contains(c.core, text.Stem("work")) {
 		t.Errorf("core %v lacks the identifier's word", c.core)
 	}
-	if g := newCriterion("How does it work?", "How it works", text.Tokens("SQLite locking"), nil); slicesContains(g.core, text.Stem("work")) {
+	if g := newCriterion("How does it work?", "How it works", text.Tokens("SQLite locking"), nil); slices.Contains(g.core, text.Stem("work")) {
 		t.Errorf("filler word kept in core %v", g.core)
 	}
-}
-
-func slicesContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func TestContainsTerm(t *testing.T) {
