@@ -27,6 +27,17 @@ func (s *Server) serverError(w http.ResponseWriter, r *http.Request, err error) 
 	s.errorPage(w, r, http.StatusInternalServerError, "Something went wrong on our side (request "+requestIDFrom(r.Context())+").")
 }
 
+// pageFail answers a page request that failed: the not-found page for an
+// unknown run or report, the server-error page otherwise (apiFail is its
+// JSON counterpart).
+func (s *Server) pageFail(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, db.ErrNotFound) {
+		s.notFound(w, r)
+		return
+	}
+	s.serverError(w, r, err)
+}
+
 // apiError is the body of every JSON error.
 type apiError struct {
 	Error string `json:"error"`

@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -84,12 +83,8 @@ func (s *Server) apiRunEvents(w http.ResponseWriter, r *http.Request) {
 // out-of-band.
 func (s *Server) runPageEvents(w http.ResponseWriter, r *http.Request) {
 	run, err := s.store.GetRun(r.Context(), chi.URLParam(r, "id"))
-	if errors.Is(err, db.ErrNotFound) {
-		s.notFound(w, r)
-		return
-	}
 	if err != nil {
-		s.serverError(w, r, err)
+		s.pageFail(w, r, err)
 		return
 	}
 	frag := newFragmenter(s, s.page(r, ""), run)

@@ -122,10 +122,8 @@ func (s *Server) exportFail(w http.ResponseWriter, r *http.Request, target expor
 		writeError(w, http.StatusNotFound, "no such run, or it has no published report yet")
 	case target == exportAPI:
 		s.apiFail(w, r, err)
-	case errors.Is(err, db.ErrNotFound):
-		s.notFound(w, r)
 	default:
-		s.serverError(w, r, err)
+		s.pageFail(w, r, err)
 	}
 }
 

@@ -47,12 +47,8 @@ func (s *Server) approveRun(w http.ResponseWriter, r *http.Request) {
 	var review *web.ReviewForm
 	if r.PostFormValue("plan") == "1" {
 		run, err := s.store.GetRun(r.Context(), id)
-		if errors.Is(err, db.ErrNotFound) {
-			s.notFound(w, r)
-			return
-		}
 		if err != nil {
-			s.serverError(w, r, err)
+			s.pageFail(w, r, err)
 			return
 		}
 		review = reviewFromForm(r, decodeSpec(run.TaskSpec))

@@ -1,12 +1,10 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -14,12 +12,8 @@ import (
 // then keeps current. Without JavaScript it is a complete page.
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	v, err := s.loadRunView(r.Context(), chi.URLParam(r, "id"))
-	if errors.Is(err, db.ErrNotFound) {
-		s.notFound(w, r)
-		return
-	}
 	if err != nil {
-		s.serverError(w, r, err)
+		s.pageFail(w, r, err)
 		return
 	}
 	p := s.page(r, clipTitle(v.Question))

@@ -16,21 +16,13 @@ import (
 // the page is never cached, so revoking takes effect at once.
 func (s *Server) sharedReport(w http.ResponseWriter, r *http.Request) {
 	run, err := s.store.RunByShareToken(r.Context(), chi.URLParam(r, "token"))
-	if errors.Is(err, db.ErrNotFound) {
-		s.notFound(w, r)
-		return
-	}
 	if err != nil {
-		s.serverError(w, r, err)
+		s.pageFail(w, r, err)
 		return
 	}
 	rv, err := s.reportView(r.Context(), run, true)
-	if errors.Is(err, db.ErrNotFound) {
-		s.notFound(w, r)
-		return
-	}
 	if err != nil {
-		s.serverError(w, r, err)
+		s.pageFail(w, r, err)
 		return
 	}
 	sharedHeaders(w)
@@ -52,11 +44,8 @@ func sharedHeaders(w http.ResponseWriter) {
 func (s *Server) regenerateShare(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	ctx := r.Context()
-	if _, err := s.store.GetRun(ctx, id); errors.Is(err, db.ErrNotFound) {
-		s.notFound(w, r)
-		return
-	} else if err != nil {
-		s.serverError(w, r, err)
+	if _, err := s.store.GetRun(ctx, id); err != nil {
+		s.pageFail(w, r, err)
 		return
 	}
 	if _, err := s.store.PublishedReport(ctx, id); errors.Is(err, db.ErrNotFound) {
@@ -88,11 +77,8 @@ func (s *Server) regenerateShare(w http.ResponseWriter, r *http.Request) {
 // working at once.
 func (s *Server) revokeShare(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
-	if _, err := s.store.GetRun(r.Context(), id); errors.Is(err, db.ErrNotFound) {
-		s.notFound(w, r)
-		return
-	} else if err != nil {
-		s.serverError(w, r, err)
+	if _, err := s.store.GetRun(r.Context(), id); err != nil {
+		s.pageFail(w, r, err)
 		return
 	}
 	if err := s.store.RevokeShare(r.Context(), id); err != nil {
