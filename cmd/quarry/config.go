@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -9,7 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/quarryhq/quarry/browser"
+	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/handlers"
 )
 
@@ -219,6 +223,26 @@ func (c *Config) dbURL() (string, error) {
 		return "", fmt.Errorf("DATABASE_URL: not set (e.g. postgres://postgres@127.0.0.1:5432/quarry?sslmode=disable; `make run` sets it up)")
 	}
 	return c.DatabaseURL, nil
+}
+
+// openDB connects to the configured database and applies the migrations
+// (replicas may do so at once: goose holds a session lock). It returns the
+// migration files it applied.
+func (c *Config) openDB(ctx context.Context) (*sqlx.DB, []string, error) {
+	dbURL, err := c.dbURL()
+	if err != nil {
+		return nil, nil, err
+	}
+	conn, err := db.Open(ctx, dbURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	applied, err := db.Migrate(ctx, conn.DB)
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	return conn, applied, nil
 }
 
 // loadAccess reads the settings of authentication and abuse limits.

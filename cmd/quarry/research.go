@@ -65,20 +65,13 @@ func researchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(strin
 	if *depth == "" {
 		*depth = cfg.Depth
 	}
-	url, err := cfg.dbURL()
-	if err != nil {
-		return err
-	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	start := time.Now()
-	conn, err := db.Open(ctx, url)
+	conn, _, err := cfg.openDB(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	if _, err := db.Migrate(ctx, conn.DB); err != nil {
-		return err
-	}
 	store := db.NewStore(conn, nil)
 	engine, err := buildEngine(cfg, logger)
 	if err != nil {

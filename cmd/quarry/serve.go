@@ -90,22 +90,13 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 	if err := checkExposure(cfg); err != nil {
 		return err
 	}
-	dbURL, err := cfg.dbURL()
-	if err != nil {
-		return err
-	}
-
 	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	conn, err := db.Open(openCtx, dbURL)
+	conn, applied, err := cfg.openDB(openCtx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	applied, err := db.Migrate(openCtx, conn.DB)
-	if err != nil {
-		return err
-	}
 	if len(applied) > 0 {
 		logger.Info("migrations applied", "files", applied)
 	}
@@ -113,6 +104,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 	store := db.NewStore(conn, broker)
 	listenCtx, stopListen := context.WithCancel(context.Background())
 	defer stopListen()
+	dbURL, _ := cfg.dbURL() // openDB has checked it
 	if err := broker.Listen(listenCtx, dbURL); err != nil {
 		return fmt.Errorf("listen for events: %w", err)
 	}
@@ -240,21 +232,13 @@ func runMigrate(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dbURL, err := cfg.dbURL()
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	conn, err := db.Open(ctx, dbURL)
+	conn, applied, err := cfg.openDB(ctx)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	applied, err := db.Migrate(ctx, conn.DB)
-	if err != nil {
-		return err
-	}
+	conn.Close()
 	if len(applied) == 0 {
 		fmt.Fprintln(stdout, "migrate: the database is up to date")
 	}

@@ -103,19 +103,12 @@ func runUser(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return err
 	}
-	dbURL, err := cfg.dbURL()
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	conn, err := db.Open(ctx, dbURL)
+	conn, _, err := cfg.openDB(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	if _, err := db.Migrate(ctx, conn.DB); err != nil {
-		return err
-	}
 	return do(ctx, db.NewStore(conn, nil))
 }
