@@ -36,19 +36,5 @@ func (e *Engine) Chat(ctx context.Context, req pipeline.ChatRequest, stream func
 	if err != nil {
 		return "", pipeline.Usage{}, fmt.Errorf("chat: %w", err)
 	}
-	cut := len(req.Sources) > 0
-	r, err := e.complete(ctx, "chat", call, newTextSink(stream, cut))
-	if err != nil {
-		return "", pipeline.Usage{}, err
-	}
-	usage := e.usage(r.InputTokens, r.OutputTokens)
-	answer := stripThink(r.Text)
-	if cut {
-		answer = cutSourcesList(answer)
-	}
-	answer = strings.TrimSpace(answer)
-	if answer == "" {
-		return "", usage, errors.New("chat: the model returned an empty answer")
-	}
-	return answer, usage, nil
+	return e.writeText(ctx, "chat", call, stream, len(req.Sources) > 0, "answer")
 }

@@ -2,7 +2,6 @@ package llm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -28,21 +27,28 @@ func (e *Engine) Synthesize(ctx context.Context, req pipeline.SynthesisRequest, 
 	if err != nil {
 		return "", pipeline.Usage{}, fmt.Errorf("synthesize: %w", err)
 	}
-	cut := !sectionNamedSources(req.Spec.Sections)
-	r, err := e.complete(ctx, "synthesize", call, newTextSink(stream, cut))
+	return e.writeText(ctx, "synthesize", call, stream, !sectionNamedSources(req.Spec.Sections), "report")
+}
+
+// writeText streams a prose answer for stage and cleans it: reasoning
+// blocks dropped and, when cut, any Sources list the model wrote (code
+// renders that from the run's sources). An empty text is an error naming
+// what was asked for ("report", "answer").
+func (e *Engine) writeText(ctx context.Context, stage string, call request, stream func(string), cut bool, what string) (string, pipeline.Usage, error) {
+	r, err := e.complete(ctx, stage, call, newTextSink(stream, cut))
 	if err != nil {
 		return "", pipeline.Usage{}, err
 	}
 	usage := e.usage(r.InputTokens, r.OutputTokens)
-	report := stripThink(r.Text)
+	text := stripThink(r.Text)
 	if cut {
-		report = cutSourcesList(report)
+		text = cutSourcesList(text)
 	}
-	report = strings.TrimSpace(report)
-	if report == "" {
-		return "", usage, errors.New("synthesize: the model returned an empty report")
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return "", usage, fmt.Errorf("%s: the model returned an empty %s", stage, what)
 	}
-	return report, usage, nil
+	return text, usage, nil
 }
 
 // synthesisMessage builds the user turn in at most budget tokens. The fixed
