@@ -423,6 +423,10 @@ func hasNumber(toks []string) bool {
 	return false
 }
 
+// flagPrefix marks a flag's token ("flag-O"); the tokenizer never makes
+// a token with a hyphen, so these stand apart from words.
+const flagPrefix = "flag"
+
 // flagRe matches a command-line flag written as such: "-O", "--offline".
 var flagRe = regexp.MustCompile(`(?:^|[\s(,])(--?[A-Za-z][A-Za-z0-9-]*)`)
 
@@ -432,7 +436,7 @@ var flagRe = regexp.MustCompile(`(?:^|[\s(,])(--?[A-Za-z][A-Za-z0-9-]*)`)
 func flagTokens(s string) []string {
 	var out []string
 	for _, m := range flagRe.FindAllStringSubmatch(s, -1) {
-		out = append(out, "flag"+m[1])
+		out = append(out, flagPrefix+m[1])
 	}
 	return out
 }

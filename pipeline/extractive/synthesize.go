@@ -241,7 +241,7 @@ func isTermRune(r rune) bool {
 func (p *pool) namesFlag(c criterion, i int) bool {
 	s := &p.sents[i]
 	for _, t := range c.core {
-		if strings.HasPrefix(t, "flag-") && (s.set[t] || s.head[t]) {
+		if strings.HasPrefix(t, flagPrefix+"-") && (s.set[t] || s.head[t]) {
 			return true
 		}
 	}
