@@ -12,7 +12,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/text"
 	"github.com/quarryhq/quarry/web"
 )
 

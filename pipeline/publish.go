@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/db"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/research"
 )
 
 // publish picks the best-scoring draft, marks any sentence verification
@@ -132,7 +132,7 @@ func markUnsupported(md string, v *Verification) string {
 			why = "cites a source that does not exist"
 		}
 		for _, loc := range writtenSentence(s.Text).FindAllStringIndex(md, -1) {
-			if slices.Equal(text.Citations(md[loc[0]:loc[1]]), s.Citations) {
+			if slices.Equal(research.Citations(md[loc[0]:loc[1]]), s.Citations) {
 				md = md[:loc[1]] + fmt.Sprintf(" *(unverified: %s)*", why) + md[loc[1]:]
 				break
 			}

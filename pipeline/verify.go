@@ -5,7 +5,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/report"
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Undetermined is the sentence a report uses for a criterion the sources do
@@ -114,11 +116,11 @@ func Verify(markdown string, sources []Source, prior []PriorSection, criteria []
 		markdown = markdown[:maxReportBytes]
 	}
 	docs := newDocSet(sources, prior)
-	sents := text.ReportSentences(markdown)
+	sents := report.ReportSentences(markdown)
 	v := Verification{Sentences: make([]SentenceCheck, 0, len(sents))}
 	var markers, validMarkers, factual, cited, supported, facts, grounded int
 	for i, s := range sents {
-		c := SentenceCheck{Index: i, Section: s.Section, Text: s.Plain, Citations: text.Citations(s.Raw)}
+		c := SentenceCheck{Index: i, Section: s.Section, Text: s.Plain, Citations: research.Citations(s.Raw)}
 		c.Inference = inferenceRe.MatchString(s.Raw)
 		c.Undetermined = strings.Contains(text.Fold(s.Plain), "could not be determined")
 		c.Valid = true

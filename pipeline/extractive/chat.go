@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/text"
 )
 
 // maxChatSentences bounds an answer from named pages.

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/text"
 )
 
 // criterion is a success criterion prepared for matching.

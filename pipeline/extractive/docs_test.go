@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/text"
 )
 
 // These tests cover how the engine reads reference documentation: settings

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Relevance thresholds.

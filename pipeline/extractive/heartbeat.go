@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/text"
 )
 
 // maxHeartbeatActions is the most new actions one heartbeat may propose.

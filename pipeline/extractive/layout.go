@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/report"
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // maxSections bounds the report's headings, whatever the spec says.
@@ -120,7 +122,7 @@ func bannedSentences(feedback []string, previous string) map[string]bool {
 		return banned
 	}
 	all := text.Fold(strings.Join(feedback, "\n"))
-	for _, s := range text.ReportSentences(previous) {
+	for _, s := range report.ReportSentences(previous) {
 		k := text.Fold(s.Plain)
 		if len(k) >= 20 && strings.Contains(all, k) {
 			banned[k] = true
@@ -129,7 +131,7 @@ func bannedSentences(feedback []string, previous string) map[string]bool {
 	for _, line := range feedback {
 		for _, q := range feedbackQuoteRe.FindAllString(line, -1) {
 			if u, err := strconv.Unquote(q); err == nil && len(u) >= 20 {
-				banned[text.Fold(text.StripCitations(u))] = true
+				banned[text.Fold(research.StripCitations(u))] = true
 			}
 		}
 	}

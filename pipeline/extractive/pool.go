@@ -7,7 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Bounds that keep the engine's work proportional to what it can use.
@@ -95,7 +96,7 @@ func newPool(sources []pipeline.Source, prior []pipeline.PriorSection, banned ma
 	}
 	for _, pr := range prior {
 		// A prior section carries its parent's [S#]; they mean nothing here.
-		p.addDoc(pr.ID, pr.Heading, text.StripCitations(pr.Text), 0.9, banned)
+		p.addDoc(pr.ID, pr.Heading, research.StripCitations(pr.Text), 0.9, banned)
 	}
 	// A sentence is indexed with the words of the heading it sits under:
 	// "add this line to ember.conf" answers "set up replication" because

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/text"
 )
 
 // queriesFor returns 2–5 distinct search queries: the question condensed to

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Question kinds, which decide the supporting criteria of a plan.

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/report"
+	"github.com/quarryhq/quarry/research"
 )
 
 // TestUntrustedInput feeds the engine what the web and users can send:
@@ -54,8 +55,8 @@ func TestUntrustedInput(t *testing.T) {
 		if v.Validity != 1 || v.Support != 1 {
 			t.Errorf("question %.40q: validity %v support %v\n%s", q, v.Validity, v.Support, md)
 		}
-		for _, s := range text.ReportSentences(md) {
-			for _, id := range text.Citations(s.Raw) {
+		for _, s := range report.ReportSentences(md) {
+			for _, id := range research.Citations(s.Raw) {
 				if id != "S4" {
 					t.Errorf("question %.40q cites %s, which holds no quotable prose", q, id)
 				}

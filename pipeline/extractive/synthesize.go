@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/text"
 )
 
 // choose picks the sentences of every section: evidence ranked per

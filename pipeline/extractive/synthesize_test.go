@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/report"
+	"github.com/quarryhq/quarry/research"
 )
 
 // synthesize plans q and writes its report over sources.
@@ -65,7 +66,7 @@ func TestSynthesisQuotesSourcesVerbatimWithCitations(t *testing.T) {
 			if strings.Contains(md, "## Sources") {
 				t.Error("the report must not write its own Sources list")
 			}
-			sents := text.ReportSentences(md)
+			sents := report.ReportSentences(md)
 			if len(sents) == 0 {
 				t.Fatal("empty report")
 			}
@@ -76,7 +77,7 @@ func TestSynthesisQuotesSourcesVerbatimWithCitations(t *testing.T) {
 					}
 					continue
 				}
-				ids := text.Citations(s.Raw)
+				ids := research.Citations(s.Raw)
 				if len(ids) == 0 {
 					t.Errorf("uncited sentence %q", s.Plain)
 					continue
@@ -213,8 +214,8 @@ func TestSynthesisHonoursBudget(t *testing.T) {
 	q := "What is EmberDB?"
 	_, quick := synthesize(t, q, sources, pipeline.DepthQuick)
 	_, deep := synthesize(t, q, sources, pipeline.DepthDeep)
-	if len(text.ReportSentences(quick)) >= len(text.ReportSentences(deep)) {
-		t.Errorf("quick report (%d sentences) should be shorter than deep (%d)", len(text.ReportSentences(quick)), len(text.ReportSentences(deep)))
+	if len(report.ReportSentences(quick)) >= len(report.ReportSentences(deep)) {
+		t.Errorf("quick report (%d sentences) should be shorter than deep (%d)", len(report.ReportSentences(quick)), len(report.ReportSentences(deep)))
 	}
 	// ~3–6 sentences per section, never a novel.
 	for _, md := range []string{quick, deep} {

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/text"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Evidence packing: sources are ranked by relevance to the question and

@@ -29,12 +29,12 @@ var nameConnectors = map[string]bool{
 	"la": true, "le": true, "del": true, "for": true, "the": true, "al": true, "bin": true,
 }
 
-// ExtractFacts returns the numbers, dates and names in sentence, ignoring
-// citation markers. Names are capitalised multi-word spans that do not start
+// ExtractFacts returns the numbers, dates and names in sentence (plain text:
+// citation markers already removed). Names are capitalised multi-word spans that do not start
 // the sentence, plus single words that are acronyms or mixed case
 // ("NASA", "PostgreSQL").
 func ExtractFacts(sentence string) Facts {
-	s := StripCitations(sentence)
+	s := sentence
 	var f Facts
 	seen := map[string]bool{}
 	add := func(list *[]string, v string) {

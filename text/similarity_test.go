@@ -10,12 +10,12 @@ func TestSupport(t *testing.T) {
 		min   float64
 		max   float64
 	}{
-		{"verbatim", passage + " [S1]", 1, 1},
-		{"paraphrase", "Development of PostgreSQL started in 1986 at Berkeley [S1].", 0.8, 1},
+		{"verbatim", passage, 1, 1},
+		{"paraphrase", "Development of PostgreSQL started in 1986 at Berkeley.", 0.8, 1},
 		{"wrong number", "PostgreSQL was developed at the University of California, Berkeley, starting in 1996 under Michael Stonebraker.", 0, 0.5},
 		{"unsupported", "PostgreSQL was created at MIT by Bill Gates as a spreadsheet.", 0, 0.5},
 		{"number word", "Development started in 1986 with three students.", 0, 0.7},
-		{"empty", "[S1]", 1, 1},
+		{"empty", "", 1, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,9 +23,9 @@ const missingNumberPenalty = 0.6
 // Support scores in [0,1] how well passage supports claim: the share of the
 // claim's content tokens found in the passage, numbers weighing more, and a
 // penalty for every number of the claim the passage does not contain.
-// Citation markers are ignored. A claim without content tokens scores 1.
+// The claim is plain text (no citation markers). A claim without content tokens scores 1.
 func Support(claim, passage string) float64 {
-	return SupportTokens(Tokens(StripCitations(claim)), NewSet(Tokens(passage)))
+	return SupportTokens(Tokens(claim), NewSet(Tokens(passage)))
 }
 
 // SupportTokens is Support over already tokenised text.

@@ -1,4 +1,4 @@
-package text
+package research
 
 import (
 	"regexp"
@@ -6,9 +6,20 @@ import (
 	"strings"
 )
 
-// citationRe matches one bracketed citation group: "[S3]", "[S1, S2]",
+// citationGroup is the one definition of a citation marker: a bracketed
+// group of source (S#) and prior-section (P#) ids: "[S3]", "[S1, S2]",
 // "[S1; P2]", "[S2-S4]" (a range). A backslash-escaped bracket is text.
-var citationRe = regexp.MustCompile(`\[\s*([SP]\d{1,4}(?:\s*(?:[,;]|[-–]|and)\s*[SP]?\d{1,4})*)\s*\]`)
+const citationGroup = `\[\s*([SP]\d{1,4}(?:\s*(?:[,;]|[-–]|and)\s*[SP]?\d{1,4})*)\s*\]`
+
+// CitationPattern matches one citation group; submatch 1 is its inside.
+var CitationPattern = regexp.MustCompile(citationGroup)
+
+// leadingCitations matches the citation groups that open a string.
+var leadingCitations = regexp.MustCompile(`^(?:\s*` + citationGroup + `)+`)
+
+// LeadingCitations returns the citation groups that open s ("[S1] [S2]" of
+// "[S1] [S2] Next…"), or "".
+func LeadingCitations(s string) string { return leadingCitations.FindString(s) }
 
 // citationPartRe splits a group into ids and range dashes.
 var citationPartRe = regexp.MustCompile(`[SP]?\d+|[-–]`)
@@ -28,7 +39,7 @@ func Citations(s string) []string {
 			out = append(out, id)
 		}
 	}
-	for _, loc := range citationRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, loc := range CitationPattern.FindAllStringSubmatchIndex(s, -1) {
 		if loc[0] > 0 && s[loc[0]-1] == '\\' {
 			continue
 		}
@@ -68,7 +79,7 @@ func StripCitations(s string) string {
 	if !strings.Contains(s, "[") {
 		return s
 	}
-	out := citationRe.ReplaceAllStringFunc(s, func(m string) string { return "" })
+	out := CitationPattern.ReplaceAllStringFunc(s, func(m string) string { return "" })
 	out = strings.Join(strings.Fields(out), " ")
 	for _, p := range []string{" .", " ,", " ;", " :", " !", " ?"} {
 		out = strings.ReplaceAll(out, p, p[1:])
@@ -79,9 +90,9 @@ func StripCitations(s string) string {
 // IsCitationOnly reports whether s holds nothing but citation markers and
 // punctuation: a fragment that belongs to the sentence before it.
 func IsCitationOnly(s string) bool {
-	if !citationRe.MatchString(s) {
+	if !CitationPattern.MatchString(s) {
 		return false
 	}
-	rest := citationRe.ReplaceAllString(s, "")
+	rest := CitationPattern.ReplaceAllString(s, "")
 	return strings.Trim(rest, " \t\n.,;:") == ""
 }

@@ -1,8 +1,10 @@
-package text
+package report
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/quarryhq/quarry/research"
 )
 
 func TestReportSentences(t *testing.T) {
@@ -28,4 +30,19 @@ func TestReportSentences(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ReportSentences:\n got %q\nwant %q", got, want)
 	}
+}
+
+// FuzzReportSentences checks that no Markdown makes the splitter panic and
+// that every sentence's plain form carries no citation marker.
+func FuzzReportSentences(f *testing.F) {
+	for _, s := range []string{"# A\n\nOne [S1]. Two [S2, S3].", "[S1]", "- a [S1]\n- b", "| x | y [S2] |", "```\n[S1]\n```"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, rs := range ReportSentences(s) {
+			if len(research.Citations(rs.Plain)) > 0 {
+				t.Fatalf("plain sentence %q still cites", rs.Plain)
+			}
+		}
+	})
 }

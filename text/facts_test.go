@@ -11,7 +11,7 @@ func TestExtractFacts(t *testing.T) {
 		want Facts
 	}{
 		{
-			"Python was created by Guido van Rossum and first released in 1991 [S2].",
+			"Python was created by Guido van Rossum and first released in 1991.",
 			Facts{Numbers: []string{"1991"}, Entities: []string{"Guido van Rossum"}},
 		},
 		{

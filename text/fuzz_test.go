@@ -27,9 +27,6 @@ func FuzzSentences(f *testing.F) {
 		}
 		Tokens(s)
 		ExtractFacts(s)
-		Citations(s)
-		StripCitations(s)
-		ReportSentences(s)
 		d := NewDocument("S1", s)
 		p := d.BestPassage(Tokens(s))
 		if p.Start < 0 || p.End > len(s) || p.Start > p.End {

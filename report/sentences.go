@@ -1,10 +1,13 @@
-package text
+package report
 
 import (
 	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // ReportSentence is one sentence of a Markdown report.
@@ -26,7 +29,6 @@ var (
 	htmlTagRe   = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]*)?/?>`)
 	escapeRe    = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
 	emphasisRe  = regexp.MustCompile(`\*+|~~|(?:^|\s)_+|_+(?:\s|$)`)
-	leadCiteRe  = regexp.MustCompile(`^(?:\s*\[\s*[SP]\d[^\]]*\])+`)
 	sourcesHead = regexp.MustCompile(`(?i)^(?:sources|references|bibliography|citations|works cited)$`)
 )
 
@@ -94,31 +96,31 @@ var (
 func appendBlock(out []ReportSentence, section, block string) []ReportSentence {
 	clean := cleanInline(block)
 	first := len(out)
-	var spans []Span
+	var spans []text.Span
 	for _, piece := range splitAfterCitations(clean) {
-		spans = append(spans, Sentences(piece)...)
+		spans = append(spans, text.Sentences(piece)...)
 	}
 	for _, sp := range spans {
 		raw := sp.Text
 		if len(out) > first {
 			// Citations that open a sentence close the one before it.
-			if lead := leadCiteRe.FindString(raw); lead != "" {
+			if lead := research.LeadingCitations(raw); lead != "" {
 				prev := &out[len(out)-1]
 				prev.Raw += " " + strings.TrimSpace(lead)
-				prev.Plain = StripCitations(prev.Raw)
+				prev.Plain = research.StripCitations(prev.Raw)
 				raw = strings.TrimSpace(raw[len(lead):])
 			}
 			if raw == "" {
 				continue
 			}
-			if IsCitationOnly(raw) {
+			if research.IsCitationOnly(raw) {
 				prev := &out[len(out)-1]
 				prev.Raw += " " + raw
-				prev.Plain = StripCitations(prev.Raw)
+				prev.Plain = research.StripCitations(prev.Raw)
 				continue
 			}
 		}
-		out = append(out, ReportSentence{Section: section, Raw: raw, Plain: StripCitations(raw)})
+		out = append(out, ReportSentence{Section: section, Raw: raw, Plain: research.StripCitations(raw)})
 	}
 	return out
 }
@@ -129,7 +131,7 @@ func appendBlock(out []ReportSentence, section, block string) []ReportSentence {
 func splitAfterCitations(s string) []string {
 	var out []string
 	start := 0
-	for _, loc := range citationRe.FindAllStringIndex(s, -1) {
+	for _, loc := range research.CitationPattern.FindAllStringIndex(s, -1) {
 		rest := strings.TrimLeft(s[loc[1]:], " ")
 		if len(rest) == len(s[loc[1]:]) || rest == "" {
 			continue // no space after the marker, or nothing after it
@@ -152,7 +154,7 @@ func cleanInline(s string) string {
 	s = escapedEmphasis.Replace(s)
 	s = imageRe.ReplaceAllString(s, "$1")
 	s = linkRe.ReplaceAllStringFunc(s, func(m string) string {
-		if citationRe.MatchString(m[:strings.Index(m, "]")+1]) {
+		if research.CitationPattern.MatchString(m[:strings.Index(m, "]")+1]) {
 			return m // "[S1](#s1)": a citation rendered as a link
 		}
 		return linkRe.ReplaceAllString(m, "$1")
