@@ -5,26 +5,28 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+
+	"github.com/quarryhq/quarry/research"
 )
 
 // Action is one evidence-gathering step of a run, numbered idx 1, 2, … in
 // the order it was planned.
 type Action struct {
-	RunID      string          `db:"run_id" json:"-"`
-	Idx        int             `db:"idx" json:"idx"`
-	Batch      int             `db:"batch" json:"batch"`
-	Priority   int             `db:"priority" json:"priority"`
-	Kind       string          `db:"kind" json:"kind"`
-	Engine     string          `db:"engine" json:"engine,omitempty"`
-	Query      string          `db:"query" json:"query,omitempty"`
-	URL        string          `db:"url" json:"url,omitempty"`
-	Reason     string          `db:"reason" json:"reason,omitempty"`
-	Status     string          `db:"status" json:"status"`
-	Error      string          `db:"error" json:"error,omitempty"`
-	Preview    string          `db:"preview" json:"preview,omitempty"`
-	Result     json.RawMessage `db:"result" json:"result,omitempty"`
-	StartedAt  sql.NullTime    `db:"started_at" json:"-"`
-	FinishedAt sql.NullTime    `db:"finished_at" json:"-"`
+	RunID      string                `db:"run_id" json:"-"`
+	Idx        int                   `db:"idx" json:"idx"`
+	Batch      int                   `db:"batch" json:"batch"`
+	Priority   int                   `db:"priority" json:"priority"`
+	Kind       string                `db:"kind" json:"kind"`
+	Engine     string                `db:"engine" json:"engine,omitempty"`
+	Query      string                `db:"query" json:"query,omitempty"`
+	URL        string                `db:"url" json:"url,omitempty"`
+	Reason     string                `db:"reason" json:"reason,omitempty"`
+	Status     research.ActionStatus `db:"status" json:"status"`
+	Error      string                `db:"error" json:"error,omitempty"`
+	Preview    string                `db:"preview" json:"preview,omitempty"`
+	Result     json.RawMessage       `db:"result" json:"result,omitempty"`
+	StartedAt  sql.NullTime          `db:"started_at" json:"-"`
+	FinishedAt sql.NullTime          `db:"finished_at" json:"-"`
 }
 
 const actionColumns = `run_id, idx, batch, priority, kind, engine, query, url, reason, status, error, preview, result, started_at, finished_at`
@@ -42,7 +44,7 @@ func (tx *Tx) InsertAction(ctx context.Context, a Action) (Action, error) {
 }
 
 // FinishAction records an action's outcome.
-func (tx *Tx) FinishAction(ctx context.Context, runID string, idx int, status, errText, preview string, result any) error {
+func (tx *Tx) FinishAction(ctx context.Context, runID string, idx int, status research.ActionStatus, errText, preview string, result any) error {
 	body, err := json.Marshal(result)
 	if err != nil {
 		return fmt.Errorf("encode action result: %w", err)

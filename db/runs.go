@@ -7,55 +7,36 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/quarryhq/quarry/research"
 )
-
-// Run statuses (DESIGN.md, Run lifecycle).
-const (
-	StatusQueued           = "queued"
-	StatusPlanning         = "planning"
-	StatusAwaitingApproval = "awaiting_approval"
-	StatusGathering        = "gathering"
-	StatusSynthesizing     = "synthesizing"
-	StatusVerifying        = "verifying"
-	StatusDone             = "done"
-	StatusFailed           = "failed"
-	StatusCancelled        = "cancelled"
-)
-
-// ActiveStatuses are the states in which a worker holds the run.
-var ActiveStatuses = []string{StatusQueued, StatusPlanning, StatusGathering, StatusSynthesizing, StatusVerifying}
-
-// Terminal reports whether a status is final.
-func Terminal(status string) bool {
-	return status == StatusDone || status == StatusFailed || status == StatusCancelled
-}
 
 // Run is a research run; the row is also the job a worker claims.
 type Run struct {
-	ID             string          `db:"id" json:"id"`
-	ParentRunID    sql.NullString  `db:"parent_run_id" json:"-"`
-	Question       string          `db:"question" json:"question"`
-	Depth          string          `db:"depth" json:"depth"`
-	Route          string          `db:"route" json:"route"`
-	Options        json.RawMessage `db:"options" json:"options"`
-	Status         string          `db:"status" json:"status"`
-	TaskSpec       json.RawMessage `db:"task_spec" json:"task_spec,omitempty"`
-	Budget         json.RawMessage `db:"budget" json:"budget"`
-	Spend          json.RawMessage `db:"spend" json:"spend"`
-	StopReason     string          `db:"stop_reason" json:"stop_reason,omitempty"`
-	Error          string          `db:"error" json:"error,omitempty"`
-	Owner          string          `db:"owner" json:"owner,omitempty"`
-	ShareToken     sql.NullString  `db:"share_token" json:"-"`
-	ShareRevokedAt sql.NullTime    `db:"share_revoked_at" json:"-"`
-	ShareExpiresAt sql.NullTime    `db:"share_expires_at" json:"-"`
-	LeaseOwner     sql.NullString  `db:"lease_owner" json:"-"`
-	LeaseExpiresAt sql.NullTime    `db:"lease_expires_at" json:"-"`
-	Attempts       int             `db:"attempts" json:"attempts"`
-	LastSeq        int64           `db:"last_seq" json:"last_seq"`
-	CreatedAt      time.Time       `db:"created_at" json:"created_at"`
-	UpdatedAt      time.Time       `db:"updated_at" json:"updated_at"`
-	StartedAt      sql.NullTime    `db:"started_at" json:"-"`
-	FinishedAt     sql.NullTime    `db:"finished_at" json:"-"`
+	ID             string             `db:"id" json:"id"`
+	ParentRunID    sql.NullString     `db:"parent_run_id" json:"-"`
+	Question       string             `db:"question" json:"question"`
+	Depth          string             `db:"depth" json:"depth"`
+	Route          string             `db:"route" json:"route"`
+	Options        json.RawMessage    `db:"options" json:"options"`
+	Status         research.RunStatus `db:"status" json:"status"`
+	TaskSpec       json.RawMessage    `db:"task_spec" json:"task_spec,omitempty"`
+	Budget         json.RawMessage    `db:"budget" json:"budget"`
+	Spend          json.RawMessage    `db:"spend" json:"spend"`
+	StopReason     string             `db:"stop_reason" json:"stop_reason,omitempty"`
+	Error          string             `db:"error" json:"error,omitempty"`
+	Owner          string             `db:"owner" json:"owner,omitempty"`
+	ShareToken     sql.NullString     `db:"share_token" json:"-"`
+	ShareRevokedAt sql.NullTime       `db:"share_revoked_at" json:"-"`
+	ShareExpiresAt sql.NullTime       `db:"share_expires_at" json:"-"`
+	LeaseOwner     sql.NullString     `db:"lease_owner" json:"-"`
+	LeaseExpiresAt sql.NullTime       `db:"lease_expires_at" json:"-"`
+	Attempts       int                `db:"attempts" json:"attempts"`
+	LastSeq        int64              `db:"last_seq" json:"last_seq"`
+	CreatedAt      time.Time          `db:"created_at" json:"created_at"`
+	UpdatedAt      time.Time          `db:"updated_at" json:"updated_at"`
+	StartedAt      sql.NullTime       `db:"started_at" json:"-"`
+	FinishedAt     sql.NullTime       `db:"finished_at" json:"-"`
 }
 
 // NewRun is what a caller supplies to create a run.
@@ -150,7 +131,7 @@ func (tx *Tx) GetRunForUpdate(ctx context.Context, id string) (*Run, error) {
 // RunFilter selects runs for the history page.
 type RunFilter struct {
 	Query  string // full-text search over question and report
-	Status string
+	Status research.RunStatus
 	Owner  string
 	Limit  int
 	Offset int
@@ -179,7 +160,7 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
 
 // RunUpdate is a partial update of a run; nil fields are left alone.
 type RunUpdate struct {
-	Status     *string
+	Status     *research.RunStatus
 	Route      *string
 	TaskSpec   json.RawMessage
 	Spend      json.RawMessage

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 )
 
 // CreateRunRequest is the body of POST /api/runs.
@@ -34,35 +35,35 @@ type CreateRunResponse struct {
 
 // RunResponse is GET /api/runs/{id}.
 type RunResponse struct {
-	ID         string          `json:"id"`
-	Question   string          `json:"question"`
-	Depth      string          `json:"depth"`
-	Status     string          `json:"status"`
-	StopReason string          `json:"stop_reason"`
-	Error      string          `json:"error"`
-	ParentID   string          `json:"parent_id,omitempty"`
-	TaskSpec   json.RawMessage `json:"task_spec"`
-	Actions    []ActionJSON    `json:"actions"`
-	Sources    []SourceJSON    `json:"sources"`
-	Report     *ReportJSON     `json:"report,omitempty"`
-	ShareURL   string          `json:"share_url,omitempty"`
-	LastSeq    int64           `json:"last_seq"`
-	EventsURL  string          `json:"events_url"`
-	CreatedAt  time.Time       `json:"created_at"`
-	FinishedAt *time.Time      `json:"finished_at,omitempty"`
+	ID         string             `json:"id"`
+	Question   string             `json:"question"`
+	Depth      string             `json:"depth"`
+	Status     research.RunStatus `json:"status"`
+	StopReason string             `json:"stop_reason"`
+	Error      string             `json:"error"`
+	ParentID   string             `json:"parent_id,omitempty"`
+	TaskSpec   json.RawMessage    `json:"task_spec"`
+	Actions    []ActionJSON       `json:"actions"`
+	Sources    []SourceJSON       `json:"sources"`
+	Report     *ReportJSON        `json:"report,omitempty"`
+	ShareURL   string             `json:"share_url,omitempty"`
+	LastSeq    int64              `json:"last_seq"`
+	EventsURL  string             `json:"events_url"`
+	CreatedAt  time.Time          `json:"created_at"`
+	FinishedAt *time.Time         `json:"finished_at,omitempty"`
 }
 
 // ActionJSON is one action of a run.
 type ActionJSON struct {
-	Idx     int    `json:"idx"`
-	Batch   int    `json:"batch"`
-	Kind    string `json:"kind"`
-	Engine  string `json:"engine,omitempty"`
-	Query   string `json:"query,omitempty"`
-	URL     string `json:"url,omitempty"`
-	Status  string `json:"status"`
-	Preview string `json:"preview,omitempty"`
-	Error   string `json:"error,omitempty"`
+	Idx     int                   `json:"idx"`
+	Batch   int                   `json:"batch"`
+	Kind    string                `json:"kind"`
+	Engine  string                `json:"engine,omitempty"`
+	Query   string                `json:"query,omitempty"`
+	URL     string                `json:"url,omitempty"`
+	Status  research.ActionStatus `json:"status"`
+	Preview string                `json:"preview,omitempty"`
+	Error   string                `json:"error,omitempty"`
 }
 
 // SourceJSON is one fetched source, without its text.
@@ -205,7 +206,7 @@ func (s *Server) apiReportMarkdown(w http.ResponseWriter, r *http.Request) {
 	}
 	rep, err := s.store.PublishedReport(r.Context(), run.ID)
 	if errors.Is(err, db.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "the run has no published report yet (status "+run.Status+")")
+		writeError(w, http.StatusNotFound, "the run has no published report yet (status "+string(run.Status)+")")
 		return
 	}
 	if err != nil {
@@ -240,5 +241,5 @@ func (s *Server) apiCancelRun(w http.ResponseWriter, r *http.Request) {
 		s.apiFail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"id": id, "status": db.StatusCancelled})
+	writeJSON(w, http.StatusOK, map[string]any{"id": id, "status": research.StatusCancelled})
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/r3labs/sse/v2"
 
 	"github.com/quarryhq/quarry/db"
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 )
 
 // Each SSE connection gets its own r3labs stream fed by its own pump
@@ -114,7 +114,7 @@ func resumeAfter(r *http.Request) int64 {
 
 // isTerminalEvent reports whether an event ends its run's stream.
 func isTerminalEvent(typ string) bool {
-	return typ == pipeline.EventRunCompleted || typ == pipeline.EventRunFailed || typ == pipeline.EventRunCancelled
+	return typ == research.EventRunCompleted || typ == research.EventRunFailed || typ == research.EventRunCancelled
 }
 
 // serveEvents streams the run's events after resumeAfter(r): it subscribes
@@ -160,7 +160,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, run *db.Run
 		return
 	}
 	after := min(resumeAfter(r), cur.LastSeq)
-	if db.Terminal(cur.Status) && after >= cur.LastSeq {
+	if cur.Status.Terminal() && after >= cur.LastSeq {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/db"
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 )
 
 // TestEventsReplayAfterLastEventID: a reconnect with Last-Event-ID N gets
@@ -22,7 +22,7 @@ func TestEventsReplayAfterLastEventID(t *testing.T) {
 	rep := newReplica(t, replicaOptions{})
 	run := createRun(t, rep.store, "replay question") // seq 1: run_created
 	for i := 2; i <= 6; i++ {
-		appendEvent(t, rep.store, run.ID, pipeline.EventStageStarted, pipeline.StagePayload{Stage: fmt.Sprint("s", i), Status: "planning"})
+		appendEvent(t, rep.store, run.ID, research.EventStageStarted, research.StagePayload{Stage: fmt.Sprint("s", i), Status: "planning"})
 	}
 	s := openSSE(t, rep.srv.URL+"/api/runs/"+run.ID+"/events", "3")
 	if h := s.resp.Header.Get("X-Accel-Buffering"); h != "no" {
@@ -34,18 +34,18 @@ func TestEventsReplayAfterLastEventID(t *testing.T) {
 	for want := int64(4); want <= 6; want++ {
 		ev := s.next(t, 5*time.Second)
 		got := apiEvent(t, ev)
-		if ev.ID != strconv.FormatInt(want, 10) || got.Seq != want || ev.Event != pipeline.EventStageStarted || got.RunID != run.ID {
+		if ev.ID != strconv.FormatInt(want, 10) || got.Seq != want || ev.Event != research.EventStageStarted || got.RunID != run.ID {
 			t.Fatalf("event %+v, want seq %d", ev, want)
 		}
 	}
-	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 1, Kind: "search", Query: "q", Status: "pending"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventRunFailed, pipeline.FailedPayload{Status: "failed", Error: "boom"})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Query: "q", Status: "pending"})
+	appendEvent(t, rep.store, run.ID, research.EventRunFailed, research.FailedPayload{Status: "failed", Error: "boom"})
 	ev := s.next(t, 5*time.Second)
-	if ev.ID != "7" || ev.Event != pipeline.EventAction {
+	if ev.ID != "7" || ev.Event != research.EventAction {
 		t.Fatalf("live event %+v, want 7 action", ev)
 	}
 	ev = s.next(t, 5*time.Second)
-	if ev.ID != "8" || ev.Event != pipeline.EventRunFailed {
+	if ev.ID != "8" || ev.Event != research.EventRunFailed {
 		t.Fatalf("live event %+v, want 8 run_failed", ev)
 	}
 	s.expectEnd(t, 5*time.Second)
@@ -57,7 +57,7 @@ func TestEventsAfterQueryAndHeader(t *testing.T) {
 	rep := newReplica(t, replicaOptions{})
 	run := createRun(t, rep.store, "after question")
 	for i := 0; i < 4; i++ {
-		appendEvent(t, rep.store, run.ID, pipeline.EventCheckpoint, map[string]int{"n": i})
+		appendEvent(t, rep.store, run.ID, research.EventCheckpoint, map[string]int{"n": i})
 	} // seqs 1..5
 	tests := []struct {
 		query, header string
@@ -78,7 +78,7 @@ func TestEventsAfterQueryAndHeader(t *testing.T) {
 	}
 	// Past the end: nothing is replayed, the next live event arrives.
 	s := openSSE(t, rep.srv.URL+"/api/runs/"+run.ID+"/events?after=99", "")
-	appendEvent(t, rep.store, run.ID, pipeline.EventCheckpoint, map[string]int{"n": 9})
+	appendEvent(t, rep.store, run.ID, research.EventCheckpoint, map[string]int{"n": 9})
 	if ev := s.next(t, 5*time.Second); ev.ID != "6" {
 		t.Errorf("after a bogus resume point: id %s, want 6", ev.ID)
 	}
@@ -96,7 +96,7 @@ func TestEventsOfFinishedRun(t *testing.T) {
 	if ev := s.next(t, 5*time.Second); ev.ID != "1" {
 		t.Fatalf("first %+v", ev)
 	}
-	if ev := s.next(t, 5*time.Second); ev.ID != "2" || ev.Event != pipeline.EventRunCancelled {
+	if ev := s.next(t, 5*time.Second); ev.ID != "2" || ev.Event != research.EventRunCancelled {
 		t.Fatalf("second %+v", ev)
 	}
 	s.expectEnd(t, 5*time.Second)
@@ -126,15 +126,15 @@ func TestEventsAcrossReplicas(t *testing.T) {
 	resp.Body.Close()
 	id := strings.TrimPrefix(resp.Header.Get("Location"), "/api/runs/")
 	s := openSSE(t, b.srv.URL+"/api/runs/"+id+"/events", "")
-	if ev := s.next(t, 5*time.Second); ev.ID != "1" || ev.Event != pipeline.EventRunCreated {
+	if ev := s.next(t, 5*time.Second); ev.ID != "1" || ev.Event != research.EventRunCreated {
 		t.Fatalf("first %+v", ev)
 	}
 	const n = 30
 	go func() {
 		for i := 0; i < n; i++ {
-			appendEvent(t, a.store, id, pipeline.EventSynthesisDelta, pipeline.DeltaPayload{Text: fmt.Sprint("part ", i)})
+			appendEvent(t, a.store, id, research.EventSynthesisDelta, research.DeltaPayload{Text: fmt.Sprint("part ", i)})
 		}
-		appendEvent(t, a.store, id, pipeline.EventRunFailed, pipeline.FailedPayload{Status: "failed", Error: "end"})
+		appendEvent(t, a.store, id, research.EventRunFailed, research.FailedPayload{Status: "failed", Error: "end"})
 	}()
 	for want := 2; want <= n+2; want++ {
 		ev := s.next(t, 5*time.Second)
@@ -182,7 +182,7 @@ func TestSlowViewerDoesNotStallOthers(t *testing.T) {
 		for batch := 0; batch < n/100; batch++ {
 			err := rep.store.InTx(context.Background(), func(tx *db.Tx) error {
 				for i := 0; i < 100; i++ {
-					if _, err := tx.AppendEvent(context.Background(), run.ID, pipeline.EventSynthesisDelta, pipeline.DeltaPayload{Text: big}); err != nil {
+					if _, err := tx.AppendEvent(context.Background(), run.ID, research.EventSynthesisDelta, research.DeltaPayload{Text: big}); err != nil {
 						return err
 					}
 				}
@@ -238,14 +238,14 @@ func TestPageEventsRenderFragments(t *testing.T) {
 	rep := newReplica(t, replicaOptions{})
 	run := createRun(t, rep.store, "fragment question")
 	s := openSSE(t, rep.srv.URL+"/runs/"+run.ID+"/events?after=1", "")
-	spec := pipeline.TaskSpec{Goal: "Find out", Criteria: []string{"first criterion", "second criterion"}, Sections: []string{"Answer"},
-		Actions: []pipeline.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "fragment"}}}
-	appendEvent(t, rep.store, run.ID, pipeline.EventAwaitingApproval, pipeline.PlanPayload{Status: "awaiting_approval", Spec: spec})
-	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 1, Kind: "search", Engine: "duckduckgo", Query: "fragment <b>", Status: "pending"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 1, Status: "success", Preview: "found it"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventHeartbeatDecision, pipeline.DecisionPayload{Batch: 1, Done: true, Reason: "all criteria covered"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventSynthesisDelta, pipeline.DeltaPayload{Text: "Draft <script>x</script>"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventRunCompleted, pipeline.CompletedPayload{Status: "done", HTML: "<p>The report</p>", ShareURL: "/r/tok"})
+	spec := research.TaskSpec{Goal: "Find out", Criteria: []string{"first criterion", "second criterion"}, Sections: []string{"Answer"},
+		Actions: []research.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "fragment"}}}
+	appendEvent(t, rep.store, run.ID, research.EventAwaitingApproval, research.PlanPayload{Status: "awaiting_approval", Spec: spec})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Engine: "duckduckgo", Query: "fragment <b>", Status: "pending"})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Status: "success", Preview: "found it"})
+	appendEvent(t, rep.store, run.ID, research.EventHeartbeatDecision, research.DecisionPayload{Batch: 1, Done: true, Reason: "all criteria covered"})
+	appendEvent(t, rep.store, run.ID, research.EventSynthesisDelta, research.DeltaPayload{Text: "Draft <script>x</script>"})
+	appendEvent(t, rep.store, run.ID, research.EventRunCompleted, research.CompletedPayload{Status: "done", HTML: "<p>The report</p>", ShareURL: "/r/tok"})
 
 	ev := s.next(t, 5*time.Second)
 	doc := mustDoc(t, strings.NewReader(ev.Data))

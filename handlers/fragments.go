@@ -9,7 +9,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/quarryhq/quarry/db"
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -32,17 +32,17 @@ func newFragmenter(s *Server, p web.Page, run *db.Run) *fragmenter {
 
 // statusField is the part of every payload that may carry a new status.
 type statusField struct {
-	Status string `json:"status"`
-	Error  string `json:"error"`
+	Status research.RunStatus `json:"status"`
+	Error  string             `json:"error"`
 }
 
 // render returns the fragments for ev; nil when the page shows nothing of it.
 func (f *fragmenter) render(ctx context.Context, ev db.Event) ([]byte, error) {
 	var st statusField
-	if ev.Type != pipeline.EventAction { // an action's status is the action's, not the run's
+	if ev.Type != research.EventAction { // an action's status is the action's, not the run's
 		json.Unmarshal(ev.Payload, &st)
 	}
-	if isTerminalEvent(ev.Type) || db.Terminal(st.Status) {
+	if isTerminalEvent(ev.Type) || st.Status.Terminal() {
 		return f.final(ctx, ev, st)
 	}
 	var parts []templ.Component
@@ -51,8 +51,8 @@ func (f *fragmenter) render(ctx context.Context, ev db.Event) ([]byte, error) {
 		parts = append(parts, web.StatusBlock(v, true), web.RunControls(f.page, v, true))
 	}
 	switch ev.Type {
-	case pipeline.EventPlan, pipeline.EventAwaitingApproval:
-		var p pipeline.PlanPayload
+	case research.EventPlan, research.EventAwaitingApproval:
+		var p research.PlanPayload
 		if err := json.Unmarshal(ev.Payload, &p); err != nil {
 			return nil, nil
 		}
@@ -64,8 +64,8 @@ func (f *fragmenter) render(ctx context.Context, ev db.Event) ([]byte, error) {
 		// The plan carries the budget's limits; spend follows in budget
 		// events, which always come after it.
 		parts = append(parts, web.BudgetBlock(budgetFromSpec(p.Spec.Budget), true))
-	case pipeline.EventAction:
-		var p pipeline.ActionPayload
+	case research.EventAction:
+		var p research.ActionPayload
 		if err := json.Unmarshal(ev.Payload, &p); err != nil {
 			return nil, nil
 		}
@@ -78,26 +78,26 @@ func (f *fragmenter) render(ctx context.Context, ev db.Event) ([]byte, error) {
 		} else {
 			parts = append(parts, web.ActionItem(a, "replace"))
 		}
-	case pipeline.EventHeartbeatDecision:
-		var p pipeline.DecisionPayload
+	case research.EventHeartbeatDecision:
+		var p research.DecisionPayload
 		if err := json.Unmarshal(ev.Payload, &p); err != nil {
 			return nil, nil
 		}
 		parts = append(parts, web.DecisionItem(decisionView(p), true))
-	case pipeline.EventBudget:
-		var p pipeline.BudgetPayload
+	case research.EventBudget:
+		var p research.BudgetPayload
 		if err := json.Unmarshal(ev.Payload, &p); err != nil {
 			return nil, nil
 		}
 		parts = append(parts, web.BudgetBlock(budgetView(p), true))
-	case pipeline.EventVerification:
-		var p pipeline.VerificationPayload
+	case research.EventVerification:
+		var p research.VerificationPayload
 		if err := json.Unmarshal(ev.Payload, &p); err != nil {
 			return nil, nil
 		}
 		parts = append(parts, web.PassAppend(web.PassView{Pass: p.Pass, Scores: scoresView(p)}))
-	case pipeline.EventSynthesisDelta:
-		var p pipeline.DeltaPayload
+	case research.EventSynthesisDelta:
+		var p research.DeltaPayload
 		if err := json.Unmarshal(ev.Payload, &p); err != nil || p.Text == "" {
 			return nil, nil
 		}
@@ -109,8 +109,8 @@ func (f *fragmenter) render(ctx context.Context, ev db.Event) ([]byte, error) {
 			parts = append(parts, web.DraftDelta(p.Text))
 		}
 		f.draftPass = p.Pass
-	case pipeline.EventRepairStarted:
-		var p pipeline.RepairPayload
+	case research.EventRepairStarted:
+		var p research.RepairPayload
 		if err := json.Unmarshal(ev.Payload, &p); err != nil {
 			return nil, nil
 		}
@@ -137,8 +137,8 @@ func (f *fragmenter) final(ctx context.Context, ev db.Event, st statusField) ([]
 	if st.Status != "" && st.Status != v.Status {
 		v.Status, v.Error, v.StopReason = st.Status, st.Error, ""
 	}
-	if ev.Type == pipeline.EventRunCompleted && v.Report == nil {
-		var p pipeline.CompletedPayload
+	if ev.Type == research.EventRunCompleted && v.Report == nil {
+		var p research.CompletedPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			v.Report = f.s.reportFromEvent(run, p)
 		}
@@ -162,7 +162,7 @@ func renderParts(ctx context.Context, parts []templ.Component) ([]byte, error) {
 // action merges an action event into the connection's view of it. An
 // update for an action this connection has not seen (it was on the page
 // already) is completed from the action table.
-func (f *fragmenter) action(ctx context.Context, p pipeline.ActionPayload) (web.ActionView, error) {
+func (f *fragmenter) action(ctx context.Context, p research.ActionPayload) (web.ActionView, error) {
 	a, ok := f.actions[p.Idx]
 	if !ok && p.Kind == "" {
 		if f.stored == nil {

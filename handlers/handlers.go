@@ -20,6 +20,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -132,7 +133,7 @@ func New(opt Options) *Server {
 		opt.SSEBuffer = DefaultSSEBuffer
 	}
 	if opt.DefaultDepth == "" {
-		opt.DefaultDepth = pipeline.DepthStandard
+		opt.DefaultDepth = research.DepthStandard
 	}
 	opt.BaseURL = strings.TrimRight(opt.BaseURL, "/")
 	s := &Server{opt: opt, log: opt.Logger, store: opt.Store, runs: ownedRuns{opt.Runs}}

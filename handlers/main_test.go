@@ -18,9 +18,9 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/handlers"
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/extractive"
 	"github.com/quarryhq/quarry/web"
 )
 

@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/research"
 )
 
 // registerMetrics builds the registry /metrics serves: Go and process
@@ -52,19 +53,18 @@ func (c *runsCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	var rows []struct {
-		Status string `db:"status"`
-		N      int64  `db:"n"`
+		Status research.RunStatus `db:"status"`
+		N      int64              `db:"n"`
 	}
 	if err := c.store.DB.SelectContext(ctx, &rows, `SELECT status, count(*) AS n FROM runs GROUP BY status`); err != nil {
 		ch <- prometheus.NewInvalidMetric(runsDesc, err)
 		return
 	}
-	counts := map[string]int64{}
+	counts := map[research.RunStatus]int64{}
 	for _, r := range rows {
 		counts[r.Status] = r.N
 	}
-	for _, st := range []string{db.StatusQueued, db.StatusPlanning, db.StatusAwaitingApproval, db.StatusGathering,
-		db.StatusSynthesizing, db.StatusVerifying, db.StatusDone, db.StatusFailed, db.StatusCancelled} {
-		ch <- prometheus.MustNewConstMetric(runsDesc, prometheus.GaugeValue, float64(counts[st]), st)
+	for _, st := range research.RunStatuses {
+		ch <- prometheus.MustNewConstMetric(runsDesc, prometheus.GaugeValue, float64(counts[st]), string(st))
 	}
 }

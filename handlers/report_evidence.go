@@ -12,6 +12,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/text"
 	"github.com/quarryhq/quarry/web"
 )
@@ -39,7 +40,7 @@ type extracted struct {
 // and the link's fragment points at that evidence, so it works without
 // JavaScript. Only attributes with values made here are added: the HTML
 // stays as sanitized.
-func extractReport(body string, checks []pipeline.SentenceCheck, rows []db.Source, prior []pipeline.PriorSection) extracted {
+func extractReport(body string, checks []pipeline.SentenceCheck, rows []db.Source, prior []research.PriorSection) extracted {
 	ex := extracted{cited: map[string]int{}, firstEv: map[string]string{}, sentenceEv: map[int]string{}}
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(`<div id="quarry-report-root">` + body + `</div>`))
 	if err != nil {
@@ -62,7 +63,7 @@ func extractReport(body string, checks []pipeline.SentenceCheck, rows []db.Sourc
 	for i := range rows {
 		sources["S"+strconv.Itoa(rows[i].SID)] = &rows[i]
 	}
-	priors := map[string]pipeline.PriorSection{}
+	priors := map[string]research.PriorSection{}
 	for _, p := range prior {
 		priors[p.ID] = p
 	}
@@ -115,7 +116,7 @@ func extractReport(body string, checks []pipeline.SentenceCheck, rows []db.Sourc
 
 // fillEvidence completes the evidence of one citation of cite in the
 // sentence check (nil when the link matched no sentence).
-func fillEvidence(ev *web.EvidenceView, check *pipeline.SentenceCheck, src *db.Source, priors map[string]pipeline.PriorSection, docs map[string]*text.Document) {
+func fillEvidence(ev *web.EvidenceView, check *pipeline.SentenceCheck, src *db.Source, priors map[string]research.PriorSection, docs map[string]*text.Document) {
 	var body string
 	switch {
 	case src != nil:

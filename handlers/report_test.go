@@ -14,6 +14,7 @@ import (
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -41,7 +42,7 @@ func publishTestReport(t *testing.T, store *db.Store, question string) storedRep
 	md := "# How NOTIFY delivers\n\n## Delivery\n\nPostgres delivers notifications at commit [S1]. " +
 		"Listening sessions receive each notification once [S1][S2].\n\n" +
 		"- Notifications survive a server crash [S2]. *(unverified: not supported by the cited source)*\n"
-	sources := []pipeline.Source{
+	sources := []research.Source{
 		{ID: "S1", URL: "https://docs.example.org/notify", Title: "NOTIFY", Host: "docs.example.org"},
 		{ID: "S2", URL: "https://blog.example.net/listen", Title: "LISTEN explained", Host: "blog.example.net"},
 	}
@@ -54,12 +55,12 @@ func publishTestReport(t *testing.T, store *db.Store, question string) storedRep
 		{Index: 2, Section: "Delivery", Text: "Notifications survive a server crash.", Citations: []string{"S2"}, Factual: true, Valid: true,
 			Supported: false, Score: 0.1, SourceID: "S2", Passage: "More.", PassageStart: strings.Index(s2Text, "More."), PassageEnd: len(s2Text)},
 	}
-	ver := pipeline.VerificationPayload{Pass: 1, Validity: 1, Coverage: 1, Support: 2.0 / 3, Grounding: 1, CriteriaCoverage: 1,
+	ver := research.VerificationPayload{Pass: 1, Validity: 1, Coverage: 1, Support: 2.0 / 3, Grounding: 1, CriteriaCoverage: 1,
 		Passed: false, Warning: "One sentence is not supported by its source."}
 	token := "tok-" + run.ID[:8]
 	err := store.InTx(ctx, func(tx *db.Tx) error {
 		for _, s := range []struct {
-			src  pipeline.Source
+			src  research.Source
 			text string
 		}{{sources[0], s1Text}, {sources[1], s2Text}} {
 			if _, _, err := tx.AddSource(ctx, db.Source{RunID: run.ID, URL: s.src.URL, CanonicalURL: s.src.URL, Title: s.src.Title, Host: s.src.Host, Text: s.text}); err != nil {
@@ -72,11 +73,11 @@ func publishTestReport(t *testing.T, store *db.Store, question string) storedRep
 		if err := tx.SetShareToken(ctx, run.ID, token, nil); err != nil {
 			return err
 		}
-		status := db.StatusDone
+		status := research.StatusDone
 		if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status}); err != nil {
 			return err
 		}
-		_, err := tx.AppendEvent(ctx, run.ID, pipeline.EventRunCompleted, pipeline.CompletedPayload{Status: status, HTML: html, Verification: ver})
+		_, err := tx.AppendEvent(ctx, run.ID, research.EventRunCompleted, research.CompletedPayload{Status: status, HTML: html, Verification: ver})
 		return err
 	})
 	if err != nil {
@@ -338,7 +339,7 @@ func TestFollowUpAndPriorResearch(t *testing.T) {
 
 	// Publish the child's report citing a prior section.
 	ctx := context.Background()
-	prior := []pipeline.PriorSection{{ID: "P1", Heading: "Delivery", Text: "Postgres delivers notifications at commit. Earlier finding."}}
+	prior := []research.PriorSection{{ID: "P1", Heading: "Delivery", Text: "Postgres delivers notifications at commit. Earlier finding."}}
 	md := "## Replicas\n\nNotifications are delivered at commit [P1].\n"
 	html := pipeline.RenderMarkdown(md, map[string]bool{"P1": true}) + pipeline.PriorHTML(prior, map[string]bool{"P1": true})
 	passage := "Postgres delivers notifications at commit."
@@ -351,7 +352,7 @@ func TestFollowUpAndPriorResearch(t *testing.T) {
 		if _, err := tx.AddReport(ctx, db.Report{RunID: childID, Markdown: md, HTML: html, Citations: mustJSON(t, checks), Published: true}); err != nil {
 			return err
 		}
-		status := db.StatusDone
+		status := research.StatusDone
 		return tx.UpdateRun(ctx, childID, db.RunUpdate{Status: &status})
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -82,11 +83,11 @@ func (s *Server) setParent(ctx context.Context, run *db.Run, rv *web.ReportView)
 
 // reportFromEvent is the report as the completion event carried it, for a
 // run whose report row is missing.
-func (s *Server) reportFromEvent(run *db.Run, p pipeline.CompletedPayload) *web.ReportView {
+func (s *Server) reportFromEvent(run *db.Run, p research.CompletedPayload) *web.ReportView {
 	ex := extractReport(p.HTML, nil, nil, nil)
 	rv := &web.ReportView{RunID: run.ID, Title: ex.title, Question: run.Question, Depth: run.Depth, Engine: s.engineLabel(p.Engine),
 		Date: run.UpdatedAt, BodyHTML: ex.body, Warning: p.Warning}
-	if p.Verification != (pipeline.VerificationPayload{}) {
+	if p.Verification != (research.VerificationPayload{}) {
 		rv.Scores = scoresView(p.Verification)
 	}
 	if rv.Title == "" {
@@ -145,7 +146,7 @@ func (s *Server) reportParts(ctx context.Context, run *db.Run, rep *db.Report) (
 	if err != nil {
 		return nil, err
 	}
-	var prior []pipeline.PriorSection
+	var prior []research.PriorSection
 	if run.ParentRunID.Valid {
 		if prior, err = s.priorSections(ctx, run.ID); err != nil {
 			return nil, err
@@ -178,7 +179,7 @@ func (s *Server) reportParts(ctx context.Context, run *db.Run, rep *db.Report) (
 // reportScores reads the stored verification and counts the sentences
 // behind its ratios.
 func reportScores(raw json.RawMessage, checks []pipeline.SentenceCheck) (web.Scores, string) {
-	var ver pipeline.VerificationPayload
+	var ver research.VerificationPayload
 	var keys map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &keys) != nil || keys["validity"] == nil || json.Unmarshal(raw, &ver) != nil {
 		return web.Scores{}, ""
@@ -205,7 +206,7 @@ func reportScores(raw json.RawMessage, checks []pipeline.SentenceCheck) (web.Sco
 
 // priorSections are the parent report's sections a follow-up could cite,
 // as its pipeline state recorded them.
-func (s *Server) priorSections(ctx context.Context, runID string) ([]pipeline.PriorSection, error) {
+func (s *Server) priorSections(ctx context.Context, runID string) ([]research.PriorSection, error) {
 	cp, err := s.store.LatestCheckpoint(ctx, runID)
 	if errors.Is(err, db.ErrNotFound) {
 		return nil, nil
@@ -214,7 +215,7 @@ func (s *Server) priorSections(ctx context.Context, runID string) ([]pipeline.Pr
 		return nil, err
 	}
 	var st struct {
-		Prior []pipeline.PriorSection `json:"prior"`
+		Prior []research.PriorSection `json:"prior"`
 	}
 	if err := json.Unmarshal(cp.State, &st); err != nil {
 		return nil, fmt.Errorf("read checkpoint of run %s: %w", runID, err)

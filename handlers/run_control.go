@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -99,8 +100,8 @@ const maxActionRows = 8
 // plan with the goal, criteria, sections and actions as submitted (the
 // pipeline sanitizes and bounds them). Action rows are numbered fields
 // (action_target_0, …); a row without a query or URL is dropped.
-func reviewFromForm(r *http.Request, stored *pipeline.TaskSpec) *web.ReviewForm {
-	var spec pipeline.TaskSpec
+func reviewFromForm(r *http.Request, stored *research.TaskSpec) *web.ReviewForm {
+	var spec research.TaskSpec
 	if stored != nil {
 		spec = *stored
 	}
@@ -108,18 +109,18 @@ func reviewFromForm(r *http.Request, stored *pipeline.TaskSpec) *web.ReviewForm 
 	spec.Goal = strings.TrimSpace(r.PostFormValue("goal"))
 	spec.Criteria = nonEmpty(f["criterion"])
 	spec.Sections = nonEmpty(f["section"])
-	spec.Actions = []pipeline.ActionSpec{}
+	spec.Actions = []research.ActionSpec{}
 	for i := range maxActionRows {
 		n := strconv.Itoa(i)
 		target := strings.TrimSpace(f.Get("action_target_" + n))
 		if target == "" {
 			continue
 		}
-		a := pipeline.ActionSpec{Kind: f.Get("action_kind_" + n), Engine: f.Get("action_engine_" + n)}
-		if a.Kind == pipeline.ActionNavigate {
+		a := research.ActionSpec{Kind: f.Get("action_kind_" + n), Engine: f.Get("action_engine_" + n)}
+		if a.Kind == research.ActionNavigate {
 			a.URL, a.Engine = target, ""
 		} else {
-			a.Kind, a.Query = pipeline.ActionSearch, target
+			a.Kind, a.Query = research.ActionSearch, target
 		}
 		a.Priority, _ = strconv.Atoi(f.Get("action_priority_" + n))
 		spec.Actions = append(spec.Actions, a)

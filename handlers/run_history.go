@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -22,13 +23,13 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
 	if len([]rune(f.Query)) > 200 {
 		f.Query = string([]rune(f.Query)[:200])
 	}
-	if !slices.Contains(web.HistoryStatuses, f.Status) {
+	if !slices.Contains(web.HistoryStatuses, research.RunStatus(f.Status)) {
 		f.Status = ""
 	}
 	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 1 && n < 10000 {
 		f.Page = n
 	}
-	runs, err := s.store.ListRuns(r.Context(), db.RunFilter{Query: f.Query, Status: f.Status,
+	runs, err := s.store.ListRuns(r.Context(), db.RunFilter{Query: f.Query, Status: research.RunStatus(f.Status),
 		Limit: historyPageSize + 1, Offset: (f.Page - 1) * historyPageSize})
 	if err != nil {
 		s.serverError(w, r, err)
@@ -38,7 +39,7 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
 		f.More = true
 		runs = runs[:historyPageSize]
 	}
-	if f.Total, err = s.store.CountRuns(r.Context(), db.RunFilter{Query: f.Query, Status: f.Status}); err != nil {
+	if f.Total, err = s.store.CountRuns(r.Context(), db.RunFilter{Query: f.Query, Status: research.RunStatus(f.Status)}); err != nil {
 		s.serverError(w, r, err)
 		return
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 )
 
 // TestRunPageFoldsEvents: the page shows what the events up to the run's
@@ -21,12 +22,12 @@ import (
 func TestRunPageFoldsEvents(t *testing.T) {
 	rep := newReplica(t, replicaOptions{})
 	run := createRun(t, rep.store, "What does the <b>page</b> show?")
-	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 1, Kind: "search", Engine: "bing", Query: "first", Status: "pending"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 2, Kind: "navigate", URL: "https://example.org/", Status: "pending"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 1, Status: "success", Preview: "a preview"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventHeartbeatDecision, pipeline.DecisionPayload{Batch: 1, Reason: "criterion 2 lacks evidence"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventSynthesisDelta, pipeline.DeltaPayload{Pass: 1, Text: "Hello "})
-	last := appendEvent(t, rep.store, run.ID, pipeline.EventSynthesisDelta, pipeline.DeltaPayload{Pass: 1, Text: "world"})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Engine: "bing", Query: "first", Status: "pending"})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 2, Kind: "navigate", URL: "https://example.org/", Status: "pending"})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Status: "success", Preview: "a preview"})
+	appendEvent(t, rep.store, run.ID, research.EventHeartbeatDecision, research.DecisionPayload{Batch: 1, Reason: "criterion 2 lacks evidence"})
+	appendEvent(t, rep.store, run.ID, research.EventSynthesisDelta, research.DeltaPayload{Pass: 1, Text: "Hello "})
+	last := appendEvent(t, rep.store, run.ID, research.EventSynthesisDelta, research.DeltaPayload{Pass: 1, Text: "world"})
 
 	resp, err := http.Get(rep.srv.URL + "/runs/" + run.ID)
 	if err != nil {
@@ -69,11 +70,11 @@ func TestDoneRunShowsReport(t *testing.T) {
 		if err := tx.SetShareToken(ctx, run.ID, "sharetoken123", nil); err != nil {
 			return err
 		}
-		status := db.StatusDone
+		status := research.StatusDone
 		if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status}); err != nil {
 			return err
 		}
-		_, err := tx.AppendEvent(ctx, run.ID, pipeline.EventRunCompleted, pipeline.CompletedPayload{Status: status, HTML: "<p>Yes.</p>"})
+		_, err := tx.AppendEvent(ctx, run.ID, research.EventRunCompleted, research.CompletedPayload{Status: status, HTML: "<p>Yes.</p>"})
 		return err
 	})
 	if err != nil {
@@ -135,7 +136,7 @@ func TestReviewApproveCancel(t *testing.T) {
 	resp.Body.Close()
 	loc := resp.Header.Get("Location")
 	id := strings.TrimPrefix(loc, "/runs/")
-	waitStatus(t, rep.store, id, db.StatusAwaitingApproval)
+	waitStatus(t, rep.store, id, research.StatusAwaitingApproval)
 
 	page, err := http.Get(rep.srv.URL + loc)
 	if err != nil {
@@ -162,7 +163,7 @@ func TestReviewApproveCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Status == db.StatusAwaitingApproval || run.Status == db.StatusQueued {
+	if run.Status == research.StatusAwaitingApproval || run.Status == research.StatusQueued {
 		t.Errorf("after approval the run is %s", run.Status)
 	}
 	// Approving again is not possible; the API says so.
@@ -234,7 +235,7 @@ func TestHistoryPage(t *testing.T) {
 	}
 }
 
-func waitStatus(t *testing.T, store *db.Store, id, status string) {
+func waitStatus(t *testing.T, store *db.Store, id string, status research.RunStatus) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -260,7 +261,7 @@ func waitTerminal(t *testing.T, store *db.Store, id string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if db.Terminal(run.Status) {
+		if run.Status.Terminal() {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -283,18 +284,18 @@ func TestReviewFormEditsAndAnswers(t *testing.T) {
 	rep := newReplica(t, replicaOptions{}) // no workers: the run stays where the test puts it
 	ctx := context.Background()
 	run := createRun(t, rep.store, "Which queue should we use?")
-	spec := pipeline.TaskSpec{Route: "research", Goal: "Pick a queue", Criteria: []string{"throughput"}, Sections: []string{"Answer"},
-		Actions:   []pipeline.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "queues"}},
-		Questions: []string{"How many messages a second?"}, Budget: pipeline.Presets()["quick"]}
+	spec := research.TaskSpec{Route: "research", Goal: "Pick a queue", Criteria: []string{"throughput"}, Sections: []string{"Answer"},
+		Actions:   []research.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "queues"}},
+		Questions: []string{"How many messages a second?"}, Budget: research.Presets()["quick"]}
 	err := rep.store.InTx(ctx, func(tx *db.Tx) error {
-		status := db.StatusAwaitingApproval
+		status := research.StatusAwaitingApproval
 		if err := tx.SaveCheckpoint(ctx, run.ID, pipeline.StageReview, pipeline.State{Stage: pipeline.StageReview, Spec: &spec, Review: true, Engines: []string{"duckduckgo"}}); err != nil {
 			return err
 		}
 		if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status, TaskSpec: mustJSON(t, spec)}); err != nil {
 			return err
 		}
-		_, err := tx.AppendEvent(ctx, run.ID, pipeline.EventAwaitingApproval, pipeline.PlanPayload{Status: status, Spec: spec})
+		_, err := tx.AppendEvent(ctx, run.ID, research.EventAwaitingApproval, research.PlanPayload{Status: status, Spec: spec})
 		return err
 	})
 	if err != nil {

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -73,7 +75,7 @@ func (s *Server) runView(ctx context.Context, run *db.Run) (web.RunView, error) 
 		v.Budget = budgetFromSpec(f.spec.Budget)
 	}
 	v.Actions = f.actionList()
-	if db.Terminal(run.Status) {
+	if run.Status.Terminal() {
 		// An action the run's end interrupted never finishes.
 		for i, a := range v.Actions {
 			if a.Status == "pending" || a.Status == "running" {
@@ -91,7 +93,7 @@ func (s *Server) runView(ctx context.Context, run *db.Run) (web.RunView, error) 
 		v.Budget.Tokens = spend.InputTokens + spend.OutputTokens
 		v.Budget.USD = spend.USD
 	}
-	if run.Status == db.StatusDone {
+	if run.Status == research.StatusDone {
 		rv, err := s.reportView(ctx, run, false)
 		switch {
 		case err == nil:
@@ -120,11 +122,11 @@ func (s *Server) runEngines(run *db.Run) []string {
 }
 
 // decodeSpec reads the run's task spec column (JSON null before intake).
-func decodeSpec(raw json.RawMessage) *pipeline.TaskSpec {
+func decodeSpec(raw json.RawMessage) *research.TaskSpec {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	var spec pipeline.TaskSpec
+	var spec research.TaskSpec
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		return nil
 	}
@@ -132,31 +134,31 @@ func decodeSpec(raw json.RawMessage) *pipeline.TaskSpec {
 }
 
 // decodeUsage reads the run's spend column, nil when it records nothing.
-func decodeUsage(raw json.RawMessage) *pipeline.Usage {
-	var u pipeline.Usage
-	if len(raw) == 0 || json.Unmarshal(raw, &u) != nil || u == (pipeline.Usage{}) {
+func decodeUsage(raw json.RawMessage) *engine.Usage {
+	var u engine.Usage
+	if len(raw) == 0 || json.Unmarshal(raw, &u) != nil || u == (engine.Usage{}) {
 		return nil
 	}
 	return &u
 }
 
 // budgetFromSpec shows the plan's limits before any spend is reported.
-func budgetFromSpec(b pipeline.Budget) web.BudgetView {
+func budgetFromSpec(b research.Budget) web.BudgetView {
 	return web.BudgetView{Known: true, MaxActions: b.MaxActions, MaxBatches: b.MaxBatches,
 		MaxTimeMS: time.Duration(b.MaxTime).Milliseconds(), MaxUSD: b.MaxUSD}
 }
 
-func budgetView(p pipeline.BudgetPayload) web.BudgetView {
+func budgetView(p research.BudgetPayload) web.BudgetView {
 	return web.BudgetView{Known: true, Actions: p.Actions, MaxActions: p.MaxActions, Batches: p.Batches, MaxBatches: p.MaxBatches,
 		ElapsedMS: p.ElapsedMS, MaxTimeMS: p.MaxTimeMS, Tokens: p.Tokens, USD: p.USD, MaxUSD: p.MaxUSD, StopReason: p.StopReason}
 }
 
-func scoresView(p pipeline.VerificationPayload) web.Scores {
+func scoresView(p research.VerificationPayload) web.Scores {
 	return web.Scores{Known: true, Validity: p.Validity, Coverage: p.Coverage, Support: p.Support, Grounding: p.Grounding,
 		CriteriaCoverage: p.CriteriaCoverage, Passed: p.Passed, Warning: p.Warning}
 }
 
-func decisionView(p pipeline.DecisionPayload) web.DecisionView {
+func decisionView(p research.DecisionPayload) web.DecisionView {
 	d := web.DecisionView{Batch: p.Batch, Done: p.Done, Reason: p.Reason}
 	for _, a := range p.Actions {
 		d.NewActions = append(d.NewActions, web.ActionView{Kind: a.Kind, Engine: a.Engine, Query: a.Query, URL: a.URL}.Label())
@@ -193,42 +195,42 @@ type runFold struct {
 	passes    []web.PassView
 	draft     strings.Builder
 	draftPass int
-	spec      *pipeline.TaskSpec
-	completed *pipeline.CompletedPayload
+	spec      *research.TaskSpec
+	completed *research.CompletedPayload
 }
 
 func newRunFold() *runFold { return &runFold{actions: map[int]web.ActionView{}} }
 
 func (f *runFold) apply(ev db.Event) {
 	switch ev.Type {
-	case pipeline.EventPlan, pipeline.EventAwaitingApproval:
-		var p pipeline.PlanPayload
+	case research.EventPlan, research.EventAwaitingApproval:
+		var p research.PlanPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			f.spec = &p.Spec
 		}
-	case pipeline.EventAction:
-		var p pipeline.ActionPayload
+	case research.EventAction:
+		var p research.ActionPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			f.action(p)
 		}
-	case pipeline.EventHeartbeatDecision:
-		var p pipeline.DecisionPayload
+	case research.EventHeartbeatDecision:
+		var p research.DecisionPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			f.decisions = append(f.decisions, decisionView(p))
 		}
-	case pipeline.EventBudget:
-		var p pipeline.BudgetPayload
+	case research.EventBudget:
+		var p research.BudgetPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			b := budgetView(p)
 			f.budget = &b
 		}
-	case pipeline.EventVerification:
-		var p pipeline.VerificationPayload
+	case research.EventVerification:
+		var p research.VerificationPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			f.passes = append(f.passes, web.PassView{Pass: p.Pass, Scores: scoresView(p)})
 		}
-	case pipeline.EventSynthesisDelta:
-		var p pipeline.DeltaPayload
+	case research.EventSynthesisDelta:
+		var p research.DeltaPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			if p.Pass != f.draftPass {
 				f.draft.Reset()
@@ -236,15 +238,15 @@ func (f *runFold) apply(ev db.Event) {
 			}
 			f.draft.WriteString(p.Text)
 		}
-	case pipeline.EventRepairStarted:
-		var p pipeline.RepairPayload
+	case research.EventRepairStarted:
+		var p research.RepairPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			f.passes = append(f.passes, repairPass(p))
 			f.draftPass = p.Pass
 		}
 		f.draft.Reset()
-	case pipeline.EventRunCompleted:
-		var p pipeline.CompletedPayload
+	case research.EventRunCompleted:
+		var p research.CompletedPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			f.completed = &p
 		}
@@ -253,13 +255,13 @@ func (f *runFold) apply(ev db.Event) {
 
 // repairPass is the list entry of a repair: it belongs to the pass it
 // repairs (the one before it).
-func repairPass(p pipeline.RepairPayload) web.PassView {
+func repairPass(p research.RepairPayload) web.PassView {
 	return web.PassView{Pass: p.Pass - 1, Repair: true, Failures: p.Failures}
 }
 
 // action merges an action event into what is known of that action; an
 // update that leaves a field empty keeps the earlier value.
-func (f *runFold) action(p pipeline.ActionPayload) web.ActionView {
+func (f *runFold) action(p research.ActionPayload) web.ActionView {
 	a, seen := f.actions[p.Idx]
 	if !seen {
 		f.order = append(f.order, p.Idx)
@@ -269,7 +271,7 @@ func (f *runFold) action(p pipeline.ActionPayload) web.ActionView {
 	return a
 }
 
-func mergeAction(a web.ActionView, p pipeline.ActionPayload) web.ActionView {
+func mergeAction(a web.ActionView, p research.ActionPayload) web.ActionView {
 	a.Idx = p.Idx
 	if p.Kind != "" {
 		a.Kind = p.Kind

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -55,9 +55,9 @@ func (s *Server) queueHealth(ctx context.Context) web.HealthItem {
 
 // presets are the depth budgets, shallow to deep.
 func presets() []web.PresetView {
-	all := pipeline.Presets()
+	all := research.Presets()
 	var out []web.PresetView
-	for _, d := range []string{pipeline.DepthQuick, pipeline.DepthStandard, pipeline.DepthDeep} {
+	for _, d := range []string{research.DepthQuick, research.DepthStandard, research.DepthDeep} {
 		b := all[d]
 		out = append(out, web.PresetView{Depth: d, MaxActions: b.MaxActions, MaxBatches: b.MaxBatches, MaxTime: time.Duration(b.MaxTime),
 			PagesPerSearch: b.PagesPerSearch, RepairPasses: b.RepairPasses, ContextTokens: b.ContextTokens})

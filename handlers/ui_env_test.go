@@ -23,9 +23,10 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/handlers"
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/extractive"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -204,9 +205,9 @@ func startUIEnv() (*uiEnv, error) {
 		runner.Shutdown(ctx)
 	})
 	h := handlers.New(handlers.Options{
-		Store: store, Runs: runner, Browser: pool, Printer: pool, DefaultDepth: pipeline.DepthQuick, Logger: log,
+		Store: store, Runs: runner, Browser: pool, Printer: pool, DefaultDepth: research.DepthQuick, Logger: log,
 		Settings: web.SettingsView{Engine: "extractive", SearchEngines: engines, PoolSize: 2, Workers: 2, Browser: "local " + chromiumBin,
-			DefaultDepth: pipeline.DepthQuick, Auth: "none"},
+			DefaultDepth: research.DepthQuick, Auth: "none"},
 	})
 	srv := httptest.NewServer(h)
 	uiClosers = append(uiClosers, func() {
@@ -453,7 +454,7 @@ func (p *uiPage) landedOnRun(t *testing.T) string {
 }
 
 // waitRun waits for the run to reach one of the statuses in the database.
-func (env *uiEnv) waitRun(t *testing.T, id string, d time.Duration, want ...string) *db.Run {
+func (env *uiEnv) waitRun(t *testing.T, id string, d time.Duration, want ...research.RunStatus) *db.Run {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for {
@@ -466,7 +467,7 @@ func (env *uiEnv) waitRun(t *testing.T, id string, d time.Duration, want ...stri
 				return run
 			}
 		}
-		if db.Terminal(run.Status) || time.Now().After(deadline) {
+		if run.Status.Terminal() || time.Now().After(deadline) {
 			t.Fatalf("run %s is %s (%s), want %v", id, run.Status, run.Error, want)
 		}
 		time.Sleep(50 * time.Millisecond)

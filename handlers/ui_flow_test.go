@@ -14,7 +14,7 @@ import (
 	"github.com/go-rod/rod/lib/input"
 
 	"github.com/quarryhq/quarry/db"
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 )
 
 // TestUIPlanReviewEditApprove: a run asked with plan review stops at the
@@ -60,7 +60,7 @@ func TestUIPlanReviewEditApprove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var spec pipeline.TaskSpec
+	var spec research.TaskSpec
 	if err := json.Unmarshal(run.TaskSpec, &spec); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestUIPlanReviewEditApprove(t *testing.T) {
 	}
 	// The live page runs the edited search and the report has the section.
 	page.wait(t, 30*time.Second, `() => document.querySelector("#actions").textContent.includes("`+query+`")`)
-	env.waitRun(t, id, 60*time.Second, db.StatusDone)
+	env.waitRun(t, id, 60*time.Second, research.StatusDone)
 	page.wait(t, 10*time.Second, `() => [...document.querySelectorAll("[data-testid=report] h2")].some(h => h.textContent.trim() === "Timeline")`)
 	if text := page.evalString(t, `() => document.querySelector("#process").textContent`); !strings.Contains(text, criterion) {
 		t.Errorf("the run's plan does not show the edited criterion")
@@ -103,7 +103,7 @@ func TestUIStopRun(t *testing.T) {
 	if text := page.evalString(t, `() => document.querySelector("#status").textContent`); !strings.Contains(text, "cancelled by user") {
 		t.Errorf("status block %q does not say why the run stopped", text)
 	}
-	run := env.waitRun(t, id, 5*time.Second, db.StatusCancelled)
+	run := env.waitRun(t, id, 5*time.Second, research.StatusCancelled)
 	if !run.FinishedAt.Valid {
 		t.Error("a cancelled run has no finish time")
 	}
@@ -185,7 +185,7 @@ func TestUIStreamCutCatchesUp(t *testing.T) {
 	atResume := lastSeq()
 	blocked.Store(false)
 
-	run := env.waitRun(t, id, 60*time.Second, db.StatusDone)
+	run := env.waitRun(t, id, 60*time.Second, research.StatusDone)
 	page.wait(t, 20*time.Second, `() => document.querySelector("[data-testid=run-status]").dataset.status === "done"`)
 	if opened.Load() < 2 {
 		t.Errorf("the stream was opened %d times; the cut should have forced a reconnect", opened.Load())
@@ -241,7 +241,7 @@ func TestUIReloadMatchesLive(t *testing.T) {
 	page.MustNavigate(rep.srv.URL + "/runs/" + run.ID).MustWaitLoad()
 	waitUntil(t, 10*time.Second, func() bool { return rep.h.SSEClients() == 1 })
 
-	emit := func(typ, status string, payload any) {
+	emit := func(typ string, status research.RunStatus, payload any) {
 		t.Helper()
 		ctx := context.Background()
 		err := rep.store.InTx(ctx, func(tx *db.Tx) error {
@@ -257,26 +257,26 @@ func TestUIReloadMatchesLive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	spec := pipeline.TaskSpec{Goal: "Compare", Criteria: []string{"first", "second"}, Sections: []string{"Answer"},
-		Actions: []pipeline.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "one"}, {Kind: "navigate", URL: "https://example.org/two"}},
-		Budget:  pipeline.Presets()[pipeline.DepthQuick]}
-	emit(pipeline.EventStageStarted, "planning", pipeline.StagePayload{Stage: "intake", Status: "planning"})
-	emit(pipeline.EventPlan, "gathering", pipeline.PlanPayload{Status: "gathering", Spec: spec})
-	emit(pipeline.EventAction, "", pipeline.ActionPayload{Idx: 1, Kind: "search", Engine: "duckduckgo", Query: "one", Status: "pending"})
-	emit(pipeline.EventAction, "", pipeline.ActionPayload{Idx: 2, Kind: "navigate", URL: "https://example.org/two", Status: "pending"})
-	emit(pipeline.EventAction, "", pipeline.ActionPayload{Idx: 1, Status: "running"})
-	emit(pipeline.EventAction, "", pipeline.ActionPayload{Idx: 1, Status: "success", Preview: "two pages"})
-	emit(pipeline.EventAction, "", pipeline.ActionPayload{Idx: 2, Status: "error", Error: "refused: private address"})
-	emit(pipeline.EventHeartbeatDecision, "", pipeline.DecisionPayload{Batch: 1, Done: true, Reason: "both criteria have evidence"})
-	emit(pipeline.EventBudget, "", pipeline.BudgetPayload{Actions: 2, MaxActions: 4, Batches: 1, MaxBatches: 1, ElapsedMS: 2300, MaxTimeMS: 30000, StopReason: "batch limit reached (1 of 1)"})
-	emit(pipeline.EventStageStarted, "synthesizing", pipeline.StagePayload{Stage: "synthesize", Status: "synthesizing"})
-	emit(pipeline.EventSynthesisDelta, "", pipeline.DeltaPayload{Pass: 1, Text: "## Answer\n\nFirst draft "})
-	emit(pipeline.EventSynthesisDelta, "", pipeline.DeltaPayload{Pass: 1, Text: "text [S1]."})
-	emit(pipeline.EventStageStarted, "verifying", pipeline.StagePayload{Stage: "verify", Status: "verifying"})
-	emit(pipeline.EventVerification, "", pipeline.VerificationPayload{Pass: 1, Validity: 1, Coverage: 0.5, Support: 0.4, Grounding: 1, CriteriaCoverage: 1})
-	emit(pipeline.EventRepairStarted, "", pipeline.RepairPayload{Pass: 2, Failures: []string{"sentence 1 is not supported"}})
-	emit(pipeline.EventStageStarted, "synthesizing", pipeline.StagePayload{Stage: "synthesize", Status: "synthesizing"})
-	emit(pipeline.EventSynthesisDelta, "", pipeline.DeltaPayload{Pass: 2, Text: "## Answer\n\nSecond draft [S1]."})
+	spec := research.TaskSpec{Goal: "Compare", Criteria: []string{"first", "second"}, Sections: []string{"Answer"},
+		Actions: []research.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "one"}, {Kind: "navigate", URL: "https://example.org/two"}},
+		Budget:  research.Presets()[research.DepthQuick]}
+	emit(research.EventStageStarted, "planning", research.StagePayload{Stage: "intake", Status: "planning"})
+	emit(research.EventPlan, "gathering", research.PlanPayload{Status: "gathering", Spec: spec})
+	emit(research.EventAction, "", research.ActionPayload{Idx: 1, Kind: "search", Engine: "duckduckgo", Query: "one", Status: "pending"})
+	emit(research.EventAction, "", research.ActionPayload{Idx: 2, Kind: "navigate", URL: "https://example.org/two", Status: "pending"})
+	emit(research.EventAction, "", research.ActionPayload{Idx: 1, Status: "running"})
+	emit(research.EventAction, "", research.ActionPayload{Idx: 1, Status: "success", Preview: "two pages"})
+	emit(research.EventAction, "", research.ActionPayload{Idx: 2, Status: "error", Error: "refused: private address"})
+	emit(research.EventHeartbeatDecision, "", research.DecisionPayload{Batch: 1, Done: true, Reason: "both criteria have evidence"})
+	emit(research.EventBudget, "", research.BudgetPayload{Actions: 2, MaxActions: 4, Batches: 1, MaxBatches: 1, ElapsedMS: 2300, MaxTimeMS: 30000, StopReason: "batch limit reached (1 of 1)"})
+	emit(research.EventStageStarted, "synthesizing", research.StagePayload{Stage: "synthesize", Status: "synthesizing"})
+	emit(research.EventSynthesisDelta, "", research.DeltaPayload{Pass: 1, Text: "## Answer\n\nFirst draft "})
+	emit(research.EventSynthesisDelta, "", research.DeltaPayload{Pass: 1, Text: "text [S1]."})
+	emit(research.EventStageStarted, "verifying", research.StagePayload{Stage: "verify", Status: "verifying"})
+	emit(research.EventVerification, "", research.VerificationPayload{Pass: 1, Validity: 1, Coverage: 0.5, Support: 0.4, Grounding: 1, CriteriaCoverage: 1})
+	emit(research.EventRepairStarted, "", research.RepairPayload{Pass: 2, Failures: []string{"sentence 1 is not supported"}})
+	emit(research.EventStageStarted, "synthesizing", research.StagePayload{Stage: "synthesize", Status: "synthesizing"})
+	emit(research.EventSynthesisDelta, "", research.DeltaPayload{Pass: 2, Text: "## Answer\n\nSecond draft [S1]."})
 	page.wait(t, 10*time.Second, `() => document.querySelector("#draft").textContent === "## Answer\n\nSecond draft [S1]."`)
 
 	snapshot := `() => document.querySelector("#run").innerText`

@@ -12,8 +12,8 @@ import (
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 )
 
 // watchStatus records every status the page's run-status shows, and sets
@@ -58,7 +58,7 @@ func TestUIAskLiveReportCitation(t *testing.T) {
 	page.screenshot(t, "live-run-phone")
 	page.desktop()
 
-	env.waitRun(t, id, 60*time.Second, db.StatusDone)
+	env.waitRun(t, id, 60*time.Second, research.StatusDone)
 	page.wait(t, 10*time.Second, `() => document.querySelector("[data-testid=report]") !== null`)
 	if got := page.MustEval(`() => window.__marker`).String(); got != "same-document" {
 		t.Fatalf("the page was reloaded (marker %q)", got)

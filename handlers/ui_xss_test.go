@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 )
 
 // payload is script and HTML in the forms a question, a page or a model
@@ -62,7 +63,7 @@ func TestUIXSSQuestionAndPageInert(t *testing.T) {
 	if got := page.evalString(t, `() => document.querySelector("h1.question").textContent`); got != question {
 		t.Errorf("question shown as %q, want the text as typed", got)
 	}
-	env.waitRun(t, id, 60*time.Second, db.StatusDone)
+	env.waitRun(t, id, 60*time.Second, research.StatusDone)
 	page.wait(t, 10*time.Second, `() => document.querySelector("[data-testid=report]") !== null`)
 
 	// The hostile page was fetched; its title is shown as text.
@@ -124,25 +125,25 @@ func TestUIXSSModelOutputInert(t *testing.T) {
 	page.MustNavigate(rep.srv.URL + "/runs/" + run.ID).MustWaitLoad()
 	waitUntil(t, 10*time.Second, func() bool { return rep.h.SSEClients() == 1 })
 
-	spec := pipeline.TaskSpec{Goal: "goal " + payload, Criteria: []string{"criterion " + payload}, Sections: []string{"section " + payload},
-		Actions:   []pipeline.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "query " + payload}, {Kind: "navigate", URL: "javascript:alert('nav')"}},
+	spec := research.TaskSpec{Goal: "goal " + payload, Criteria: []string{"criterion " + payload}, Sections: []string{"section " + payload},
+		Actions:   []research.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "query " + payload}, {Kind: "navigate", URL: "javascript:alert('nav')"}},
 		Questions: []string{"question " + payload}, Assumptions: []string{"assumption " + payload}}
-	appendEvent(t, rep.store, run.ID, pipeline.EventAwaitingApproval, pipeline.PlanPayload{Status: "awaiting_approval", Spec: spec})
+	appendEvent(t, rep.store, run.ID, research.EventAwaitingApproval, research.PlanPayload{Status: "awaiting_approval", Spec: spec})
 	page.wait(t, 10*time.Second, `() => !!document.querySelector("[data-testid=approve-form]")`)
 	assertInert(t, page, "plan review")
-	appendEvent(t, rep.store, run.ID, pipeline.EventPlan, pipeline.PlanPayload{Status: "gathering", Spec: spec})
-	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 1, Kind: "search", Engine: "e " + payload, Query: "q " + payload, Status: "pending"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 2, Kind: "navigate", URL: "javascript:alert('u')", Status: "pending"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 1, Status: "success", Preview: "preview " + payload})
-	appendEvent(t, rep.store, run.ID, pipeline.EventAction, pipeline.ActionPayload{Idx: 2, Status: "error", Error: "error " + payload})
-	appendEvent(t, rep.store, run.ID, pipeline.EventHeartbeatDecision, pipeline.DecisionPayload{Batch: 1, Reason: "reason " + payload,
-		Actions: []pipeline.ActionSpec{{Kind: "search", Query: "next " + payload}}})
-	appendEvent(t, rep.store, run.ID, pipeline.EventBudget, pipeline.BudgetPayload{Actions: 2, MaxActions: 4, StopReason: "stop " + payload})
-	appendEvent(t, rep.store, run.ID, pipeline.EventStageStarted, pipeline.StagePayload{Stage: "synthesize", Status: "synthesizing"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventSynthesisDelta, pipeline.DeltaPayload{Pass: 1, Text: "## Draft " + payload + "\n"})
-	appendEvent(t, rep.store, run.ID, pipeline.EventVerification, pipeline.VerificationPayload{Pass: 1, Warning: "warning " + payload})
-	appendEvent(t, rep.store, run.ID, pipeline.EventRepairStarted, pipeline.RepairPayload{Pass: 2, Failures: []string{"failure " + payload}})
-	last := appendEvent(t, rep.store, run.ID, pipeline.EventSynthesisDelta, pipeline.DeltaPayload{Pass: 2, Text: "again " + payload})
+	appendEvent(t, rep.store, run.ID, research.EventPlan, research.PlanPayload{Status: "gathering", Spec: spec})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Engine: "e " + payload, Query: "q " + payload, Status: "pending"})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 2, Kind: "navigate", URL: "javascript:alert('u')", Status: "pending"})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Status: "success", Preview: "preview " + payload})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 2, Status: "error", Error: "error " + payload})
+	appendEvent(t, rep.store, run.ID, research.EventHeartbeatDecision, research.DecisionPayload{Batch: 1, Reason: "reason " + payload,
+		Actions: []research.ActionSpec{{Kind: "search", Query: "next " + payload}}})
+	appendEvent(t, rep.store, run.ID, research.EventBudget, research.BudgetPayload{Actions: 2, MaxActions: 4, StopReason: "stop " + payload})
+	appendEvent(t, rep.store, run.ID, research.EventStageStarted, research.StagePayload{Stage: "synthesize", Status: "synthesizing"})
+	appendEvent(t, rep.store, run.ID, research.EventSynthesisDelta, research.DeltaPayload{Pass: 1, Text: "## Draft " + payload + "\n"})
+	appendEvent(t, rep.store, run.ID, research.EventVerification, research.VerificationPayload{Pass: 1, Warning: "warning " + payload})
+	appendEvent(t, rep.store, run.ID, research.EventRepairStarted, research.RepairPayload{Pass: 2, Failures: []string{"failure " + payload}})
+	last := appendEvent(t, rep.store, run.ID, research.EventSynthesisDelta, research.DeltaPayload{Pass: 2, Text: "again " + payload})
 	page.wait(t, 10*time.Second, `() => document.querySelector("#draft").textContent.startsWith("again <script>")`)
 	page.wait(t, 5*time.Second, `() => document.querySelector("#decisions").textContent.includes("reason <script>")`)
 	if !strings.Contains(page.evalString(t, `() => document.querySelector("#actions").textContent`), "error <script>alert(\"s\")</script>") {
@@ -184,14 +185,14 @@ func publishHostileReport(t *testing.T, store *db.Store, runID string) {
 	start := strings.Index(text, passage)
 	md := "# Title " + payload + "\n\n## Findings " + payload + "\n\nThe claim " + payload + " is in the source [S1].\n\n" +
 		"A [link](javascript:alert('md')) and ![img](x \"t\") and <div onclick=alert(1)>raw</div> [S1].\n"
-	src := pipeline.Source{ID: "S1", URL: "https://example.org/a?x=\"><script>alert(1)</script>", Title: "title " + payload, Host: "example.org"}
-	html := pipeline.RenderMarkdown(md, map[string]bool{"S1": true}) + pipeline.SourcesHTML([]pipeline.Source{src})
+	src := research.Source{ID: "S1", URL: "https://example.org/a?x=\"><script>alert(1)</script>", Title: "title " + payload, Host: "example.org"}
+	html := pipeline.RenderMarkdown(md, map[string]bool{"S1": true}) + pipeline.SourcesHTML([]research.Source{src})
 	checks := []pipeline.SentenceCheck{
 		{Index: 0, Text: "The claim " + payload + " is in the source.", Citations: []string{"S1"}, Factual: true, Valid: true, Supported: true,
 			Score: 0.9, SourceID: "S1", Passage: passage, PassageStart: start, PassageEnd: start + len(passage)},
 		{Index: 1, Text: "A link and and raw.", Citations: []string{"S1"}, Factual: true, Valid: true, Score: 0.1, SourceID: "S1", Passage: "Intro " + payload},
 	}
-	ver := pipeline.VerificationPayload{Pass: 2, Validity: 1, Coverage: 1, Support: 0.5, Passed: false, Warning: "warning " + payload}
+	ver := research.VerificationPayload{Pass: 2, Validity: 1, Coverage: 1, Support: 0.5, Passed: false, Warning: "warning " + payload}
 	err := store.InTx(ctx, func(tx *db.Tx) error {
 		if _, _, err := tx.AddSource(ctx, db.Source{RunID: runID, URL: src.URL, CanonicalURL: src.URL, Title: src.Title, Host: src.Host, Text: text}); err != nil {
 			return err
@@ -202,11 +203,11 @@ func publishHostileReport(t *testing.T, store *db.Store, runID string) {
 		if err := tx.SetShareToken(ctx, runID, "hostile-"+runID[:8], nil); err != nil {
 			return err
 		}
-		status := db.StatusDone
+		status := research.StatusDone
 		if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status}); err != nil {
 			return err
 		}
-		_, err := tx.AppendEvent(ctx, runID, pipeline.EventRunCompleted, pipeline.CompletedPayload{Status: status, Markdown: md, HTML: html, Verification: ver})
+		_, err := tx.AppendEvent(ctx, runID, research.EventRunCompleted, research.CompletedPayload{Status: status, Markdown: md, HTML: html, Verification: ver})
 		return err
 	})
 	if err != nil {

@@ -7,14 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/extractive"
+	"github.com/quarryhq/quarry/research"
 )
 
 // timedEngine measures the wall time spent inside the engine.
 type timedEngine struct {
-	pipeline.Engine
+	engine.Engine
 	mu    sync.Mutex
 	spent time.Duration
 }
@@ -25,17 +26,17 @@ func (e *timedEngine) add(start time.Time) {
 	e.mu.Unlock()
 }
 
-func (e *timedEngine) Plan(ctx context.Context, req pipeline.PlanRequest) (pipeline.TaskSpec, pipeline.Usage, error) {
+func (e *timedEngine) Plan(ctx context.Context, req engine.PlanRequest) (research.TaskSpec, engine.Usage, error) {
 	defer e.add(time.Now())
 	return e.Engine.Plan(ctx, req)
 }
 
-func (e *timedEngine) Heartbeat(ctx context.Context, req pipeline.HeartbeatRequest) (pipeline.HeartbeatDecision, pipeline.Usage, error) {
+func (e *timedEngine) Heartbeat(ctx context.Context, req engine.HeartbeatRequest) (engine.HeartbeatDecision, engine.Usage, error) {
 	defer e.add(time.Now())
 	return e.Engine.Heartbeat(ctx, req)
 }
 
-func (e *timedEngine) Synthesize(ctx context.Context, req pipeline.SynthesisRequest, stream func(string)) (string, pipeline.Usage, error) {
+func (e *timedEngine) Synthesize(ctx context.Context, req engine.SynthesisRequest, stream func(string)) (string, engine.Usage, error) {
 	defer e.add(time.Now())
 	return e.Engine.Synthesize(ctx, req, stream)
 }
@@ -62,7 +63,7 @@ func BenchmarkStandardRun(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		waitStatus(b, store, run.ID, db.StatusDone)
+		waitStatus(b, store, run.ID, research.StatusDone)
 		total += time.Since(start)
 		engineTime += engine.spent
 		cp, err := store.LatestCheckpoint(ctx, run.ID)

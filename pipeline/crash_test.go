@@ -14,8 +14,9 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/extractive"
+	"github.com/quarryhq/quarry/research"
 )
 
 const crashWorkerEnv = "QUARRY_CRASH_WORKER"
@@ -108,7 +109,7 @@ func TestRunSurvivesWorkerKilledMidGather(t *testing.T) {
 
 	// A new worker (this process) claims the run once the dead lease expires.
 	newRunner(t, s, extractive.New())
-	done := waitStatus(t, store, run.ID, db.StatusDone)
+	done := waitStatus(t, store, run.ID, research.StatusDone)
 	if done.Attempts < 2 {
 		t.Errorf("attempts = %d; the run was not resumed by a second worker", done.Attempts)
 	}
@@ -163,7 +164,7 @@ func TestRunSurvivesWorkerKilledMidGather(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ver pipeline.VerificationPayload
+	var ver research.VerificationPayload
 	json.Unmarshal(rep.Verification, &ver)
 	if ver.Validity != 1 || !strings.Contains(rep.Markdown, "[S") {
 		t.Errorf("resumed report not valid: %+v", ver)

@@ -19,8 +19,10 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/extractive"
+	"github.com/quarryhq/quarry/research"
 )
 
 // site serves the benchmark pages in testdata/site behind a search results
@@ -104,7 +106,7 @@ func testGatherer(t testing.TB, allow ...string) pipeline.Gatherer {
 	return browser.NewGatherer(pool, searcher)
 }
 
-func newRunner(t testing.TB, s *site, engine pipeline.Engine) (*pipeline.Runner, *db.Store) {
+func newRunner(t testing.TB, s *site, engine engine.Engine) (*pipeline.Runner, *db.Store) {
 	t.Helper()
 	store := db.NewStore(dbtest.Open(t), db.NewBroker(nil))
 	r := pipeline.NewRunner(pipeline.Options{
@@ -125,7 +127,7 @@ func newRunner(t testing.TB, s *site, engine pipeline.Engine) (*pipeline.Runner,
 	return r, store
 }
 
-func waitStatus(t testing.TB, store *db.Store, id string, want ...string) *db.Run {
+func waitStatus(t testing.TB, store *db.Store, id string, want ...research.RunStatus) *db.Run {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	for time.Now().Before(deadline) {
@@ -138,7 +140,7 @@ func waitStatus(t testing.TB, store *db.Store, id string, want ...string) *db.Ru
 				return run
 			}
 		}
-		if db.Terminal(run.Status) {
+		if run.Status.Terminal() {
 			t.Fatalf("run ended %s (%s), want %v", run.Status, run.Error, want)
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -157,7 +159,7 @@ func TestExtractiveRunEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitStatus(t, store, run.ID, db.StatusDone)
+	waitStatus(t, store, run.ID, research.StatusDone)
 
 	rep, err := store.PublishedReport(ctx, run.ID)
 	if err != nil {
@@ -189,7 +191,7 @@ func TestExtractiveRunEndToEnd(t *testing.T) {
 			t.Errorf("citation [%s] names no source of the run", c[1])
 		}
 	}
-	var ver pipeline.VerificationPayload
+	var ver research.VerificationPayload
 	if err := json.Unmarshal(rep.Verification, &ver); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +216,7 @@ func TestExtractiveRunEndToEnd(t *testing.T) {
 		}
 		seen[e.Type] = true
 	}
-	for _, typ := range []string{pipeline.EventPlan, pipeline.EventAction, pipeline.EventHeartbeatDecision, pipeline.EventSynthesisDelta, pipeline.EventVerification, pipeline.EventRunCompleted} {
+	for _, typ := range []string{research.EventPlan, research.EventAction, research.EventHeartbeatDecision, research.EventSynthesisDelta, research.EventVerification, research.EventRunCompleted} {
 		if !seen[typ] {
 			t.Errorf("no %s event", typ)
 		}
@@ -229,14 +231,14 @@ func TestReviewApproveAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	paused := waitStatus(t, store, run.ID, db.StatusAwaitingApproval)
+	paused := waitStatus(t, store, run.ID, research.StatusAwaitingApproval)
 	if paused.LeaseOwner.Valid {
 		t.Error("a paused run still holds a lease")
 	}
-	var spec pipeline.TaskSpec
+	var spec research.TaskSpec
 	json.Unmarshal(paused.TaskSpec, &spec)
 	spec.Criteria = []string{"Who is investigating WeWork"}
-	spec.Actions = []pipeline.ActionSpec{{Kind: "search", Query: "WeWork attorney general investigation"}}
+	spec.Actions = []research.ActionSpec{{Kind: "search", Query: "WeWork attorney general investigation"}}
 
 	// Two approvals at once: exactly one applies.
 	var wg sync.WaitGroup
@@ -265,7 +267,7 @@ func TestReviewApproveAndCancel(t *testing.T) {
 	if ok != 1 || refused != 1 {
 		t.Fatalf("approvals: %d applied, %d refused; want 1 and 1", ok, refused)
 	}
-	done := waitStatus(t, store, run.ID, db.StatusDone)
+	done := waitStatus(t, store, run.ID, research.StatusDone)
 	json.Unmarshal(done.TaskSpec, &spec)
 	if len(spec.Criteria) != 1 || spec.Criteria[0] != "Who is investigating WeWork" {
 		t.Errorf("edited criteria not kept: %v", spec.Criteria)
@@ -278,12 +280,12 @@ func TestReviewApproveAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitStatus(t, store2, run2.ID, db.StatusGathering)
+	waitStatus(t, store2, run2.ID, research.StatusGathering)
 	start := time.Now()
 	if err := r2.Cancel(ctx, run2.ID); err != nil {
 		t.Fatal(err)
 	}
-	got := waitStatus(t, store2, run2.ID, db.StatusCancelled)
+	got := waitStatus(t, store2, run2.ID, research.StatusCancelled)
 	for time.Since(start) < 3*time.Second {
 		cur, _ := store2.GetRun(ctx, run2.ID)
 		if !cur.LeaseOwner.Valid {
@@ -294,7 +296,7 @@ func TestReviewApproveAndCancel(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("cancel took %s, want under 2s", d)
 	}
-	if got.Status != db.StatusCancelled {
+	if got.Status != research.StatusCancelled {
 		t.Errorf("status %s", got.Status)
 	}
 	if err := r2.Cancel(ctx, run2.ID); err != pipeline.ErrFinished {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
 )
 
 // gather runs the pending actions batch by batch, in parallel within a
@@ -20,7 +22,7 @@ import (
 // every batch. A failed action never fails the run; a run where every
 // action failed and nothing was fetched does.
 func (r *Runner) gather(ctx context.Context, run *db.Run, st *State) error {
-	if err := r.commitStatus(ctx, run, db.StatusGathering, StageGather); err != nil {
+	if err := r.commitStatus(ctx, run, research.StatusGathering, StageGather); err != nil {
 		return err
 	}
 	budget := st.Spec.Budget
@@ -43,7 +45,7 @@ func (r *Runner) gather(ctx context.Context, run *db.Run, st *State) error {
 }
 
 // gatherStop names the budget that forbids another batch, or "".
-func (r *Runner) gatherStop(st *State, b Budget) string {
+func (r *Runner) gatherStop(st *State, b research.Budget) string {
 	switch {
 	case b.MaxBatches > 0 && st.Batch >= b.MaxBatches:
 		return fmt.Sprintf("batch limit reached (%d of %d)", st.Batch, b.MaxBatches)
@@ -63,7 +65,7 @@ func (r *Runner) endGather(ctx context.Context, run *db.Run, st *State, stop str
 	if err != nil {
 		return err
 	}
-	if len(sources) == 0 && st.Spec.Route != RouteChat && len(st.Prior) == 0 {
+	if len(sources) == 0 && st.Spec.Route != research.RouteChat && len(st.Prior) == 0 {
 		actions, err := r.opt.Store.Actions(ctx, run.ID)
 		if err != nil {
 			return err
@@ -89,20 +91,20 @@ func (r *Runner) endGather(ctx context.Context, run *db.Run, st *State, stop str
 	st.StopReason = stop
 	st.Stage = StageSynthesize
 	upd := db.RunUpdate{Spend: mustJSON(st.Usage)}
-	events := []event{{EventStageCompleted, StagePayload{Stage: StageGather, Status: db.StatusGathering}}}
+	events := []event{{research.EventStageCompleted, research.StagePayload{Stage: StageGather, Status: research.StatusGathering}}}
 	if stop != "" {
 		upd.StopReason = &stop
-		events = append(events, event{EventBudget, r.budgetPayload(st, stop)})
+		events = append(events, event{research.EventBudget, r.budgetPayload(st, stop)})
 	}
 	return r.commit(ctx, run, st, upd, events...)
 }
 
 // nextBatch takes the pending actions of the lowest priority, at most room.
-func nextBatch(pending []ActionSpec, room int) (batch, rest []ActionSpec) {
+func nextBatch(pending []research.ActionSpec, room int) (batch, rest []research.ActionSpec) {
 	if room <= 0 || len(pending) == 0 {
 		return nil, pending
 	}
-	sorted := append([]ActionSpec(nil), pending...)
+	sorted := append([]research.ActionSpec(nil), pending...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Priority < sorted[j].Priority })
 	p := sorted[0].Priority
 	for _, a := range sorted {
@@ -118,7 +120,7 @@ func nextBatch(pending []ActionSpec, room int) (batch, rest []ActionSpec) {
 // runBatch records the batch's actions, runs them in parallel and stores
 // what they fetched. Actions a previous attempt already finished (the
 // process died mid-batch) are not run again.
-func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []ActionSpec) error {
+func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []research.ActionSpec) error {
 	existing, err := r.opt.Store.Actions(ctx, run.ID)
 	if err != nil {
 		return err
@@ -136,7 +138,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []A
 				return err
 			}
 			rows[i] = row
-			if _, err := tx.AppendEvent(ctx, run.ID, EventAction, actionPayload(row, "pending", "", "", nil)); err != nil {
+			if _, err := tx.AppendEvent(ctx, run.ID, research.EventAction, actionPayload(row, research.ActionPending, "", "", nil)); err != nil {
 				return err
 			}
 		}
@@ -160,7 +162,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []A
 	var wg sync.WaitGroup
 	errs := make(chan error, len(rows))
 	for i := range rows {
-		if rows[i].Status == "success" || rows[i].Status == "error" {
+		if rows[i].Status.Finished() {
 			continue // finished before a crash: keep its result
 		}
 		wg.Add(1)
@@ -185,7 +187,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []A
 	return nil
 }
 
-func findAction(rows []db.Action, a ActionSpec) (db.Action, bool) {
+func findAction(rows []db.Action, a research.ActionSpec) (db.Action, bool) {
 	for _, row := range rows {
 		if row.Kind == a.Kind && row.Query == a.Query && row.URL == a.URL && row.Engine == a.Engine {
 			return row, true
@@ -240,7 +242,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 	if err := r.opt.Store.StartAction(ctx, run.ID, row.Idx); err != nil {
 		return err
 	}
-	if err := r.emit(ctx, run, event{EventAction, actionPayload(row, "running", "", "", nil)}); err != nil {
+	if err := r.emit(ctx, run, event{research.EventAction, actionPayload(row, research.ActionRunning, "", "", nil)}); err != nil {
 		return err
 	}
 	var pages []browser.Page
@@ -249,7 +251,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 	switch {
 	case r.opt.Gatherer == nil:
 		failure = "no browser is configured"
-	case row.Kind == ActionNavigate:
+	case row.Kind == research.ActionNavigate:
 		if !known.claim(browser.CanonicalURL(row.URL)) {
 			failure = "already fetched"
 			break
@@ -312,9 +314,9 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 				titles = append(titles, firstNonEmpty(src.Title, src.Host))
 			}
 		}
-		status, preview := "success", ""
+		status, preview := research.ActionSuccess, ""
 		if failure != "" && len(ids) == 0 {
-			status = "error"
+			status = research.ActionError
 		} else {
 			failure = ""
 			preview = fmt.Sprintf("%d page(s): %s", len(ids), strings.Join(titles, " · "))
@@ -326,8 +328,8 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		if err := tx.FinishAction(ctx, run.ID, row.Idx, status, failure, clip(preview, 300), result); err != nil {
 			return err
 		}
-		outcome = status
-		_, err = tx.AppendEvent(ctx, run.ID, EventAction, actionPayload(row, status, clip(preview, 300), failure, ids))
+		outcome = string(status)
+		_, err = tx.AppendEvent(ctx, run.ID, research.EventAction, actionPayload(row, status, clip(preview, 300), failure, ids))
 		return err
 	})
 	if err == nil {
@@ -343,13 +345,13 @@ func describeErr(err error, ctx context.Context) string {
 	return clip(err.Error(), 300)
 }
 
-func actionPayload(row db.Action, status, preview, errText string, ids []string) ActionPayload {
-	return ActionPayload{Idx: row.Idx, Batch: row.Batch, Kind: row.Kind, Engine: row.Engine, Query: row.Query, URL: row.URL,
+func actionPayload(row db.Action, status research.ActionStatus, preview, errText string, ids []string) research.ActionPayload {
+	return research.ActionPayload{Idx: row.Idx, Batch: row.Batch, Kind: row.Kind, Engine: row.Engine, Query: row.Query, URL: row.URL,
 		Status: status, Preview: preview, Error: errText, Sources: ids}
 }
 
 func actionLabel(a db.Action) string {
-	if a.Kind == ActionNavigate {
+	if a.Kind == research.ActionNavigate {
 		return "read " + a.URL
 	}
 	return fmt.Sprintf("search %s for %q", a.Engine, a.Query)
@@ -357,13 +359,13 @@ func actionLabel(a db.Action) string {
 
 // heartbeat asks the engine whether the evidence suffices and queues at
 // most three new, never-repeated actions when it does not.
-func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []ActionSpec) error {
+func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []research.ActionSpec) error {
 	budget := st.Spec.Budget
 	sources, err := r.engineSources(ctx, run.ID)
 	if err != nil {
 		return err
 	}
-	dec := HeartbeatDecision{Done: true, Reason: "no budget left for another batch"}
+	dec := engine.HeartbeatDecision{Done: true, Reason: "no budget left for another batch"}
 	stop := r.gatherStop(st, budget)
 	if stop == "" {
 		if err := r.checkSpend(st, budget); err != nil {
@@ -375,24 +377,24 @@ func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []
 		if room > 3 {
 			room = 3
 		}
-		var usage Usage
-		dec, usage, err = r.opt.Engine.Heartbeat(ctx, HeartbeatRequest{Spec: *st.Spec, Sources: sources, Done: st.Done,
+		var usage engine.Usage
+		dec, usage, err = r.opt.Engine.Heartbeat(ctx, engine.HeartbeatRequest{Spec: *st.Spec, Sources: sources, Done: st.Done,
 			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines})
 		st.Usage = st.Usage.Add(usage)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			dec = HeartbeatDecision{Done: len(st.Pending) == 0, Reason: "the engine could not decide (" + clip(err.Error(), 120) + "); continuing with the plan"}
+			dec = engine.HeartbeatDecision{Done: len(st.Pending) == 0, Reason: "the engine could not decide (" + clip(err.Error(), 120) + "); continuing with the plan"}
 		}
-		var added []ActionSpec
+		var added []research.ActionSpec
 		for _, a := range dec.Actions {
 			if len(added) >= room {
 				break
 			}
-			clean, err := SanitizeSpec(TaskSpec{Goal: "x", Actions: []ActionSpec{a}}, nil, st.Engines)
+			clean, err := SanitizeSpec(research.TaskSpec{Goal: "x", Actions: []research.ActionSpec{a}}, nil, st.Engines)
 			if err != nil || len(clean.Actions) == 0 || st.seen(clean.Actions[0]) ||
-				(clean.Actions[0].Kind == ActionSearch && containsFold(queriesOf(st.Done), clean.Actions[0].Query)) {
+				(clean.Actions[0].Kind == research.ActionSearch && containsFold(queriesOf(st.Done), clean.Actions[0].Query)) {
 				continue
 			}
 			na := clean.Actions[0]
@@ -408,22 +410,22 @@ func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []
 		st.Pending = nil
 	}
 	events := []event{
-		{EventHeartbeatDecision, DecisionPayload{Batch: st.Batch, Done: dec.Done || len(st.Pending) == 0, Reason: dec.Reason, Actions: dec.Actions}},
-		{EventBudget, r.budgetPayload(st, "")},
-		{EventCheckpoint, map[string]any{"stage": StageGather, "batch": st.Batch, "sources": len(sources)}},
+		{research.EventHeartbeatDecision, research.DecisionPayload{Batch: st.Batch, Done: dec.Done || len(st.Pending) == 0, Reason: dec.Reason, Actions: dec.Actions}},
+		{research.EventBudget, r.budgetPayload(st, "")},
+		{research.EventCheckpoint, map[string]any{"stage": StageGather, "batch": st.Batch, "sources": len(sources)}},
 	}
 	return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Usage)}, events...)
 }
 
-func (r *Runner) budgetPayload(st *State, stop string) BudgetPayload {
+func (r *Runner) budgetPayload(st *State, stop string) research.BudgetPayload {
 	b := st.Spec.Budget
-	return BudgetPayload{Actions: len(st.Done), MaxActions: b.MaxActions, Batches: st.Batch, MaxBatches: b.MaxBatches,
+	return research.BudgetPayload{Actions: len(st.Done), MaxActions: b.MaxActions, Batches: st.Batch, MaxBatches: b.MaxBatches,
 		ElapsedMS: st.GatherMS, MaxTimeMS: time.Duration(b.MaxTime).Milliseconds(),
 		Tokens: st.Usage.InputTokens + st.Usage.OutputTokens, USD: st.Usage.USD, MaxUSD: b.MaxUSD, StopReason: stop}
 }
 
 // checkSpend refuses an LLM call once the run's spend cap is reached.
-func (r *Runner) checkSpend(st *State, b Budget) error {
+func (r *Runner) checkSpend(st *State, b research.Budget) error {
 	if b.MaxUSD > 0 && st.Usage.USD >= b.MaxUSD {
 		return fmt.Errorf("budget_exceeded: LLM spend $%.4f reached the run's cap of $%.2f", st.Usage.USD, b.MaxUSD)
 	}
@@ -431,22 +433,22 @@ func (r *Runner) checkSpend(st *State, b Budget) error {
 }
 
 // engineSources loads the run's sources labelled S1, S2, ….
-func (r *Runner) engineSources(ctx context.Context, runID string) ([]Source, error) {
+func (r *Runner) engineSources(ctx context.Context, runID string) ([]research.Source, error) {
 	rows, err := r.opt.Store.Sources(ctx, runID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Source, 0, len(rows))
+	out := make([]research.Source, 0, len(rows))
 	for _, s := range rows {
 		var findings []string
 		json.Unmarshal(s.Findings, &findings)
-		out = append(out, Source{ID: fmt.Sprintf("S%d", s.SID), URL: s.URL, Title: s.Title, Host: s.Host,
+		out = append(out, research.Source{ID: fmt.Sprintf("S%d", s.SID), URL: s.URL, Title: s.Title, Host: s.Host,
 			Published: s.Published, Text: s.Text, Findings: findings, FetchedAt: s.FetchedAt})
 	}
 	return out, nil
 }
 
-func queriesOf(actions []ActionSpec) []string {
+func queriesOf(actions []research.ActionSpec) []string {
 	var out []string
 	for _, a := range actions {
 		if a.Query != "" {

@@ -11,8 +11,9 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/extractive"
+	"github.com/quarryhq/quarry/research"
 )
 
 // pagesPerSearch is how many new pages each search of burstGatherer returns.
@@ -78,7 +79,7 @@ func TestConcurrentActionsRecordEverySource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if final.Status != db.StatusDone {
+	if final.Status != research.StatusDone {
 		t.Fatalf("run ended %s: %s", final.Status, final.Error)
 	}
 	actions, err := store.Actions(ctx, run.ID)
@@ -92,7 +93,7 @@ func TestConcurrentActionsRecordEverySource(t *testing.T) {
 	if len(actions) < 2 || len(sources) != pagesPerSearch*len(actions) {
 		var qs []string
 		for _, a := range actions {
-			qs = append(qs, a.Query+" ("+a.Status+")")
+			qs = append(qs, a.Query+" ("+string(a.Status)+")")
 		}
 		t.Fatalf("%d sources for %d actions (%s), want %d each", len(sources), len(actions), strings.Join(qs, "; "), pagesPerSearch)
 	}

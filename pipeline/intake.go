@@ -8,19 +8,21 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
 )
 
 // intake routes the message and produces the plan. For research it either
 // pauses for review or moves straight to gathering.
 func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
-	if err := r.commitStatus(ctx, run, db.StatusPlanning, StageIntake); err != nil {
+	if err := r.commitStatus(ctx, run, research.StatusPlanning, StageIntake); err != nil {
 		return err
 	}
-	var budget Budget
+	var budget research.Budget
 	if err := json.Unmarshal(run.Budget, &budget); err != nil || budget.MaxActions == 0 {
 		budget = r.opt.Presets[run.Depth]
 	}
-	req := PlanRequest{Question: run.Question, Depth: run.Depth, Budget: budget, Engines: st.Engines, Now: time.Now(), Clarification: st.Clarification}
+	req := engine.PlanRequest{Question: run.Question, Depth: run.Depth, Budget: budget, Engines: st.Engines, Now: time.Now(), Clarification: st.Clarification}
 	if run.ParentRunID.Valid {
 		parent, err := r.parentContext(ctx, run.ParentRunID.String)
 		if err != nil {
@@ -50,31 +52,31 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 	}
 	if req.Parent != nil {
 		clean.Actions = dropRepeats(clean.Actions, req.Parent.Queries, req.Parent.URLs)
-		if len(clean.Actions) == 0 && clean.Route == RouteResearch {
+		if len(clean.Actions) == 0 && clean.Route == research.RouteResearch {
 			clean.Actions = FallbackSpec(run.Question, st.Engines).Actions
 		}
 	}
 	st.Spec = &clean
-	status := db.StatusGathering
+	status := research.StatusGathering
 	st.Stage = StageGather
 	st.Pending = clean.Actions
-	events := []event{{EventPlan, PlanPayload{Status: status, Spec: clean}}}
+	events := []event{{research.EventPlan, research.PlanPayload{Status: status, Spec: clean}}}
 	switch {
-	case clean.Route == RouteChat:
-		status, st.Stage = db.StatusSynthesizing, StageSynthesize
+	case clean.Route == research.RouteChat:
+		status, st.Stage = research.StatusSynthesizing, StageSynthesize
 		st.Pending = nil
-		events[0].payload = PlanPayload{Status: status, Spec: clean}
+		events[0].payload = research.PlanPayload{Status: status, Spec: clean}
 	case st.Review && !st.Approved:
-		status, st.Stage = db.StatusAwaitingApproval, StageReview
-		events = []event{{EventPlan, PlanPayload{Status: status, Spec: clean}}, {EventAwaitingApproval, PlanPayload{Status: status, Spec: clean}}}
+		status, st.Stage = research.StatusAwaitingApproval, StageReview
+		events = []event{{research.EventPlan, research.PlanPayload{Status: status, Spec: clean}}, {research.EventAwaitingApproval, research.PlanPayload{Status: status, Spec: clean}}}
 	}
-	events = append(events, event{EventStageCompleted, StagePayload{Stage: StageIntake, Status: status}})
+	events = append(events, event{research.EventStageCompleted, research.StagePayload{Stage: StageIntake, Status: status}})
 	return r.commit(ctx, run, st, db.RunUpdate{Status: &status, Route: &clean.Route, TaskSpec: mustJSON(clean), Spend: mustJSON(st.Usage)}, events...)
 }
 
 // commitStatus records a status change and a stage_started event, unless
 // the run already has that status (a resumed stage).
-func (r *Runner) commitStatus(ctx context.Context, run *db.Run, status, stage string) error {
+func (r *Runner) commitStatus(ctx context.Context, run *db.Run, status research.RunStatus, stage string) error {
 	if run.Status == status {
 		return nil
 	}
@@ -83,13 +85,13 @@ func (r *Runner) commitStatus(ctx context.Context, run *db.Run, status, stage st
 		if err != nil {
 			return err
 		}
-		if !cur.LeaseOwner.Valid || cur.LeaseOwner.String != r.opt.Owner || db.Terminal(cur.Status) {
+		if !cur.LeaseOwner.Valid || cur.LeaseOwner.String != r.opt.Owner || cur.Status.Terminal() {
 			return errLeaseLost
 		}
 		if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status}); err != nil {
 			return err
 		}
-		_, err = tx.AppendEvent(ctx, run.ID, EventStageStarted, StagePayload{Stage: stage, Status: status})
+		_, err = tx.AppendEvent(ctx, run.ID, research.EventStageStarted, research.StagePayload{Stage: stage, Status: status})
 		return err
 	})
 	if err == nil {
@@ -99,13 +101,13 @@ func (r *Runner) commitStatus(ctx context.Context, run *db.Run, status, stage st
 }
 
 // parentContext gathers what a follow-up needs from its parent run.
-func (r *Runner) parentContext(ctx context.Context, parentID string) (*ParentContext, error) {
+func (r *Runner) parentContext(ctx context.Context, parentID string) (*engine.ParentContext, error) {
 	parent, err := r.opt.Store.GetRun(ctx, parentID)
 	if err != nil {
 		return nil, fmt.Errorf("parent run: %w", err)
 	}
-	pc := &ParentContext{RunID: parent.ID, Goal: parent.Question}
-	var spec TaskSpec
+	pc := &engine.ParentContext{RunID: parent.ID, Goal: parent.Question}
+	var spec research.TaskSpec
 	if json.Unmarshal(parent.TaskSpec, &spec) == nil && spec.Goal != "" {
 		pc.Goal = spec.Goal
 	}
@@ -133,9 +135,9 @@ func (r *Runner) parentContext(ctx context.Context, parentID string) (*ParentCon
 
 // PriorSections splits a report's Markdown into its ## sections, labelled
 // P1…Pn, leaving out the Sources list.
-func PriorSections(markdown string) []PriorSection {
-	var out []PriorSection
-	var cur *PriorSection
+func PriorSections(markdown string) []research.PriorSection {
+	var out []research.PriorSection
+	var cur *research.PriorSection
 	for _, line := range strings.Split(markdown, "\n") {
 		if strings.HasPrefix(line, "## ") {
 			heading := strings.TrimSpace(strings.TrimPrefix(line, "## "))
@@ -143,7 +145,7 @@ func PriorSections(markdown string) []PriorSection {
 				cur = nil
 				continue
 			}
-			out = append(out, PriorSection{ID: fmt.Sprintf("P%d", len(out)+1), Heading: heading})
+			out = append(out, research.PriorSection{ID: fmt.Sprintf("P%d", len(out)+1), Heading: heading})
 			cur = &out[len(out)-1]
 			continue
 		}
@@ -154,13 +156,13 @@ func PriorSections(markdown string) []PriorSection {
 	return out
 }
 
-func dropRepeats(actions []ActionSpec, queries, urls []string) []ActionSpec {
-	var out []ActionSpec
+func dropRepeats(actions []research.ActionSpec, queries, urls []string) []research.ActionSpec {
+	var out []research.ActionSpec
 	for _, a := range actions {
-		if a.Kind == ActionSearch && containsFold(queries, a.Query) {
+		if a.Kind == research.ActionSearch && containsFold(queries, a.Query) {
 			continue
 		}
-		if a.Kind == ActionNavigate && contains(urls, a.URL) {
+		if a.Kind == research.ActionNavigate && contains(urls, a.URL) {
 			continue
 		}
 		out = append(out, a)

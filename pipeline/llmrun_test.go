@@ -17,8 +17,10 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/engine/llm"
 	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/llm"
+	"github.com/quarryhq/quarry/research"
 )
 
 // Whole runs through the OpenAI and Anthropic engines, against scripted
@@ -33,7 +35,7 @@ const (
 	stageChat       = "chat"
 )
 
-// stageMarkers are phrases of the embedded prompts (pipeline/llm/prompts)
+// stageMarkers are phrases of the embedded prompts (engine/llm/prompts)
 // that identify each stage in a request body.
 var stageMarkers = []struct{ marker, stage string }{
 	{"You plan web research for Quarry", stagePlan},
@@ -552,9 +554,9 @@ func payloads[T any](t *testing.T, evs []db.Event, typ string) []T {
 }
 
 // runSpend decodes runs.spend.
-func runSpend(t *testing.T, run *db.Run) pipeline.Usage {
+func runSpend(t *testing.T, run *db.Run) engine.Usage {
 	t.Helper()
-	var u pipeline.Usage
+	var u engine.Usage
 	if err := json.Unmarshal(run.Spend, &u); err != nil {
 		t.Fatalf("runs.spend %s: %v", run.Spend, err)
 	}
@@ -574,13 +576,13 @@ func checkSpend(t *testing.T, run *db.Run, api *llmServer, calls int, price llm.
 }
 
 // publishedReport returns the run's published report and its verification.
-func publishedReport(t *testing.T, store *db.Store, id string) (*db.Report, pipeline.VerificationPayload) {
+func publishedReport(t *testing.T, store *db.Store, id string) (*db.Report, research.VerificationPayload) {
 	t.Helper()
 	rep, err := store.PublishedReport(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ver pipeline.VerificationPayload
+	var ver research.VerificationPayload
 	if err := json.Unmarshal(rep.Verification, &ver); err != nil {
 		t.Fatal(err)
 	}
@@ -642,11 +644,11 @@ func TestOpenAIRunEndToEnd(t *testing.T) {
 		return llmReply{Status: http.StatusBadRequest}
 	})
 	r, store := newRunner(t, s, api.engine(t, testPrice, nil))
-	run, err := r.Submit(context.Background(), pipeline.Request{Question: weworkQuestion, Depth: pipeline.DepthStandard})
+	run, err := r.Submit(context.Background(), pipeline.Request{Question: weworkQuestion, Depth: research.DepthStandard})
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := waitStatus(t, store, run.ID, db.StatusDone)
+	done := waitStatus(t, store, run.ID, research.StatusDone)
 
 	if got, want := api.stages(), []string{stagePlan, stageHeartbeat, stageSynthesize}; !equalStrings(got, want) {
 		t.Fatalf("calls = %v, want %v", got, want)
@@ -670,16 +672,16 @@ func TestOpenAIRunEndToEnd(t *testing.T) {
 
 	evs := runEvents(t, store, run.ID)
 	var streamed strings.Builder
-	for _, d := range payloads[pipeline.DeltaPayload](t, evs, pipeline.EventSynthesisDelta) {
+	for _, d := range payloads[research.DeltaPayload](t, evs, research.EventSynthesisDelta) {
 		streamed.WriteString(d.Text)
 	}
 	if streamed.String() != written {
 		t.Errorf("streamed text differs from what the model wrote:\n%q\nvs\n%q", streamed.String(), written)
 	}
-	if hb := payloads[pipeline.DecisionPayload](t, evs, pipeline.EventHeartbeatDecision); len(hb) != 1 || !hb[0].Done {
+	if hb := payloads[research.DecisionPayload](t, evs, research.EventHeartbeatDecision); len(hb) != 1 || !hb[0].Done {
 		t.Errorf("heartbeat decisions = %+v, want one done", hb)
 	}
-	if c := payloads[pipeline.CompletedPayload](t, evs, pipeline.EventRunCompleted); len(c) != 1 || c[0].Warning != "" {
+	if c := payloads[research.CompletedPayload](t, evs, research.EventRunCompleted); len(c) != 1 || c[0].Warning != "" {
 		t.Errorf("run_completed = %+v, want one without warning", c)
 	}
 	t.Logf("report:\n%s", rep.Markdown)
@@ -709,11 +711,11 @@ func TestAnthropicRunEndToEnd(t *testing.T) {
 	})
 	sleeps := &sleepLog{}
 	r, store := newRunner(t, s, api.engine(t, testPrice, sleeps.sleep))
-	run, err := r.Submit(context.Background(), pipeline.Request{Question: weworkQuestion, Depth: pipeline.DepthStandard})
+	run, err := r.Submit(context.Background(), pipeline.Request{Question: weworkQuestion, Depth: research.DepthStandard})
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := waitStatus(t, store, run.ID, db.StatusDone)
+	done := waitStatus(t, store, run.ID, research.StatusDone)
 
 	want := []string{stagePlan, stagePlan + "+retry", stageHeartbeat, stageSynthesize + "(429)", stageSynthesize}
 	if got := api.stages(); !equalStrings(got, want) {
@@ -730,7 +732,7 @@ func TestAnthropicRunEndToEnd(t *testing.T) {
 	if got := sleeps.all(); len(got) != 1 || got[0] != time.Second {
 		t.Errorf("retry waits = %v, want [1s] from Retry-After", got)
 	}
-	var spec pipeline.TaskSpec
+	var spec research.TaskSpec
 	json.Unmarshal(done.TaskSpec, &spec)
 	if !equalStrings(spec.Criteria, planCriteria) || len(spec.Actions) != 2 {
 		t.Errorf("run's plan = %+v, want the retried plan", spec)
@@ -778,11 +780,11 @@ func TestFabricatedCitationIsRepaired(t *testing.T) {
 				return llmReply{Status: http.StatusBadRequest}
 			})
 			r, store := newRunner(t, s, api.engine(t, testPrice, nil))
-			run, err := r.Submit(context.Background(), pipeline.Request{Question: weworkQuestion, Depth: pipeline.DepthStandard})
+			run, err := r.Submit(context.Background(), pipeline.Request{Question: weworkQuestion, Depth: research.DepthStandard})
 			if err != nil {
 				t.Fatal(err)
 			}
-			done := waitStatus(t, store, run.ID, db.StatusDone)
+			done := waitStatus(t, store, run.ID, research.StatusDone)
 
 			want := []string{stagePlan, stageHeartbeat, stageSynthesize, stageSynthesize}
 			if got := api.stages(); !equalStrings(got, want) {
@@ -797,15 +799,15 @@ func TestFabricatedCitationIsRepaired(t *testing.T) {
 			}
 
 			evs := runEvents(t, store, run.ID)
-			vers := payloads[pipeline.VerificationPayload](t, evs, pipeline.EventVerification)
+			vers := payloads[research.VerificationPayload](t, evs, research.EventVerification)
 			if len(vers) != 2 || vers[0].Passed || vers[0].Validity >= 1 || vers[0].Support >= 0.9 {
 				t.Fatalf("verifications = %+v, want the first failing validity and support", vers)
 			}
-			repairs := payloads[pipeline.RepairPayload](t, evs, pipeline.EventRepairStarted)
+			repairs := payloads[research.RepairPayload](t, evs, research.EventRepairStarted)
 			if len(repairs) != 1 || repairs[0].Pass != 2 || !strings.Contains(strings.Join(repairs[0].Failures, "\n"), "[S7]") {
 				t.Errorf("repair_started = %+v, want pass 2 naming [S7]", repairs)
 			}
-			completed := payloads[pipeline.CompletedPayload](t, evs, pipeline.EventRunCompleted)
+			completed := payloads[research.CompletedPayload](t, evs, research.EventRunCompleted)
 			if len(completed) != 1 {
 				t.Fatalf("%d run_completed events", len(completed))
 			}
@@ -880,11 +882,11 @@ func TestCostBudgetStopsRun(t *testing.T) {
 		r.Shutdown(ctx)
 	})
 	ctx := context.Background()
-	run, err := r.Submit(ctx, pipeline.Request{Question: weworkQuestion, Depth: pipeline.DepthStandard})
+	run, err := r.Submit(ctx, pipeline.Request{Question: weworkQuestion, Depth: research.DepthStandard})
 	if err != nil {
 		t.Fatal(err)
 	}
-	end := waitStatus(t, store, run.ID, db.StatusFailed, db.StatusDone)
+	end := waitStatus(t, store, run.ID, research.StatusFailed, research.StatusDone)
 
 	if got := api.stages(); !equalStrings(got, []string{stagePlan}) {
 		t.Errorf("calls = %v, want the plan only", got)
@@ -904,8 +906,8 @@ func TestCostBudgetStopsRun(t *testing.T) {
 		t.Errorf("%d actions and %d searches ran after the budget was spent", len(actions), searched)
 	}
 	evs := runEvents(t, store, run.ID)
-	if end.Status == db.StatusFailed {
-		f := payloads[pipeline.FailedPayload](t, evs, pipeline.EventRunFailed)
+	if end.Status == research.StatusFailed {
+		f := payloads[research.FailedPayload](t, evs, research.EventRunFailed)
 		if len(f) != 1 || !strings.Contains(f[0].Error, "budget_exceeded") {
 			t.Errorf("run_failed events = %+v, want one naming budget_exceeded", f)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -31,7 +32,7 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 	}
 	body := best.Markdown
 	warning := ""
-	var ver VerificationPayload
+	var ver research.VerificationPayload
 	var checks any = []SentenceCheck{}
 	if best.Verification != nil {
 		v := best.Verification
@@ -47,7 +48,7 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 	for _, m := range citationRe.FindAllStringSubmatch(body, -1) {
 		used[m[1]] = true
 	}
-	var cited []Source
+	var cited []research.Source
 	for _, s := range sources {
 		if used[s.ID] {
 			cited = append(cited, s)
@@ -79,24 +80,24 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 		return err
 	}
 	shareURL := r.opt.BaseURL + "/r/" + token
-	brief := make([]Source, len(sources))
+	brief := make([]research.Source, len(sources))
 	for i, s := range sources {
 		s.Text = ""
 		s.Findings = nil
 		brief[i] = s
 	}
 	st.Stage = StageDone
-	status := db.StatusDone
+	status := research.StatusDone
 	return r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
 		cur, err := tx.GetRunForUpdate(ctx, run.ID)
 		if err != nil {
 			return err
 		}
-		if !cur.LeaseOwner.Valid || cur.LeaseOwner.String != r.opt.Owner || db.Terminal(cur.Status) {
+		if !cur.LeaseOwner.Valid || cur.LeaseOwner.String != r.opt.Owner || cur.Status.Terminal() {
 			return errLeaseLost
 		}
 		if _, err := tx.AddReport(ctx, db.Report{RunID: run.ID, Markdown: md, HTML: htmlOut,
-			Verification: mustJSON(ver), Citations: mustJSON(checks), Published: true, Engine: EngineLabel(r.opt.Engine)}); err != nil {
+			Verification: mustJSON(ver), Citations: mustJSON(checks), Published: true, Engine: engine.EngineLabel(r.opt.Engine)}); err != nil {
 			return err
 		}
 		var expires *time.Time
@@ -113,8 +114,8 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 		if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status, Spend: mustJSON(st.Usage)}); err != nil {
 			return err
 		}
-		_, err = tx.AppendEvent(ctx, run.ID, EventRunCompleted, CompletedPayload{Status: status, Markdown: md, HTML: htmlOut,
-			ShareURL: shareURL, Verification: ver, Sources: brief, Warning: warning, Engine: EngineLabel(r.opt.Engine)})
+		_, err = tx.AppendEvent(ctx, run.ID, research.EventRunCompleted, research.CompletedPayload{Status: status, Markdown: md, HTML: htmlOut,
+			ShareURL: shareURL, Verification: ver, Sources: brief, Warning: warning, Engine: engine.EngineLabel(r.opt.Engine)})
 		return err
 	})
 }

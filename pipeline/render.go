@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/microcosm-cc/bluemonday"
+	"github.com/quarryhq/quarry/research"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 )
@@ -43,7 +44,7 @@ func RenderMarkdown(md string, known map[string]bool) string {
 
 // SourcesMarkdown is the Sources list, written by code from the source
 // table (never trusted from the model).
-func SourcesMarkdown(sources []Source) string {
+func SourcesMarkdown(sources []research.Source) string {
 	var b strings.Builder
 	b.WriteString("## Sources\n\n")
 	for _, s := range sources {
@@ -58,7 +59,7 @@ func SourcesMarkdown(sources []Source) string {
 }
 
 // SourcesHTML renders the Sources list with an anchor per source.
-func SourcesHTML(sources []Source) string {
+func SourcesHTML(sources []research.Source) string {
 	var b strings.Builder
 	b.WriteString(`<section class="sources" aria-labelledby="sources-h"><h2 id="sources-h">Sources</h2><ol class="source-list">`)
 	for _, s := range sources {
@@ -78,7 +79,7 @@ func SourcesHTML(sources []Source) string {
 }
 
 // PriorHTML lists the parent report's sections a follow-up used.
-func PriorHTML(prior []PriorSection, used map[string]bool) string {
+func PriorHTML(prior []research.PriorSection, used map[string]bool) string {
 	var b strings.Builder
 	n := 0
 	for _, p := range prior {

@@ -1,3 +1,6 @@
+// Package pipeline runs a research run through its stages: intake, plan
+// review, gather, synthesize, verify (with repair) and publish. Code owns the
+// state; an engine only answers the focused question each stage asks it.
 package pipeline
 
 import (
@@ -14,6 +17,8 @@ import (
 
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
 )
 
 // Gatherer fetches evidence: a two-step search or one page. *browser.Gatherer
@@ -26,7 +31,7 @@ type Gatherer interface {
 // Options configure a Runner.
 type Options struct {
 	Store    *db.Store
-	Engine   Engine
+	Engine   engine.Engine
 	Gatherer Gatherer // nil: gathering fails every action with a clear error
 	// Engines are the configured search engines, in preference order.
 	Engines []string
@@ -45,7 +50,7 @@ type Options struct {
 	// Metrics, when set, is told of stage and action outcomes.
 	Metrics Metrics
 	Verify  VerifyOptions
-	Presets map[string]Budget
+	Presets map[string]research.Budget
 	Logger  *slog.Logger
 	// PollInterval is how often idle workers look for runs queued by other
 	// replicas.
@@ -83,7 +88,7 @@ func NewRunner(opt Options) *Runner {
 		opt.Logger = slog.Default()
 	}
 	if opt.Presets == nil {
-		opt.Presets = Presets()
+		opt.Presets = research.Presets()
 	}
 	if opt.PollInterval <= 0 {
 		opt.PollInterval = time.Second
@@ -98,7 +103,7 @@ func NewRunner(opt Options) *Runner {
 func (r *Runner) Owner() string { return r.opt.Owner }
 
 // Engine returns the configured engine.
-func (r *Runner) Engine() Engine { return r.opt.Engine }
+func (r *Runner) Engine() engine.Engine { return r.opt.Engine }
 
 // Start launches the workers; they run until Shutdown.
 func (r *Runner) Start() {
@@ -344,7 +349,7 @@ func (r *Runner) commit(ctx context.Context, run *db.Run, st *State, upd db.RunU
 		if err != nil {
 			return err
 		}
-		if !cur.LeaseOwner.Valid || cur.LeaseOwner.String != r.opt.Owner || db.Terminal(cur.Status) {
+		if !cur.LeaseOwner.Valid || cur.LeaseOwner.String != r.opt.Owner || cur.Status.Terminal() {
 			return errLeaseLost
 		}
 		if err := tx.SaveCheckpoint(ctx, run.ID, st.Stage, st); err != nil {
@@ -389,14 +394,14 @@ func (r *Runner) fail(ctx context.Context, runID, msg string) error {
 		if err != nil {
 			return err
 		}
-		if db.Terminal(cur.Status) {
+		if cur.Status.Terminal() {
 			return nil
 		}
-		status := db.StatusFailed
+		status := research.StatusFailed
 		if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, Error: &msg}); err != nil {
 			return err
 		}
-		_, err = tx.AppendEvent(ctx, runID, EventRunFailed, FailedPayload{Status: status, Error: msg})
+		_, err = tx.AppendEvent(ctx, runID, research.EventRunFailed, research.FailedPayload{Status: status, Error: msg})
 		return err
 	})
 }

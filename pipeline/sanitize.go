@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/quarryhq/quarry/research"
 )
 
 // Limits on a plan's fields: whatever an engine or a person sends, the
@@ -18,14 +20,14 @@ const (
 
 // FallbackSpec is the plan used when the engine's is unusable: one search
 // of the question.
-func FallbackSpec(question string, engines []string) TaskSpec {
+func FallbackSpec(question string, engines []string) research.TaskSpec {
 	q := clip(oneLine(question), maxFieldRunes)
-	return TaskSpec{
-		Route:    RouteResearch,
+	return research.TaskSpec{
+		Route:    research.RouteResearch,
 		Goal:     q,
 		Criteria: []string{q},
 		Sections: []string{"Answer"},
-		Actions:  []ActionSpec{{Kind: ActionSearch, Engine: firstOr(engines, "duckduckgo"), Query: clip(q, 200)}},
+		Actions:  []research.ActionSpec{{Kind: research.ActionSearch, Engine: firstOr(engines, "duckduckgo"), Query: clip(q, 200)}},
 		Clarity:  0.5,
 	}
 }
@@ -33,29 +35,29 @@ func FallbackSpec(question string, engines []string) TaskSpec {
 // SanitizeSpec trims, bounds and checks a plan from an engine or an edit.
 // prev (may be nil) supplies fields an edit left empty; engines are the
 // configured search engines an action may name.
-func SanitizeSpec(in TaskSpec, prev *TaskSpec, engines []string) (TaskSpec, error) {
-	out := TaskSpec{Route: in.Route, Clarity: in.Clarity, Budget: in.Budget}
+func SanitizeSpec(in research.TaskSpec, prev *research.TaskSpec, engines []string) (research.TaskSpec, error) {
+	out := research.TaskSpec{Route: in.Route, Clarity: in.Clarity, Budget: in.Budget}
 	if prev != nil {
 		if out.Route == "" {
 			out.Route = prev.Route
 		}
-		if out.Budget == (Budget{}) {
+		if out.Budget == (research.Budget{}) {
 			out.Budget = prev.Budget
 		}
 	}
 	switch out.Route {
-	case RouteChat, RouteBrowse, RouteResearch:
+	case research.RouteChat, research.RouteBrowse, research.RouteResearch:
 	case "":
-		out.Route = RouteResearch
+		out.Route = research.RouteResearch
 	default:
-		return TaskSpec{}, &ValidationError{"route", fmt.Sprintf("unknown route %q (accepted: chat, browse, research)", in.Route)}
+		return research.TaskSpec{}, &ValidationError{"route", fmt.Sprintf("unknown route %q (accepted: chat, browse, research)", in.Route)}
 	}
 	out.Goal = clip(oneLine(in.Goal), 500)
 	if out.Goal == "" && prev != nil {
 		out.Goal = prev.Goal
 	}
 	if out.Goal == "" {
-		return TaskSpec{}, &ValidationError{"goal", "the plan has no goal"}
+		return research.TaskSpec{}, &ValidationError{"goal", "the plan has no goal"}
 	}
 	out.Criteria = cleanList(in.Criteria, maxCriteria)
 	if len(out.Criteria) == 0 && prev != nil {
@@ -89,7 +91,7 @@ func SanitizeSpec(in TaskSpec, prev *TaskSpec, engines []string) (TaskSpec, erro
 			a.Priority = 0
 		}
 		switch a.Kind {
-		case ActionSearch:
+		case research.ActionSearch:
 			if a.Query == "" {
 				continue
 			}
@@ -97,7 +99,7 @@ func SanitizeSpec(in TaskSpec, prev *TaskSpec, engines []string) (TaskSpec, erro
 			if a.Engine == "" || !contains(engines, a.Engine) {
 				a.Engine = firstOr(engines, "duckduckgo")
 			}
-		case ActionNavigate:
+		case research.ActionNavigate:
 			u, err := url.Parse(a.URL)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(a.URL) > 2000 {
 				continue
@@ -123,8 +125,8 @@ func SanitizeSpec(in TaskSpec, prev *TaskSpec, engines []string) (TaskSpec, erro
 	if len(out.Actions) == 0 && prev != nil && in.Actions == nil {
 		out.Actions = prev.Actions
 	}
-	if len(out.Actions) == 0 && out.Route != RouteChat {
-		return TaskSpec{}, &ValidationError{"actions", "the plan has no usable search or navigate action"}
+	if len(out.Actions) == 0 && out.Route != research.RouteChat {
+		return research.TaskSpec{}, &ValidationError{"actions", "the plan has no usable search or navigate action"}
 	}
 	return out, nil
 }

@@ -2,6 +2,9 @@ package pipeline
 
 import (
 	"time"
+
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
 )
 
 // Stages of the loop, in order. The checkpoint names the next stage to run.
@@ -19,25 +22,25 @@ const (
 // replica needs to resume it after a crash. Code owns it; engines only see
 // the parts they are asked about.
 type State struct {
-	Stage         string         `json:"stage"`
-	Spec          *TaskSpec      `json:"spec,omitempty"`
-	Review        bool           `json:"review"`
-	Approved      bool           `json:"approved"`
-	Clarification string         `json:"clarification,omitempty"`
-	Engines       []string       `json:"engines,omitempty"`
-	Batch         int            `json:"batch"`             // batches completed
-	Pending       []ActionSpec   `json:"pending,omitempty"` // actions of the next batch(es)
-	Done          []ActionSpec   `json:"done,omitempty"`    // actions already run
-	GatherMS      int64          `json:"gather_ms"`         // wall time spent gathering, summed over resumes
-	Usage         Usage          `json:"usage"`
-	StopReason    string         `json:"stop_reason,omitempty"`
-	Pass          int            `json:"pass"` // synthesis passes done
-	Drafts        []Draft        `json:"drafts,omitempty"`
-	Feedback      []string       `json:"feedback,omitempty"`
-	SkipPrelim    bool           `json:"skip_prelim,omitempty"`
-	Answer        string         `json:"answer,omitempty"`
-	ParentURLs    []string       `json:"parent_urls,omitempty"`
-	Prior         []PriorSection `json:"prior,omitempty"`
+	Stage         string                  `json:"stage"`
+	Spec          *research.TaskSpec      `json:"spec,omitempty"`
+	Review        bool                    `json:"review"`
+	Approved      bool                    `json:"approved"`
+	Clarification string                  `json:"clarification,omitempty"`
+	Engines       []string                `json:"engines,omitempty"`
+	Batch         int                     `json:"batch"`             // batches completed
+	Pending       []research.ActionSpec   `json:"pending,omitempty"` // actions of the next batch(es)
+	Done          []research.ActionSpec   `json:"done,omitempty"`    // actions already run
+	GatherMS      int64                   `json:"gather_ms"`         // wall time spent gathering, summed over resumes
+	Usage         engine.Usage            `json:"usage"`
+	StopReason    string                  `json:"stop_reason,omitempty"`
+	Pass          int                     `json:"pass"` // synthesis passes done
+	Drafts        []Draft                 `json:"drafts,omitempty"`
+	Feedback      []string                `json:"feedback,omitempty"`
+	SkipPrelim    bool                    `json:"skip_prelim,omitempty"`
+	Answer        string                  `json:"answer,omitempty"`
+	ParentURLs    []string                `json:"parent_urls,omitempty"`
+	Prior         []research.PriorSection `json:"prior,omitempty"`
 	// Timings sums the wall time of each stage in milliseconds, across
 	// resumes (the publish stage's own time is not included).
 	Timings map[string]int64 `json:"timings,omitempty"`
@@ -61,7 +64,7 @@ type RunOptions struct {
 func (s *State) elapsed() time.Duration { return time.Duration(s.GatherMS) * time.Millisecond }
 
 // seen reports whether an action with the same key already ran or is queued.
-func (s *State) seen(a ActionSpec) bool {
+func (s *State) seen(a research.ActionSpec) bool {
 	k := a.Key()
 	for _, d := range s.Done {
 		if d.Key() == k {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/research"
 )
 
 // MaxQuestionRunes bounds a question's length.
@@ -47,7 +48,7 @@ func (r *Runner) Normalize(req *Request) error {
 	}
 	req.Depth = strings.TrimSpace(strings.ToLower(req.Depth))
 	if req.Depth == "" {
-		req.Depth = DepthStandard
+		req.Depth = research.DepthStandard
 	}
 	if _, ok := r.opt.Presets[req.Depth]; !ok {
 		return &ValidationError{"depth", fmt.Sprintf("unknown depth %q (accepted: quick, standard, deep)", req.Depth)}
@@ -96,9 +97,9 @@ func (r *Runner) Submit(ctx context.Context, req Request) (*db.Run, error) {
 
 // Approval is a person's answer to a plan awaiting review.
 type Approval struct {
-	Spec          *TaskSpec `json:"spec,omitempty"`          // edited plan, optional
-	Clarification string    `json:"clarification,omitempty"` // answers to clarifying questions
-	Reply         string    `json:"reply,omitempty"`         // free text, parsed for intent
+	Spec          *research.TaskSpec `json:"spec,omitempty"`          // edited plan, optional
+	Clarification string             `json:"clarification,omitempty"` // answers to clarifying questions
+	Reply         string             `json:"reply,omitempty"`         // free text, parsed for intent
 }
 
 // ErrNotAwaiting is returned when approving a run that is not paused.
@@ -127,7 +128,7 @@ func (r *Runner) Approve(ctx context.Context, runID string, a Approval) (Decisio
 		if err != nil {
 			return err
 		}
-		if run.Status != db.StatusAwaitingApproval {
+		if run.Status != research.StatusAwaitingApproval {
 			return ErrNotAwaiting
 		}
 		cp, err := latestCheckpointTx(ctx, tx, runID)
@@ -140,12 +141,12 @@ func (r *Runner) Approve(ctx context.Context, runID string, a Approval) (Decisio
 		}
 		if intent == IntentNewQuestion {
 			dec = Decision{Intent: intent}
-			status := db.StatusCancelled
+			status := research.StatusCancelled
 			msg := "replaced by a new question"
 			if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, Error: &msg}); err != nil {
 				return err
 			}
-			_, err := tx.AppendEvent(ctx, runID, EventRunCancelled, FailedPayload{Status: status, Error: msg})
+			_, err := tx.AppendEvent(ctx, runID, research.EventRunCancelled, research.FailedPayload{Status: status, Error: msg})
 			return err
 		}
 		if a.Spec != nil {
@@ -172,14 +173,14 @@ func (r *Runner) Approve(ctx context.Context, runID string, a Approval) (Decisio
 		if err := tx.SaveCheckpoint(ctx, runID, st.Stage, st); err != nil {
 			return err
 		}
-		status := db.StatusGathering
+		status := research.StatusGathering
 		if st.Stage == StageSynthesize {
-			status = db.StatusSynthesizing
+			status = research.StatusSynthesizing
 		}
 		if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, TaskSpec: mustJSON(st.Spec)}); err != nil {
 			return err
 		}
-		if _, err := tx.AppendEvent(ctx, runID, EventPlan, PlanPayload{Status: status, Spec: *st.Spec}); err != nil {
+		if _, err := tx.AppendEvent(ctx, runID, research.EventPlan, research.PlanPayload{Status: status, Spec: *st.Spec}); err != nil {
 			return err
 		}
 		dec = Decision{Intent: intent}
@@ -224,10 +225,10 @@ func (r *Runner) Cancel(ctx context.Context, runID string) error {
 		if err != nil {
 			return err
 		}
-		if db.Terminal(run.Status) {
+		if run.Status.Terminal() {
 			return ErrFinished
 		}
-		status := db.StatusCancelled
+		status := research.StatusCancelled
 		msg := "cancelled by user"
 		if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, StopReason: &msg}); err != nil {
 			return err
@@ -235,7 +236,7 @@ func (r *Runner) Cancel(ctx context.Context, runID string) error {
 		if err := tx.StopOpenActions(ctx, runID, "stopped: the run was cancelled"); err != nil {
 			return err
 		}
-		_, err = tx.AppendEvent(ctx, runID, EventRunCancelled, FailedPayload{Status: status, Error: msg})
+		_, err = tx.AppendEvent(ctx, runID, research.EventRunCancelled, research.FailedPayload{Status: status, Error: msg})
 		return err
 	})
 	if err != nil {

@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
 )
 
 // synthesize writes a draft of the report (or, for a chat message, the
 // answer), streaming it to viewers as it is written.
 func (r *Runner) synthesize(ctx context.Context, run *db.Run, st *State) error {
-	if err := r.commitStatus(ctx, run, db.StatusSynthesizing, StageSynthesize); err != nil {
+	if err := r.commitStatus(ctx, run, research.StatusSynthesizing, StageSynthesize); err != nil {
 		return err
 	}
 	budget := st.Spec.Budget
@@ -31,15 +33,15 @@ func (r *Runner) synthesize(ctx context.Context, run *db.Run, st *State) error {
 	pass := st.Pass + 1
 	stream := newDeltaStream(ctx, r, run, pass)
 	var text string
-	var usage Usage
-	if st.Spec.Route == RouteChat {
-		text, usage, err = r.opt.Engine.Chat(ctx, ChatRequest{Message: run.Question, Sources: sources}, stream.write)
+	var usage engine.Usage
+	if st.Spec.Route == research.RouteChat {
+		text, usage, err = r.opt.Engine.Chat(ctx, engine.ChatRequest{Message: run.Question, Sources: sources}, stream.write)
 	} else {
 		var prev string
 		if len(st.Drafts) > 0 {
 			prev = st.Drafts[len(st.Drafts)-1].Markdown
 		}
-		text, usage, err = r.opt.Engine.Synthesize(ctx, SynthesisRequest{Question: run.Question, Spec: *st.Spec, Sources: sources,
+		text, usage, err = r.opt.Engine.Synthesize(ctx, engine.SynthesisRequest{Question: run.Question, Spec: *st.Spec, Sources: sources,
 			Prior: st.Prior, Clarification: st.Clarification, Feedback: st.Feedback, Previous: prev, Budget: budget}, stream.write)
 	}
 	stream.close()
@@ -62,11 +64,11 @@ func (r *Runner) synthesize(ctx context.Context, run *db.Run, st *State) error {
 	st.Drafts = append(st.Drafts, Draft{Pass: pass, Markdown: strings.TrimSpace(text)})
 	st.Feedback = nil
 	st.Stage = StageVerify
-	if st.Spec.Route == RouteChat {
+	if st.Spec.Route == research.RouteChat {
 		st.Stage = StagePublish
 	}
 	return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Usage)},
-		event{EventStageCompleted, StagePayload{Stage: StageSynthesize, Status: db.StatusSynthesizing}})
+		event{research.EventStageCompleted, research.StagePayload{Stage: StageSynthesize, Status: research.StatusSynthesizing}})
 }
 
 // deltaStream batches streamed text into synthesis_delta events, at most a
@@ -104,7 +106,7 @@ func (d *deltaStream) flushLocked() {
 	d.buf.Reset()
 	d.last = time.Now()
 	// Streaming is progress, not state: a failed append is logged, not fatal.
-	if err := d.r.emit(d.ctx, d.run, event{EventSynthesisDelta, DeltaPayload{Pass: d.pass, Text: text}}); err != nil && d.ctx.Err() == nil {
+	if err := d.r.emit(d.ctx, d.run, event{research.EventSynthesisDelta, research.DeltaPayload{Pass: d.pass, Text: text}}); err != nil && d.ctx.Err() == nil {
 		d.r.log.Warn("stream report text", "run_id", d.run.ID, "err", err)
 	}
 }

@@ -10,10 +10,6 @@ import (
 	"github.com/quarryhq/quarry/text"
 )
 
-// Undetermined is the sentence a report uses for a criterion the sources do
-// not answer.
-const Undetermined = "This could not be determined from the available sources."
-
 // maxFailures bounds the feedback handed to a repair pass.
 const maxFailures = 30
 
@@ -110,7 +106,7 @@ type CriterionCheck struct {
 // cite: citation validity, coverage of factual sentences, support of each
 // cited sentence by a passage of its cited sources, grounding of numbers
 // and names, and coverage of the success criteria.
-func Verify(markdown string, sources []Source, prior []PriorSection, criteria []string, opt VerifyOptions) Verification {
+func Verify(markdown string, sources []research.Source, prior []research.PriorSection, criteria []string, opt VerifyOptions) Verification {
 	opt = opt.withDefaults()
 	if len(markdown) > maxReportBytes {
 		markdown = markdown[:maxReportBytes]
@@ -278,7 +274,7 @@ type docSet struct {
 	cache map[string]*text.Document
 }
 
-func newDocSet(sources []Source, prior []PriorSection) *docSet {
+func newDocSet(sources []research.Source, prior []research.PriorSection) *docSet {
 	s := &docSet{texts: map[string]string{}, cache: map[string]*text.Document{}}
 	for _, src := range sources {
 		if src.ID != "" {
@@ -443,7 +439,7 @@ func failures(v Verification, docs *docSet, opt VerifyOptions) []string {
 	}
 	for _, c := range v.Criteria {
 		if !c.Answered && !c.Undetermined {
-			add("Criterion not addressed: %q; answer it with a cited sentence, or write %q under its section.", c.Criterion, Undetermined)
+			add("Criterion not addressed: %q; answer it with a cited sentence, or write %q under its section.", c.Criterion, research.Undetermined)
 		}
 	}
 	if len(v.Sentences) == 0 {

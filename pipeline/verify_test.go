@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 )
 
 // Two fetched pages, written like the documentation and news pages Quarry
 // reads: headings, short paragraphs, figures and names.
-var verifySources = []pipeline.Source{
+var verifySources = []research.Source{
 	{
 		ID: "S1", URL: "https://docs.example.dev/configuration/", Title: "Configuration reference",
 		Text: "Configuration reference\n\n" +
@@ -66,7 +67,7 @@ func TestVerifyPassesFaithfulReport(t *testing.T) {
 	if len(v.Sentences) != 6 {
 		t.Fatalf("%d sentences, want 6 (headings and the Sources list are not sentences)", len(v.Sentences))
 	}
-	byID := map[string]pipeline.Source{}
+	byID := map[string]research.Source{}
 	for _, s := range verifySources {
 		byID[s.ID] = s
 	}
@@ -186,7 +187,7 @@ func TestVerifyCatchesProblems(t *testing.T) {
 func TestVerifyNonFactualSentences(t *testing.T) {
 	report := "## Default port\n\nThe default port is 7420 [S1]. Why would anyone change it? The sources do not say more about ports. " +
 		"Teams that run several instances on one host probably change it (inference).\n\n" +
-		"## How large is Titan\n\n" + pipeline.Undetermined + "\n"
+		"## How large is Titan\n\n" + research.Undetermined + "\n"
 	v := pipeline.Verify(report, verifySources, nil, verifyCriteria, pipeline.DefaultVerifyOptions())
 	if !v.Passed {
 		t.Fatalf("failed: %s %q", v.Warning, v.Failures)
@@ -204,7 +205,7 @@ func TestVerifyNonFactualSentences(t *testing.T) {
 }
 
 func TestVerifyCitationForms(t *testing.T) {
-	prior := []pipeline.PriorSection{{ID: "P1", Heading: "Earlier findings", Text: "The cluster bus uses port 17420 for gossip between nodes [S3]."}}
+	prior := []research.PriorSection{{ID: "P1", Heading: "Earlier findings", Text: "The cluster bus uses port 17420 for gossip between nodes [S3]."}}
 	report := "## Findings\n\n" +
 		"The default port is 7420 and Titan is 3,200 miles across [S1, S2].\n" +
 		"The TCP port for client connections is 7420. [S1][S2]\n" +

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/static"
 )
 
@@ -80,7 +80,7 @@ func EngineLabel(e string) string {
 type RunSummary struct {
 	ID        string
 	Question  string
-	Status    string
+	Status    research.RunStatus
 	Depth     string
 	Owner     string
 	CreatedAt time.Time
@@ -101,14 +101,14 @@ type ActionView struct {
 	Engine  string
 	Query   string
 	URL     string
-	Status  string
+	Status  research.ActionStatus
 	Preview string
 	Error   string
 }
 
 // Label is the action's one-line description.
 func (a ActionView) Label() string {
-	if a.Kind == pipeline.ActionNavigate {
+	if a.Kind == research.ActionNavigate {
 		return "Read " + a.URL
 	}
 	if a.Engine != "" {
@@ -126,22 +126,14 @@ type DecisionView struct {
 }
 
 // ActionStatusLabel is an action status in words.
-func ActionStatusLabel(s string) string {
+func ActionStatusLabel(s research.ActionStatus) string {
 	switch s {
-	case "pending":
-		return "pending"
-	case "running":
-		return "running"
-	case "success":
+	case research.ActionSuccess:
 		return "done"
-	case "error":
+	case research.ActionError:
 		return "failed"
-	case "skipped":
-		return "skipped"
-	case "stopped":
-		return "stopped"
 	}
-	return s
+	return string(s)
 }
 
 // limitText renders "3 of 10", or just "3" when there is no limit.
@@ -175,11 +167,11 @@ type RunView struct {
 	ID         string
 	Question   string
 	Depth      string
-	Status     string
+	Status     research.RunStatus
 	StopReason string
 	Error      string
 	CreatedAt  time.Time
-	Spec       *pipeline.TaskSpec
+	Spec       *research.TaskSpec
 	Actions    []ActionView
 	Decisions  []DecisionView
 	Budget     BudgetView
@@ -201,7 +193,7 @@ type RunView struct {
 
 // ReviewForm is the plan review form as a person last submitted it.
 type ReviewForm struct {
-	Spec    pipeline.TaskSpec
+	Spec    research.TaskSpec
 	Answers []string
 	Error   string
 }
@@ -232,36 +224,36 @@ type PassView struct {
 }
 
 // statusNote is the status in words when that says more than the word.
-func statusNote(s string) string {
-	if l := StatusLabel(s); !strings.EqualFold(l, s) {
+func statusNote(s research.RunStatus) string {
+	if l := StatusLabel(s); !strings.EqualFold(l, string(s)) {
 		return l
 	}
 	return ""
 }
 
 // StatusLabel turns a status into words for people.
-func StatusLabel(s string) string {
+func StatusLabel(s research.RunStatus) string {
 	switch s {
-	case "queued":
+	case research.StatusQueued:
 		return "Queued"
-	case "planning":
+	case research.StatusPlanning:
 		return "Planning"
-	case "awaiting_approval":
+	case research.StatusAwaitingApproval:
 		return "Awaiting your approval"
-	case "gathering":
+	case research.StatusGathering:
 		return "Gathering evidence"
-	case "synthesizing":
+	case research.StatusSynthesizing:
 		return "Writing"
-	case "verifying":
+	case research.StatusVerifying:
 		return "Verifying citations"
-	case "done":
+	case research.StatusDone:
 		return "Done"
-	case "failed":
+	case research.StatusFailed:
 		return "Failed"
-	case "cancelled":
+	case research.StatusCancelled:
 		return "Cancelled"
 	}
-	return s
+	return string(s)
 }
 
 // Ago renders a time as a short age.
@@ -279,20 +271,25 @@ func Ago(t time.Time) string {
 }
 
 // Phases are the steps of the timeline on the run page.
-var Phases = []struct{ Status, Label string }{
-	{"planning", "Planning"}, {"gathering", "Gathering"}, {"synthesizing", "Writing"}, {"verifying", "Verifying"}, {"done", "Done"},
+var Phases = []struct {
+	Status research.RunStatus
+	Label  string
+}{
+	{research.StatusPlanning, "Planning"}, {research.StatusGathering, "Gathering"}, {research.StatusSynthesizing, "Writing"},
+	{research.StatusVerifying, "Verifying"}, {research.StatusDone, "Done"},
 }
 
 // PhaseState says whether a phase is done, current or to come for status.
-func PhaseState(phase, status string) string {
-	order := map[string]int{"queued": 0, "planning": 1, "awaiting_approval": 1, "gathering": 2, "synthesizing": 3, "verifying": 4, "done": 5}
+func PhaseState(phase, status research.RunStatus) string {
+	order := map[research.RunStatus]int{research.StatusQueued: 0, research.StatusPlanning: 1, research.StatusAwaitingApproval: 1,
+		research.StatusGathering: 2, research.StatusSynthesizing: 3, research.StatusVerifying: 4, research.StatusDone: 5}
 	cur, ok := order[status]
 	if !ok {
 		return "todo"
 	}
 	p := order[phase]
 	switch {
-	case p < cur || status == "done":
+	case p < cur || status == research.StatusDone:
 		return "done"
 	case p == cur:
 		return "current"

@@ -7,7 +7,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quarryhq/quarry/browser"
+	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 )
 
 // runMetrics are the pipeline's figures on /metrics: stage durations,
@@ -82,12 +84,12 @@ func outcome(err error) string {
 
 // meteredEngine counts an engine's calls, tokens and cost.
 type meteredEngine struct {
-	pipeline.Engine
+	engine.Engine
 	m     *runMetrics
 	model string
 }
 
-func (e meteredEngine) record(call string, start time.Time, u pipeline.Usage, err error) {
+func (e meteredEngine) record(call string, start time.Time, u engine.Usage, err error) {
 	name := e.Engine.Name()
 	e.m.llmCalls.WithLabelValues(name, e.model, call, outcome(err)).Inc()
 	e.m.llmDur.WithLabelValues(name, call).Observe(time.Since(start).Seconds())
@@ -102,32 +104,32 @@ func (e meteredEngine) record(call string, start time.Time, u pipeline.Usage, er
 	}
 }
 
-// Plan implements pipeline.Engine.
-func (e meteredEngine) Plan(ctx context.Context, req pipeline.PlanRequest) (pipeline.TaskSpec, pipeline.Usage, error) {
+// Plan implements engine.Engine.
+func (e meteredEngine) Plan(ctx context.Context, req engine.PlanRequest) (research.TaskSpec, engine.Usage, error) {
 	start := time.Now()
 	spec, u, err := e.Engine.Plan(ctx, req)
 	e.record("plan", start, u, err)
 	return spec, u, err
 }
 
-// Heartbeat implements pipeline.Engine.
-func (e meteredEngine) Heartbeat(ctx context.Context, req pipeline.HeartbeatRequest) (pipeline.HeartbeatDecision, pipeline.Usage, error) {
+// Heartbeat implements engine.Engine.
+func (e meteredEngine) Heartbeat(ctx context.Context, req engine.HeartbeatRequest) (engine.HeartbeatDecision, engine.Usage, error) {
 	start := time.Now()
 	dec, u, err := e.Engine.Heartbeat(ctx, req)
 	e.record("heartbeat", start, u, err)
 	return dec, u, err
 }
 
-// Synthesize implements pipeline.Engine.
-func (e meteredEngine) Synthesize(ctx context.Context, req pipeline.SynthesisRequest, stream func(string)) (string, pipeline.Usage, error) {
+// Synthesize implements engine.Engine.
+func (e meteredEngine) Synthesize(ctx context.Context, req engine.SynthesisRequest, stream func(string)) (string, engine.Usage, error) {
 	start := time.Now()
 	text, u, err := e.Engine.Synthesize(ctx, req, stream)
 	e.record("synthesize", start, u, err)
 	return text, u, err
 }
 
-// Chat implements pipeline.Engine.
-func (e meteredEngine) Chat(ctx context.Context, req pipeline.ChatRequest, stream func(string)) (string, pipeline.Usage, error) {
+// Chat implements engine.Engine.
+func (e meteredEngine) Chat(ctx context.Context, req engine.ChatRequest, stream func(string)) (string, engine.Usage, error) {
 	start := time.Now()
 	text, u, err := e.Engine.Chat(ctx, req, stream)
 	e.record("chat", start, u, err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 )
 
 // runResearch implements `quarry research [--depth D] [--engines LIST]
@@ -25,14 +26,14 @@ func runResearch(ctx context.Context, args []string) error {
 
 // researchOutput is the --json object of the command-line contract.
 type researchOutput struct {
-	RunID          string           `json:"run_id"`
-	Status         string           `json:"status"`
-	Error          string           `json:"error,omitempty"`
-	StopReason     string           `json:"stop_reason,omitempty"`
-	ReportMarkdown string           `json:"report_markdown"`
-	Sources        []researchSource `json:"sources"`
-	Verification   json.RawMessage  `json:"verification"`
-	Timings        map[string]int64 `json:"timings"`
+	RunID          string             `json:"run_id"`
+	Status         research.RunStatus `json:"status"`
+	Error          string             `json:"error,omitempty"`
+	StopReason     string             `json:"stop_reason,omitempty"`
+	ReportMarkdown string             `json:"report_markdown"`
+	Sources        []researchSource   `json:"sources"`
+	Verification   json.RawMessage    `json:"verification"`
+	Timings        map[string]int64   `json:"timings"`
 }
 
 type researchSource struct {
@@ -129,7 +130,7 @@ func researchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(strin
 	} else if out.ReportMarkdown != "" {
 		fmt.Fprintln(stdout, out.ReportMarkdown)
 	}
-	if final.Status != db.StatusDone {
+	if final.Status != research.StatusDone {
 		return fmt.Errorf("research: run %s ended %s: %s", run.ID, final.Status, final.Error)
 	}
 	return nil

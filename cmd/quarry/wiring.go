@@ -6,13 +6,13 @@ import (
 	"log/slog"
 
 	"github.com/quarryhq/quarry/browser"
-	"github.com/quarryhq/quarry/pipeline"
-	"github.com/quarryhq/quarry/pipeline/extractive"
-	"github.com/quarryhq/quarry/pipeline/llm"
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/engine/extractive"
+	"github.com/quarryhq/quarry/engine/llm"
 )
 
 // buildEngine returns the engine QUARRY_LLM selects.
-func buildEngine(cfg *Config, logger *slog.Logger) (pipeline.Engine, error) {
+func buildEngine(cfg *Config, logger *slog.Logger) (engine.Engine, error) {
 	switch cfg.LLM {
 	case "openai":
 		e, err := llm.New(llm.Options{Provider: llm.ProviderOpenAI, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.LLMModel, Logger: logger})

@@ -1,0 +1,152 @@
+package extractive
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
+)
+
+// maxHeartbeatActions is the most new actions one heartbeat may propose.
+const maxHeartbeatActions = 3
+
+// Heartbeat decides after a gather batch whether the sources cover every
+// criterion. A criterion is covered when a fetched sentence is evidence
+// for it (the same test synthesis uses) or the pipeline reports sources
+// for it. Otherwise it proposes up to MaxNew targeted searches for the
+// uncovered criteria, never a query already run.
+func (e *Engine) Heartbeat(ctx context.Context, req engine.HeartbeatRequest) (engine.HeartbeatDecision, engine.Usage, error) {
+	if err := ctx.Err(); err != nil {
+		return engine.HeartbeatDecision{}, engine.Usage{}, fmt.Errorf("heartbeat: %w", err)
+	}
+	spec := req.Spec
+	crits := spec.Criteria
+	if len(crits) == 0 {
+		crits = []string{spec.Goal}
+	}
+	goal := text.Tokens(spec.Goal)
+	p := newPool(req.Sources, nil, nil)
+	gq := text.Query{}
+	gq.Add(goal, 1)
+	p.setRelevance(gq)
+	p.context = contextWords(spec.Goal)
+	var uncovered []string
+	for _, c := range crits {
+		if len(req.Coverage[c]) > 0 || p.hasEvidence(newCriterion(c, heading(c), goal, nil)) {
+			continue
+		}
+		uncovered = append(uncovered, c)
+	}
+	covered := len(crits) - len(uncovered)
+	status := fmt.Sprintf("%d of %d criteria covered", covered, len(crits))
+	if len(uncovered) == 0 {
+		return engine.HeartbeatDecision{Done: true, Reason: status + "; the evidence suffices."}, engine.Usage{}, nil
+	}
+	room := req.MaxNew
+	if room <= 0 || room > maxHeartbeatActions {
+		room = maxHeartbeatActions
+	}
+	if b := req.Budget; b.MaxActions > 0 {
+		room = min(room, b.MaxActions-len(req.Done))
+	}
+	if b := req.Budget; b.MaxBatches > 0 && req.Batch >= b.MaxBatches {
+		room = 0
+	}
+	if room <= 0 {
+		return engine.HeartbeatDecision{Done: true, Reason: status + "; the budget allows no more searches."}, engine.Usage{}, nil
+	}
+	actions := followUps(spec, uncovered, req, room)
+	if len(actions) == 0 {
+		return engine.HeartbeatDecision{Done: true, Reason: status + "; every useful search has been tried."}, engine.Usage{}, nil
+	}
+	var targets []string
+	for _, a := range actions {
+		targets = append(targets, a.Query)
+	}
+	return engine.HeartbeatDecision{
+		Reason:  status + "; searching for: " + strings.Join(targets, "; "),
+		Actions: actions,
+	}, engine.Usage{}, nil
+}
+
+// followUps builds up to room searches for the uncovered criteria: first
+// one per criterion, then further variants, skipping any query already run
+// or planned (on any engine).
+func followUps(spec research.TaskSpec, uncovered []string, req engine.HeartbeatRequest, room int) []research.ActionSpec {
+	engines := req.Engines
+	if len(engines) == 0 {
+		for _, a := range spec.Actions {
+			if a.Kind == research.ActionSearch && a.Engine != "" {
+				engines = appendUnique(engines, a.Engine)
+			}
+		}
+	}
+	if len(engines) == 0 {
+		engines = []string{defaultEngine}
+	}
+	done := map[string]bool{}
+	for _, a := range req.Done {
+		if a.Kind == research.ActionSearch {
+			done[queryKey(a.Query)] = true
+		}
+	}
+	for _, a := range spec.Actions {
+		if a.Kind == research.ActionSearch {
+			done[queryKey(a.Query)] = true
+		}
+	}
+	goal := analyse(spec.Goal)
+	variants := make([][]string, len(uncovered))
+	for i, c := range uncovered {
+		variants[i] = queryVariants(c, goal)
+	}
+	var out []research.ActionSpec
+	for len(out) < room {
+		progress := false
+		for i, c := range uncovered {
+			if len(out) >= room {
+				break
+			}
+			for len(variants[i]) > 0 {
+				q := variants[i][0]
+				variants[i] = variants[i][1:]
+				k := queryKey(q)
+				if done[k] {
+					continue
+				}
+				done[k] = true
+				out = append(out, research.ActionSpec{Kind: research.ActionSearch, Engine: engines[0], Query: q, Priority: req.Batch, Reason: c})
+				progress = true
+				break
+			}
+		}
+		if !progress {
+			break
+		}
+	}
+	return out
+}
+
+// queryVariants are the searches that could find evidence for criterion c,
+// best first: its words with the goal's names, its specific words only,
+// the criterion's specific words with the goal's keywords, and the first
+// one aimed at documentation.
+func queryVariants(c string, goal question) []string {
+	body := stripTopicParen(c)
+	full := mergeWords(keywords(body), goal.entities)
+	hard := mergeWords(hardKeywords(body, goal.entities), goal.entities)
+	narrowed := mergeWords(hardKeywords(body, goal.entities), keywords(goal.text))
+	var out []string
+	for _, words := range [][]string{full, hard, narrowed, append(full, "documentation")} {
+		if len(words) > maxQueryLen {
+			words = words[:maxQueryLen]
+		}
+		if len(words) > 0 {
+			out = append(out, strings.Join(words, " "))
+		}
+	}
+	return out
+}

@@ -1,0 +1,110 @@
+package extractive
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
+)
+
+func TestHeartbeatDoneWhenCovered(t *testing.T) {
+	e := New()
+	sources := loadSources(t)
+	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: "How large is Titan and what covers its surface?", Budget: research.Presets()[research.DepthStandard]})
+	dec, usage, err := e.Heartbeat(context.Background(), engine.HeartbeatRequest{
+		Spec: spec, Sources: sources, Done: spec.Actions, Batch: 1, Budget: spec.Budget, MaxNew: 3,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !dec.Done || len(dec.Actions) != 0 || usage != (engine.Usage{}) {
+		t.Fatalf("decision %+v, want done: the Titan article covers every criterion", dec)
+	}
+	if !strings.Contains(dec.Reason, "3 of 3 criteria covered") {
+		t.Errorf("reason %q", dec.Reason)
+	}
+}
+
+func TestHeartbeatSearchesForUncoveredCriteria(t *testing.T) {
+	e := New()
+	sources := loadSources(t)[:1] // only the installation page
+	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{
+		Question: "What is the default port of EmberDB and how does replication failover work?",
+		Budget:   research.Presets()[research.DepthDeep],
+	})
+	done := append([]research.ActionSpec(nil), spec.Actions...)
+	seen := map[string]bool{}
+	for _, a := range done {
+		seen[queryKey(a.Query)] = true
+	}
+	for batch := 1; batch <= 4; batch++ {
+		dec, _, err := e.Heartbeat(context.Background(), engine.HeartbeatRequest{
+			Spec: spec, Sources: sources, Done: done, Batch: batch, Budget: spec.Budget, MaxNew: 2,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dec.Done {
+			if batch == 1 {
+				t.Fatalf("done at once (%s), but the sources say nothing of ports or failover", dec.Reason)
+			}
+			break
+		}
+		if n := len(dec.Actions); n == 0 || n > 2 {
+			t.Fatalf("batch %d: %d actions, want 1–2", batch, n)
+		}
+		if !strings.Contains(dec.Reason, "criteria covered; searching for:") {
+			t.Errorf("reason %q", dec.Reason)
+		}
+		for _, a := range dec.Actions {
+			if seen[queryKey(a.Query)] {
+				t.Errorf("batch %d repeats query %q", batch, a.Query)
+			}
+			seen[queryKey(a.Query)] = true
+			if a.Kind != research.ActionSearch || a.Priority != batch || a.Reason == "" {
+				t.Errorf("bad action %+v", a)
+			}
+		}
+		done = append(done, dec.Actions...)
+	}
+}
+
+func TestHeartbeatStopsOnBudget(t *testing.T) {
+	e := New()
+	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: "What is the default port of EmberDB?", Budget: research.Presets()[research.DepthQuick]})
+	tests := []struct {
+		name  string
+		batch int
+		done  int
+	}{
+		{"batches used", 1, 2},
+		{"actions used", 0, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var done []research.ActionSpec
+			for i := 0; i < tt.done; i++ {
+				done = append(done, research.ActionSpec{Kind: research.ActionSearch, Engine: "duckduckgo", Query: "q" + string(rune('a'+i))})
+			}
+			dec, _, _ := e.Heartbeat(context.Background(), engine.HeartbeatRequest{Spec: spec, Done: done, Batch: tt.batch, Budget: spec.Budget, MaxNew: 3})
+			if !dec.Done || len(dec.Actions) != 0 || !strings.Contains(dec.Reason, "budget") {
+				t.Errorf("decision %+v, want done on budget", dec)
+			}
+		})
+	}
+}
+
+func TestHeartbeatHonoursReportedCoverage(t *testing.T) {
+	e := New()
+	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: "What is the default port of EmberDB?", Budget: research.Presets()[research.DepthStandard]})
+	cov := map[string][]string{}
+	for _, c := range spec.Criteria {
+		cov[c] = []string{"S1"}
+	}
+	dec, _, _ := e.Heartbeat(context.Background(), engine.HeartbeatRequest{Spec: spec, Batch: 1, Budget: spec.Budget, MaxNew: 3, Coverage: cov})
+	if !dec.Done {
+		t.Errorf("decision %+v, want done when the pipeline reports every criterion covered", dec)
+	}
+}

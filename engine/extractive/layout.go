@@ -1,0 +1,163 @@
+package extractive
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/quarryhq/quarry/report"
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
+)
+
+// maxSections bounds the report's headings, whatever the spec says.
+const maxSections = 12
+
+// feedbackQuoteRe finds the quoted sentences of repair feedback.
+var feedbackQuoteRe = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// section is one heading of the report and the criteria it answers.
+type section struct {
+	heading  string
+	summary  bool
+	criteria []criterion
+}
+
+// layout maps the spec's sections and criteria onto report sections: a
+// summary first, then each deliverable heading with the criteria it
+// answers. Criteria are matched to headings by position when the counts
+// agree (as Plan builds them), otherwise by shared words; a criterion that
+// matches no heading gets a section of its own.
+func layout(spec research.TaskSpec, question string, goal, extra []string) []section {
+	var headings []string
+	seen := map[string]bool{}
+	for _, h := range spec.Sections {
+		h = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(h), "#"))
+		h = strings.Join(strings.Fields(h), " ")
+		if h == "" || seen[strings.ToLower(h)] || strings.EqualFold(h, "sources") || len(headings) >= maxSections {
+			continue
+		}
+		seen[strings.ToLower(h)] = true
+		headings = append(headings, h)
+	}
+	var crits []string
+	for _, c := range spec.Criteria {
+		if c = strings.TrimSpace(c); c != "" {
+			crits = append(crits, c)
+		}
+	}
+	if len(crits) == 0 {
+		crits = []string{strings.TrimSpace(question)}
+	}
+	var secs []section
+	if len(headings) == 0 || !summaryLikeRe.MatchString(headings[0]) {
+		secs = append(secs, section{heading: summaryHeading, summary: true})
+	}
+	for i, h := range headings {
+		secs = append(secs, section{heading: h, summary: i == 0 && summaryLikeRe.MatchString(h)})
+	}
+	if len(headings) == 1 && secs[0].summary {
+		// A single "Answer" section (the fallback plan) is the report's
+		// body: it answers the criteria itself.
+		secs[0].summary = false
+	}
+	var body []int // indexes of non-summary sections
+	for i, s := range secs {
+		if !s.summary {
+			body = append(body, i)
+		}
+	}
+	for ci, c := range crits {
+		target := -1
+		if len(body) == len(crits) {
+			target = body[ci]
+		} else {
+			ct := text.NewSet(text.Tokens(c))
+			best := 0.0
+			for _, si := range body {
+				if sc := text.Containment(text.Tokens(secs[si].heading), ct); sc > best {
+					best, target = sc, si
+				}
+			}
+		}
+		if target < 0 {
+			if len(secs) >= maxSections+1 {
+				continue
+			}
+			secs = append(secs, section{heading: heading(c)})
+			target = len(secs) - 1
+		}
+		secs[target].criteria = append(secs[target].criteria, newCriterion(c, secs[target].heading, goal, extra))
+	}
+	for i := range secs {
+		if !secs[i].summary && len(secs[i].criteria) == 0 {
+			secs[i].criteria = []criterion{newCriterion(secs[i].heading, secs[i].heading, goal, extra)}
+		}
+	}
+	return secs
+}
+
+// sentenceBudget returns how many sentences a section and the summary may
+// quote, from the context budget: a quick run gets a short report.
+func sentenceBudget(b research.Budget) (perSection, perSummary int) {
+	switch t := b.ContextTokens; {
+	case t <= 0:
+		return 4, 3
+	case t <= 8000:
+		return 3, 2
+	case t <= 24000:
+		return 4, 3
+	case t <= 64000:
+		return 5, 3
+	}
+	return 6, 4
+}
+
+// bannedSentences returns the keys of the previous draft's sentences that
+// the feedback names, and of every quoted string in it.
+func bannedSentences(feedback []string, previous string) map[string]bool {
+	banned := map[string]bool{}
+	if len(feedback) == 0 {
+		return banned
+	}
+	all := text.Fold(strings.Join(feedback, "\n"))
+	for _, s := range report.ReportSentences(previous) {
+		k := text.Fold(s.Plain)
+		if len(k) >= 20 && strings.Contains(all, k) {
+			banned[k] = true
+		}
+	}
+	for _, line := range feedback {
+		for _, q := range feedbackQuoteRe.FindAllString(line, -1) {
+			if u, err := strconv.Unquote(q); err == nil && len(u) >= 20 {
+				banned[text.Fold(research.StripCitations(u))] = true
+			}
+		}
+	}
+	return banned
+}
+
+// escapeMarkdown makes source text render as itself: inline markers are
+// backslash-escaped and a line start that would begin a heading, quote or
+// list is neutralised.
+func escapeMarkdown(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_[]<>|~", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if m := listStartRe.FindStringIndex(out); m != nil {
+		out = out[:m[1]-1] + "\\" + out[m[1]-1:]
+	}
+	return out
+}
+
+// listStartRe matches a start of line Markdown would read as structure:
+// "# ", "- ", "+ ", "1. ", "1) ".
+var listStartRe = regexp.MustCompile(`^(?:#{1,6}|[-+]|\d{1,9}[.)])`)
+
+// summaryLikeRe matches headings that already are the report's summary.
+var summaryLikeRe = regexp.MustCompile(`(?i)^(?:summary|overview|tl;?dr|key (?:findings|points|takeaways)|in (?:brief|short)|answer|short answer|executive summary)$`)

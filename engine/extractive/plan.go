@@ -1,0 +1,361 @@
+package extractive
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
+)
+
+// Plan limits (DESIGN.md, Intake).
+const (
+	minCriteria      = 3
+	maxCriteria      = 6
+	minActions       = 2
+	maxActions       = 5
+	maxQueryLen      = 8  // words per keyword query
+	maxPlainQueryLen = 16 // words of the question searched as written
+)
+
+// defaultEngine is the search engine used when the request names none.
+const defaultEngine = "duckduckgo"
+
+// summaryHeading opens every report.
+const summaryHeading = "Summary"
+
+var (
+	leadRe       = regexp.MustCompile(`(?i)^(what|which)\s+(is|are|was|were)\b`)
+	whatIsRe     = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(.+)$`)
+	howDoIRe     = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|should|could|would|to)\s+(?:i|you|we|one)\s+(.+)$`)
+	howToRe      = regexp.MustCompile(`(?i)^how\s+to\s+(.+)$`)
+	howWorkRe    = regexp.MustCompile(`(?i)^how\s+(?:does|do)\s+(.+?)\s+work$`)
+	leadConjRe   = regexp.MustCompile(`(?i)^(?:and|but|also|plus|then|or)\s+`)
+	pronounRe    = regexp.MustCompile(`(?i)\b(it|they|them|its|their)\b`)
+	vagueRe      = regexp.MustCompile(`\b(?:stuff|things|something|anything|everything|best|good|latest)\b`)
+	sensibleNums = regexp.MustCompile(`(?i)\b(?:history|timeline|statistics?|growth|market|prices?|pricing|costs?|revenue|sales|population|budget|salary|salaries|inflation|gdp|elections?|(?:1[5-9]|20)\d{2})\b`)
+)
+
+// Plan routes the message and, for research, builds a TaskSpec from the
+// question's clauses without any model.
+func (e *Engine) Plan(ctx context.Context, req engine.PlanRequest) (research.TaskSpec, engine.Usage, error) {
+	if err := ctx.Err(); err != nil {
+		return research.TaskSpec{}, engine.Usage{}, fmt.Errorf("plan: %w", err)
+	}
+	route, urls := Route(req.Question)
+	switch route {
+	case research.RouteChat:
+		return research.TaskSpec{Route: route, Goal: cleanQuestion(req.Question), Clarity: 1, Budget: req.Budget}, engine.Usage{}, nil
+	case research.RouteBrowse:
+		return browseSpec(req, urls), engine.Usage{}, nil
+	}
+	return researchSpec(req), engine.Usage{}, nil
+}
+
+// browseSpec reads the named pages and answers the rest of the message.
+func browseSpec(req engine.PlanRequest, urls []string) research.TaskSpec {
+	rest := strings.TrimSpace(urlRe.ReplaceAllString(req.Question, " "))
+	rest = strings.Join(strings.Fields(rest), " ")
+	spec := research.TaskSpec{
+		Route:       research.RouteBrowse,
+		Goal:        cleanQuestion(req.Question),
+		URLs:        urls,
+		Clarity:     1,
+		Budget:      req.Budget,
+		Assumptions: []string{"Only the named pages are read; no search is run."},
+	}
+	for _, u := range urls {
+		spec.Actions = append(spec.Actions, research.ActionSpec{Kind: research.ActionNavigate, URL: u, Reason: "page named in the message"})
+	}
+	if contentCount(rest) >= 2 && !readSiteRe.MatchString(req.Question) {
+		spec.Criteria = []string{capitalise(strings.TrimRight(rest, "?.! ")) + "?", "What are the main points of the page?", "What key facts or figures does it give?"}
+		spec.Sections = []string{summaryHeading, "Answer", "Main points", "Key facts"}
+		return spec
+	}
+	spec.Criteria = []string{"What is the page about?", "What are its main points?", "What key facts, figures or dates does it give?"}
+	spec.Sections = []string{summaryHeading, "What the page is about", "Main points", "Key facts"}
+	return spec
+}
+
+// researchSpec builds the research plan.
+func researchSpec(req engine.PlanRequest) research.TaskSpec {
+	message := req.Question
+	clarification := strings.TrimSpace(req.Clarification)
+	if clarification != "" && contentCount(message) <= 4 {
+		// A short question answered by a clarification: read them together.
+		message = strings.TrimRight(strings.TrimSpace(message), "?.!") + ": " + clarification
+	}
+	q := analyse(message)
+	parentTopic := ""
+	if req.Parent != nil && len(q.entities) == 0 {
+		// A follow-up like "what about its licence?" is about the parent's topic.
+		pq := analyse(req.Parent.Goal)
+		parentTopic = pq.topic
+		if parentTopic != "" && (pronounRe.MatchString(q.text) || contentCount(q.text) <= 3) {
+			if loc := pronounRe.FindStringIndex(q.text); loc != nil {
+				// "what is its license?" → "What is EmberDB's license?"
+				sub := parentTopic
+				if p := strings.ToLower(q.text[loc[0]:loc[1]]); p == "its" || p == "their" {
+					sub += "'s"
+				}
+				q = analyse(q.text[:loc[0]] + sub + q.text[loc[1]:])
+			}
+			q.topic = parentTopic
+			for _, e := range pq.entities {
+				q.entities = appendUnique(q.entities, e)
+			}
+		}
+	}
+	criteria, headings := criteriaFor(q)
+	spec := research.TaskSpec{
+		Route:    research.RouteResearch,
+		Goal:     q.text,
+		Criteria: criteria,
+		Sections: append([]string{summaryHeading}, headings...),
+		Budget:   req.Budget,
+	}
+	spec.Clarity = clarity(q, req.Question)
+	if spec.Clarity < 0.5 {
+		spec.Questions = clarifyingQuestions(q)
+	}
+	spec.Assumptions = assumptions(q, req, clarification)
+	engine := defaultEngine
+	if len(req.Engines) > 0 && strings.TrimSpace(req.Engines[0]) != "" {
+		engine = strings.TrimSpace(req.Engines[0])
+	}
+	var avoid []string
+	if req.Parent != nil {
+		avoid = req.Parent.Queries
+	}
+	extra := keywords(clarification)
+	if parentTopic != "" && q.topic == parentTopic {
+		extra = append(extra, keywords(parentTopic)...)
+	}
+	for _, query := range queriesFor(q, criteria, extra, avoid) {
+		spec.Actions = append(spec.Actions, research.ActionSpec{
+			Kind: research.ActionSearch, Engine: engine, Query: query, Priority: 0, Reason: reasonFor(query, criteria),
+		})
+	}
+	return spec
+}
+
+// criteriaFor returns 3–6 success criteria and one report heading for each.
+func criteriaFor(q question) (criteria, headings []string) {
+	add := func(c, h string) {
+		if len(criteria) >= maxCriteria || c == "" {
+			return
+		}
+		key := tokenKey(c)
+		for _, have := range criteria {
+			if tokenKey(have) == key {
+				return
+			}
+		}
+		for _, have := range headings {
+			if strings.EqualFold(have, h) {
+				h = h + " (" + fmt.Sprint(len(headings)+1) + ")"
+			}
+		}
+		criteria = append(criteria, c)
+		headings = append(headings, h)
+	}
+	t := q.subject
+	if t == "" {
+		t = "the topic"
+	}
+	if q.kind == kindCompare {
+		a, b := q.compare[0], q.compare[1]
+		suffix := ""
+		if q.aspect != "" {
+			suffix = " for " + q.aspect
+		}
+		add(fmt.Sprintf("How do %s and %s differ%s?", a, b, suffix), "Differences")
+		add(fmt.Sprintf("What are the key characteristics of %s%s?", a, suffix), capitalise(a))
+		add(fmt.Sprintf("What are the key characteristics of %s%s?", b, suffix), capitalise(b))
+		add(fmt.Sprintf("When should %s or %s be chosen%s?", a, b, suffix), "Which to choose")
+	}
+	if len(q.clauses) <= 1 && q.kind != kindCompare {
+		add(q.ask, heading(q.ask))
+	}
+	if len(q.clauses) > 1 {
+		lead := ""
+		if m := leadRe.FindStringSubmatch(q.clauses[0]); m != nil {
+			lead = capitalise(strings.ToLower(m[1])) + " " + strings.ToLower(m[2])
+		}
+		for i, c := range q.clauses {
+			cr := clauseCriterion(q, i, c, lead)
+			add(cr, heading(cr))
+		}
+	}
+	kind := q.kind
+	if kind == kindHowTo && q.subject == q.topic {
+		kind = kindOther // "how …" without a verb phrase to build on
+	}
+	for _, tpl := range templates(kind) {
+		if len(criteria) >= minCriteria {
+			break
+		}
+		add(fmt.Sprintf(tpl.criterion, t), tpl.heading)
+	}
+	if len(criteria) < maxCriteria && q.kind != kindQuantity && q.kind != kindWhen && q.kind != kindHowTo && sensibleNums.MatchString(q.text) {
+		add(fmt.Sprintf("What are the key figures and dates for %s?", t), "Key figures and dates")
+	}
+	for _, tpl := range templates(kindOther) {
+		if len(criteria) >= minCriteria {
+			break
+		}
+		add(fmt.Sprintf(tpl.criterion, t), tpl.heading)
+	}
+	return criteria, headings
+}
+
+// clauseCriterion turns clause i into a stand-alone question: a leading
+// conjunction dropped, a pronoun replaced by the topic, the topic named when
+// the clause lacks it, a question lead added to a bare noun phrase.
+func clauseCriterion(q question, i int, clause, lead string) string {
+	c := strings.TrimSpace(leadConjRe.ReplaceAllString(strings.TrimSpace(clause), ""))
+	c = strings.Trim(c, ",;: ")
+	if c == "" {
+		return ""
+	}
+	mentions := false
+	for _, e := range q.entities {
+		if strings.Contains(strings.ToLower(c), strings.ToLower(e)) {
+			mentions = true
+			break
+		}
+	}
+	if !mentions && i > 0 {
+		// "… and how do I change it": "it" is what the clause before asked about.
+		if loc := pronounRe.FindStringIndex(c); loc != nil {
+			sub := clauseSubject(q.clauses[i-1])
+			if sub == "" || strings.HasPrefix(strings.ToLower(sub), "change") {
+				sub = q.topic
+			}
+			if sub != "" {
+				if p := strings.ToLower(c[loc[0]:loc[1]]); p == "its" || p == "their" {
+					sub += "'s"
+				}
+				c = c[:loc[0]] + sub + c[loc[1]:]
+				mentions = containsAny(c, q.entities) || len(q.entities) == 0
+			}
+		}
+	}
+	first := strings.ToLower(firstWord(c))
+	if !whWords[first] && !auxVerb[first] && !isImperative(first) {
+		if lead != "" {
+			c = lead + " " + c
+		} else {
+			c = "What about " + c
+		}
+		first = "what"
+	}
+	if !mentions && len(q.entities) > 0 && q.topic != "" {
+		c += " (" + q.topic + ")"
+	}
+	c = capitalise(c)
+	if whWords[first] || auxVerb[first] {
+		c += "?"
+	}
+	return c
+}
+
+func containsAny(s string, subs []string) bool {
+	l := strings.ToLower(s)
+	for _, x := range subs {
+		if strings.Contains(l, strings.ToLower(x)) {
+			return true
+		}
+	}
+	return false
+}
+
+func isImperative(w string) bool {
+	return set("list explain describe compare summarize summarise give show define name outline identify find")[w]
+}
+
+// heading derives a report heading from a criterion: "What is the default
+// port for PostgreSQL?" → "Default port for PostgreSQL"; "How do I change
+// it?" → "How to change it".
+func heading(criterion string) string {
+	c := strings.TrimSpace(strings.TrimRight(criterion, "?.! "))
+	var h string
+	switch {
+	case howWorkRe.MatchString(c):
+		h = "How " + howWorkRe.FindStringSubmatch(c)[1] + " works"
+	case howDoIRe.MatchString(c):
+		h = "How to " + howDoIRe.FindStringSubmatch(c)[1]
+	case howToRe.MatchString(c):
+		h = c
+	case whatIsRe.MatchString(c):
+		rest := whatIsRe.FindStringSubmatch(c)[1]
+		if len(strings.Fields(rest)) <= 2 {
+			h = "What " + rest + " is"
+		} else {
+			h = capitalise(rest)
+		}
+	default:
+		h = c
+	}
+	if r := []rune(h); len(r) > 80 {
+		h = strings.TrimSpace(string(r[:80])) + "…"
+	}
+	return capitalise(h)
+}
+
+type template struct{ criterion, heading string }
+
+// templates are the supporting criteria of each question kind; %s is the
+// topic.
+func templates(kind string) []template {
+	switch kind {
+	case kindDefinition:
+		return []template{
+			{"How does %s work and how is it used?", "How it works"},
+			{"What are the key features, limits or caveats of %s?", "Key details and caveats"},
+		}
+	case kindHowTo:
+		return []template{
+			{"What is required before you can %s?", "Requirements"},
+			{"What options, caveats or common problems apply when you %s?", "Options and caveats"},
+		}
+	case kindFact:
+		return []template{
+			{"What conditions, exceptions or caveats apply to %s?", "Conditions and caveats"},
+			{"What related details do the sources give about %s?", "Related details"},
+		}
+	case kindWhy:
+		return []template{
+			{"What are the main reasons given for %s?", "Reasons"},
+			{"What trade-offs or counter-arguments apply to %s?", "Trade-offs"},
+		}
+	case kindWhen:
+		return []template{
+			{"What are the key dates for %s?", "Key dates"},
+			{"What is the context of %s?", "Context"},
+		}
+	case kindWho:
+		return []template{
+			{"What is %s known for?", "Background"},
+			{"What roles or affiliations are given for %s?", "Role"},
+		}
+	case kindQuantity:
+		return []template{
+			{"What are the key figures for %s?", "Key figures"},
+			{"Under which conditions, or as of when, do the figures for %s apply?", "Conditions"},
+		}
+	case kindYesNo:
+		return []template{
+			{"Under which conditions or limits does the answer for %s hold?", "Conditions and limits"},
+			{"What details support the answer for %s?", "Details"},
+		}
+	case kindCompare:
+		return nil
+	}
+	return []template{
+		{"What are the key facts about %s?", "Key facts"},
+		{"What context or limitations apply to %s?", "Context and limitations"},
+	}
+}

@@ -1,0 +1,173 @@
+package extractive
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
+)
+
+func TestPlanResearchSpecShape(t *testing.T) {
+	questions := []string{
+		"What is the default port of EmberDB and how do I change it?",
+		"How do I set up replication in EmberDB?",
+		"What is EmberDB?",
+		"How large is Titan and what covers its surface?",
+		"Compare PostgreSQL and MySQL for analytics workloads",
+		"Why did Alibaba list its shares in Hong Kong?",
+		"When will the Europa Clipper mission reach Europa?",
+		"Who leads the Titan mapping research at JPL?",
+		"Is WSL 2 required to run EmberDB on Windows?",
+		"History of the Hong Kong stock exchange, its market share and biggest listings since 2010",
+		"kubernetes",
+	}
+	budget := research.Presets()[research.DepthStandard]
+	for _, q := range questions {
+		t.Run(q, func(t *testing.T) {
+			spec, usage, err := New().Plan(context.Background(), engine.PlanRequest{Question: q, Depth: research.DepthStandard, Budget: budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if usage != (engine.Usage{}) {
+				t.Errorf("usage = %+v, want zero", usage)
+			}
+			if spec.Route != research.RouteResearch {
+				t.Fatalf("route = %q", spec.Route)
+			}
+			if n := len(spec.Criteria); n < 3 || n > 6 {
+				t.Errorf("%d criteria %q, want 3–6", n, spec.Criteria)
+			}
+			if len(spec.Sections) != len(spec.Criteria)+1 || spec.Sections[0] != "Summary" {
+				t.Errorf("sections %q for criteria %q: want Summary then one per criterion", spec.Sections, spec.Criteria)
+			}
+			if n := len(spec.Actions); n < 2 || n > 5 {
+				t.Errorf("%d actions, want 2–5: %+v", n, spec.Actions)
+			}
+			seen := map[string]bool{}
+			for _, a := range spec.Actions {
+				if a.Kind != research.ActionSearch || a.Engine != "duckduckgo" || a.Priority != 0 || strings.TrimSpace(a.Query) == "" {
+					t.Errorf("bad action %+v", a)
+				}
+				if seen[queryKey(a.Query)] {
+					t.Errorf("duplicate query %q", a.Query)
+				}
+				seen[queryKey(a.Query)] = true
+			}
+			if spec.Budget != budget {
+				t.Errorf("budget = %+v, want %+v", spec.Budget, budget)
+			}
+			if spec.Clarity < 0 || spec.Clarity > 1 {
+				t.Errorf("clarity %v out of range", spec.Clarity)
+			}
+			if spec.Goal == "" {
+				t.Error("empty goal")
+			}
+		})
+	}
+}
+
+func TestPlanCriteriaFollowClauses(t *testing.T) {
+	spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "what is the default port of EmberDB and how do I change it"})
+	want := []string{"What is the default port of EmberDB?", "How do I change the default port of EmberDB?"}
+	for i, w := range want {
+		if spec.Criteria[i] != w {
+			t.Errorf("criterion %d = %q, want %q", i, spec.Criteria[i], w)
+		}
+	}
+	if spec.Goal != "What is the default port of EmberDB and how do I change it?" {
+		t.Errorf("goal = %q", spec.Goal)
+	}
+	if spec.Sections[1] != "Default port of EmberDB" || spec.Sections[2] != "How to change the default port of EmberDB" {
+		t.Errorf("sections = %q", spec.Sections)
+	}
+	var hasEmber bool
+	for _, a := range spec.Actions {
+		hasEmber = hasEmber || strings.Contains(a.Query, "EmberDB")
+	}
+	if !hasEmber {
+		t.Errorf("no query names the entity: %+v", spec.Actions)
+	}
+}
+
+func TestPlanSeparatesContextFromQuestions(t *testing.T) {
+	spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "I run EmberDB 4.2 on a Debian server behind a firewall. How do I change the port it listens on?"})
+	if !strings.HasPrefix(spec.Criteria[0], "How do I change the port") {
+		t.Errorf("criteria %q: the first must be the question, not the context", spec.Criteria)
+	}
+	if !strings.Contains(strings.Join(spec.Assumptions, " "), "Debian server behind a firewall") {
+		t.Errorf("assumptions %q lack the context", spec.Assumptions)
+	}
+	if !strings.Contains(spec.Actions[0].Query, "EmberDB") {
+		t.Errorf("first query %q lacks the product named in the context", spec.Actions[0].Query)
+	}
+}
+
+func TestPlanComparison(t *testing.T) {
+	spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "PostgreSQL vs MySQL for analytics"})
+	joined := strings.Join(spec.Criteria, " | ")
+	for _, want := range []string{"PostgreSQL and MySQL differ", "characteristics of PostgreSQL", "characteristics of MySQL"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("criteria %q lack %q", spec.Criteria, want)
+		}
+	}
+}
+
+func TestPlanClarity(t *testing.T) {
+	vague, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "how does it work?"})
+	if vague.Clarity >= 0.5 || len(vague.Questions) == 0 {
+		t.Errorf("vague question: clarity %v questions %q, want < 0.5 with questions", vague.Clarity, vague.Questions)
+	}
+	clear, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "What is the default port of the EmberDB server?"})
+	if clear.Clarity < 0.8 || len(clear.Questions) != 0 {
+		t.Errorf("clear question: clarity %v questions %q", clear.Clarity, clear.Questions)
+	}
+}
+
+func TestPlanUsesEnginesClarificationAndParent(t *testing.T) {
+	req := engine.PlanRequest{
+		Question:      "Python?",
+		Engines:       []string{"searxng", "bing"},
+		Clarification: "the latest stable release and its date",
+	}
+	spec, _, _ := New().Plan(context.Background(), req)
+	for _, a := range spec.Actions {
+		if a.Engine != "searxng" {
+			t.Errorf("engine %q, want the first configured", a.Engine)
+		}
+	}
+	if !strings.Contains(spec.Actions[0].Query, "release") {
+		t.Errorf("clarification not in the first query %q", spec.Actions[0].Query)
+	}
+
+	parent := &engine.ParentContext{Goal: "What is EmberDB?", Queries: []string{"EmberDB licence", "EmberDB license terms"}}
+	follow, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "what is its license?", Parent: parent})
+	for _, a := range follow.Actions {
+		if queryKey(a.Query) == queryKey("EmberDB licence") || queryKey(a.Query) == queryKey("EmberDB license terms") {
+			t.Errorf("follow-up repeats the parent's query %q", a.Query)
+		}
+		if !strings.Contains(a.Query, "EmberDB") {
+			t.Errorf("follow-up query %q lost the parent's topic", a.Query)
+		}
+	}
+	if len(follow.Actions) < 2 {
+		t.Errorf("follow-up has %d actions", len(follow.Actions))
+	}
+}
+
+func TestPlanBrowseAndChat(t *testing.T) {
+	spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "Summarize https://example.org/post and https://example.com/b"})
+	if spec.Route != research.RouteBrowse || len(spec.Actions) != 2 {
+		t.Fatalf("browse spec: %+v", spec)
+	}
+	for i, u := range []string{"https://example.org/post", "https://example.com/b"} {
+		if a := spec.Actions[i]; a.Kind != research.ActionNavigate || a.URL != u {
+			t.Errorf("action %d = %+v, want navigate %s", i, a, u)
+		}
+	}
+	chat, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "thanks!"})
+	if chat.Route != research.RouteChat || len(chat.Actions) != 0 {
+		t.Errorf("chat spec: %+v", chat)
+	}
+}

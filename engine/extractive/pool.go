@@ -1,0 +1,442 @@
+package extractive
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
+)
+
+// Bounds that keep the engine's work proportional to what it can use.
+const (
+	maxSourceBytes = 400_000 // of one source's text
+	maxSourceSents = 3_000   // quotable sentences kept per source
+	maxPoolSents   = 40_000  // quotable sentences kept in all
+	minQuoteWords  = 5
+	maxQuoteWords  = 70
+	maxQuoteBytes  = 600
+	maxCodeBytes   = 160 // a command line appended to the sentence that introduces it
+	maxCandidates  = 80  // sentences considered by diversity selection
+)
+
+// examplePhrases announce the code after a sentence.
+var examplePhrases = []string{"listing ", "shows how", "for example", "as follows", "like this", "the following"}
+
+// showsExample reports whether s announces the code after it.
+func showsExample(s string) bool {
+	l := strings.ToLower(s)
+	for _, p := range examplePhrases {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentence is one quotable sentence of a source or prior section.
+type sentence struct {
+	src     int      // index into pool.docs
+	text    string   // as quoted: white space collapsed
+	code    string   // a command quoted after the sentence, if any
+	label   string   // the option or setting the sentence describes ("--offline"), if any
+	key     string   // folded text without code marks, for duplicate and repair checks
+	toks    []string // content tokens
+	set     text.Set
+	head    text.Set // tokens of the heading above
+	title   text.Set // tokens of the page title
+	quality float64  // in (0, 1.2]: how fit the sentence is to be quoted
+	hasNum  bool
+	pos     int // index among the source's quotable sentences
+}
+
+// doc is one citable document of the pool.
+type doc struct {
+	id    string
+	toks  []string // title twice, then the sentences: for page-level relevance
+	set   text.Set // the tokens of toks
+	title text.Set // the tokens of the title
+}
+
+// pool is the evidence of a run, ready for scoring.
+type pool struct {
+	docs   []doc
+	sents  []sentence
+	index  *text.Index
+	docRel []float64           // page relevance to the question, in [0,1]
+	ids    map[string][]string // sentence key → ids of every document holding it
+	// topical are the words nearly every document holds: the subject of
+	// the whole run (the product a documentation site describes).
+	topical text.Set
+	// context are the words of the question's closing qualifier ("in
+	// Python"): the setting of the question, not its subject.
+	context text.Set
+}
+
+// Topical words: held by at least topicalShare of the documents, when
+// there are at least minTopicalDocs of them.
+const (
+	topicalShare   = 0.75
+	minTopicalDocs = 3
+)
+
+// newPool splits every source (and prior section) into quotable sentences.
+// Sentences whose key is in banned (a repair pass) are left out.
+func newPool(sources []research.Source, prior []research.PriorSection, banned map[string]bool) *pool {
+	p := &pool{ids: map[string][]string{}}
+	for _, src := range sources {
+		body := src.Text
+		if strings.TrimSpace(body) == "" {
+			body = strings.Join(src.Findings, "\n\n")
+		}
+		p.addDoc(src.ID, src.Title, body, 1, banned)
+	}
+	for _, pr := range prior {
+		// A prior section carries its parent's [S#]; they mean nothing here.
+		p.addDoc(pr.ID, pr.Heading, research.StripCitations(pr.Text), 0.9, banned)
+	}
+	// A sentence is indexed with the words of the heading it sits under:
+	// "add this line to ember.conf" answers "set up replication" because
+	// its heading says "Setting up a follower".
+	docs := make([][]string, len(p.sents))
+	for i := range p.sents {
+		docs[i] = p.sents[i].toks
+		for t := range p.sents[i].head {
+			if !p.sents[i].set[t] {
+				docs[i] = append(docs[i], t)
+			}
+		}
+	}
+	p.index = text.NewIndex(docs)
+	p.topical = topicalWords(p.docs)
+	p.docRel = make([]float64, len(p.docs))
+	for i := range p.docRel {
+		p.docRel[i] = 1
+	}
+	return p
+}
+
+func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]bool) {
+	if id == "" || len(p.sents) >= maxPoolSents {
+		return
+	}
+	if len(body) > maxSourceBytes {
+		cut := maxSourceBytes
+		for cut > 0 && !utf8.RuneStart(body[cut]) {
+			cut--
+		}
+		body = body[:cut]
+	}
+	src := len(p.docs)
+	titleToks := text.Tokens(title)
+	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks)}
+	spans := text.Sentences(body)
+	titleSet := text.NewSet(titleToks)
+	headSet := text.Set{}    // tokens of the heading (or label) above
+	sectionSet := text.Set{} // tokens of the last real heading
+	label := ""
+	labelEnd := -1 // the label applies to the paragraph that follows it
+	pos := 0
+	consumed := -1 // a command line already quoted with the sentence before it
+	for i, sp := range spans {
+		if i == consumed {
+			continue
+		}
+		if label != "" && i > labelEnd+1 && strings.Contains(body[spans[i-1].End:sp.Start], "\n\n") {
+			label, headSet = "", sectionSet
+		}
+		if isHeading(body, sp) {
+			sectionSet = text.NewSet(text.Tokens(sp.Text))
+			headSet, label = sectionSet, ""
+			continue
+		}
+		if i+1 < len(spans) && isLabel(body, sp, spans[i+1]) {
+			// "--offline" / "Prevents Cargo from accessing the network":
+			// the description answers questions about the option it names.
+			label, labelEnd = strings.Join(strings.Fields(sp.Text), " "), i
+			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			continue
+		}
+		s := strings.Join(strings.Fields(sp.Text), " ")
+		if term, rest, ok := inlineLabel(s); ok && startsLine(body, sp) {
+			// "shared_buffers (integer): Sets the amount … The default is
+			// 128MB.": a definition list flattened onto one paragraph; the
+			// term names what every sentence of the paragraph describes.
+			label, labelEnd, s = term, i-1, rest
+			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+		}
+		q := quality(s)
+		code := ""
+		if !strings.HasSuffix(s, ":") && i+1 < len(spans) && q > 0 && showsExample(s) && isCommand(body, spans[i+1]) {
+			// "Listing 8-7 shows how to use a for loop …" and its code.
+			code = commandOf(strings.Join(strings.Fields(spans[i+1].Text), " "))
+			consumed = i + 1
+		}
+		if strings.HasSuffix(s, ":") && i+1 < len(spans) && len(strings.Fields(s)) >= 4 {
+			// "To install it, run:" is only worth quoting with its command.
+			if isCommand(body, spans[i+1]) {
+				code = commandOf(strings.Join(strings.Fields(spans[i+1].Text), " "))
+				consumed = i + 1
+				q = 0.95
+			} else if len(strings.Fields(s)) >= 10 {
+				// A full statement that introduces an example ("This command
+				// quickly checks your code … but doesn’t produce an
+				// executable:") is worth quoting without it.
+				q = quality(strings.TrimSuffix(s, ":") + ".")
+				q *= 0.8
+			}
+		}
+		if q == 0 {
+			continue
+		}
+		key := text.Fold(strings.TrimSpace(s + " " + code))
+		if label != "" {
+			key = text.Fold(label + ": " + key)
+		}
+		if banned[key] {
+			continue
+		}
+		if have := p.ids[key]; len(have) > 0 {
+			// The same sentence on another page: cite both, quote once.
+			if have[len(have)-1] != id {
+				p.ids[key] = append(have, id)
+			}
+			continue
+		}
+		p.ids[key] = []string{id}
+		toks := append(text.Tokens(s+" "+code), flagTokens(s)...)
+		d.toks = append(d.toks, toks...)
+		p.sents = append(p.sents, sentence{
+			src: src, text: s, code: code, label: label, key: key, toks: toks, set: text.NewSet(toks),
+			head: headSet, title: titleSet,
+			quality: q * weight, hasNum: hasNumber(toks), pos: pos,
+		})
+		pos++
+		if pos >= maxSourceSents || len(p.sents) >= maxPoolSents {
+			break
+		}
+	}
+	d.set = text.NewSet(d.toks)
+	p.docs = append(p.docs, d)
+}
+
+// topicalWords returns the words held by at least topicalShare of docs.
+func topicalWords(docs []doc) text.Set {
+	out := text.Set{}
+	if len(docs) < minTopicalDocs {
+		return out
+	}
+	n := map[string]int{}
+	for _, d := range docs {
+		for t := range d.set {
+			n[t]++
+		}
+	}
+	for t, c := range n {
+		if float64(c) >= topicalShare*float64(len(docs)) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// setRelevance weighs pages by their relevance to q (the question), so
+// that a sentence on an on-topic page beats an equal one on a stray page.
+func (p *pool) setRelevance(q text.Query) {
+	if len(p.docs) == 0 {
+		return
+	}
+	docs := make([][]string, len(p.docs))
+	for i, d := range p.docs {
+		docs[i] = d.toks
+	}
+	scores := text.NewIndex(docs).Scores(q)
+	titles := make([]float64, len(p.docs))
+	for i, d := range p.docs {
+		for t, w := range q {
+			if d.title[t] {
+				titles[i] += w
+			}
+		}
+	}
+	top, topTitle := 0.0, 0.0
+	for i, s := range scores {
+		top, topTitle = max(top, s), max(topTitle, titles[i])
+	}
+	for i, s := range scores {
+		rel := 0.0
+		if top > 0 {
+			rel = s / top
+		}
+		if topTitle > 0 {
+			// A page whose title names the question's subject ("NOTIFY")
+			// is its reference page, however often other pages repeat the
+			// question's commoner words.
+			rel = (rel + titles[i]/topTitle) / 2
+		}
+		if top > 0 || topTitle > 0 {
+			p.docRel[i] = rel
+		}
+	}
+}
+
+// cite returns the citation markers for sentence i: every document that
+// holds the same sentence, at most three.
+func (p *pool) cite(i int) string {
+	ids := p.ids[p.sents[i].key]
+	if len(ids) == 0 {
+		ids = []string{p.docs[p.sents[i].src].id}
+	}
+	if len(ids) > 3 {
+		ids = ids[:3]
+	}
+	return "[" + strings.Join(ids, "][") + "]"
+}
+
+// isHeading reports whether span sp of body stands alone on its line and
+// reads like a heading: short, no sentence punctuation at the end.
+func isHeading(body string, sp text.Span) bool {
+	if !aloneOnLine(body, sp) {
+		return false
+	}
+	words := len(strings.Fields(sp.Text))
+	last, _ := utf8.DecodeLastRuneInString(sp.Text)
+	first, _ := utf8.DecodeRuneInString(sp.Text)
+	if words > 12 || strings.ContainsRune(".!;,:", last) {
+		return false
+	}
+	// API references open headings with the name they document:
+	// "namedtuple() Factory Function for Tuples with Named Fields".
+	firstWord, _, _ := strings.Cut(sp.Text, " ")
+	return unicode.IsUpper(first) || unicode.IsDigit(first) || words >= 3 && strings.ContainsAny(firstWord, "()_")
+}
+
+// isLabel reports whether span sp of body names an option or setting that
+// the prose after it describes: alone on its line, at most four words, no
+// end punctuation, written like code (lower case, flags, identifiers).
+func isLabel(body string, sp, next text.Span) bool {
+	if len(sp.Text) > 80 {
+		return false
+	}
+	t := strings.Join(strings.Fields(sp.Text), " ")
+	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) || !startsLine(body, next) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	first, _ := utf8.DecodeRuneInString(t)
+	if strings.ContainsRune(".!?:;,", last) || unicode.IsUpper(first) && !strings.ContainsAny(t, "_-=.:") {
+		return false
+	}
+	nf, _ := utf8.DecodeRuneInString(next.Text)
+	nl, _ := utf8.DecodeLastRuneInString(strings.TrimSpace(next.Text))
+	return unicode.IsUpper(nf) && strings.ContainsRune(".!", nl) && len(strings.Fields(next.Text)) >= 2
+}
+
+// inlineLabel splits a paragraph that opens with the option or setting it
+// describes ("-v, --verbose: Use verbose output.") into that term and the
+// rest. The term is written like code, as isLabel wants, and the rest reads
+// like a sentence.
+func inlineLabel(s string) (term, rest string, ok bool) {
+	i := strings.Index(s, ": ")
+	if i <= 0 || i > 60 {
+		return "", "", false
+	}
+	term, rest = s[:i], s[i+2:]
+	first, _ := utf8.DecodeRuneInString(term)
+	last, _ := utf8.DecodeLastRuneInString(term)
+	if len(strings.Fields(term)) > 4 || strings.ContainsRune(".!?;,", last) ||
+		unicode.IsUpper(first) && !strings.ContainsAny(term, "_-=.:") {
+		return "", "", false
+	}
+	rf, _ := utf8.DecodeRuneInString(rest)
+	if !unicode.IsUpper(rf) || len(strings.Fields(rest)) < 3 {
+		return "", "", false
+	}
+	return term, rest, true
+}
+
+// isCommand reports whether span sp of body is a line of code or a
+// command: alone on its line, short, and code-like or not prose (no end
+// punctuation, starting in lower case or with a symbol).
+func isCommand(body string, sp text.Span) bool {
+	t := commandOf(strings.Join(strings.Fields(sp.Text), " "))
+	if len(t) > maxCodeBytes || strings.Contains(t, "`") || len(strings.Fields(t)) > 15 || !aloneOnLine(body, sp) {
+		return false
+	}
+	if dangling(t) {
+		return false // a sentence cut by the page's markup, not a command
+	}
+	if codeLike(t) {
+		return true
+	}
+	words := text.Words(t)
+	stops := 0
+	for _, w := range words {
+		if w.Stop {
+			stops++
+		}
+	}
+	if len(words) > 2 && stops*3 >= len(words) {
+		return false // prose
+	}
+	first, _ := utf8.DecodeRuneInString(t)
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return !strings.ContainsRune(".!?", last) && !unicode.IsUpper(first)
+}
+
+// commandOf cuts a shell transcript flattened onto one line ("$ cargo
+// check Checking hello v0.1.0 … Finished …") down to its command.
+func commandOf(t string) string {
+	if !strings.HasPrefix(t, "$ ") {
+		return t
+	}
+	f := strings.Fields(t)
+	for i := 2; i < len(f); i++ {
+		if r, _ := utf8.DecodeRuneInString(f[i]); unicode.IsUpper(r) || f[i] == "$" {
+			return strings.Join(f[:i], " ")
+		}
+	}
+	return t
+}
+
+// startsLine reports whether span sp of body begins a line.
+func startsLine(body string, sp text.Span) bool {
+	before := strings.TrimRight(body[:sp.Start], " \t")
+	return before == "" || strings.HasSuffix(before, "\n")
+}
+
+// aloneOnLine reports whether span sp fills its line(s) of body.
+func aloneOnLine(body string, sp text.Span) bool {
+	before := strings.TrimRight(body[:sp.Start], " \t")
+	after := strings.TrimLeft(body[sp.End:], " \t")
+	return (before == "" || strings.HasSuffix(before, "\n")) && (after == "" || strings.HasPrefix(after, "\n"))
+}
+
+func hasNumber(toks []string) bool {
+	for _, t := range toks {
+		if text.IsNumberToken(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagPrefix marks a flag's token ("flag-O"); the tokenizer never makes
+// a token with a hyphen, so these stand apart from words.
+const flagPrefix = "flag"
+
+// flagRe matches a command-line flag written as such: "-O", "--offline".
+var flagRe = regexp.MustCompile(`(?:^|[\s(,])(--?[A-Za-z][A-Za-z0-9-]*)`)
+
+// flagTokens returns a token for each flag in s, kept whole and
+// case-sensitive ("-O" is not "-o"): the tokenizer drops a one-letter
+// flag, and then "What does the -O option do?" names nothing.
+func flagTokens(s string) []string {
+	var out []string
+	for _, m := range flagRe.FindAllStringSubmatch(s, -1) {
+		out = append(out, flagPrefix+m[1])
+	}
+	return out
+}

@@ -1,0 +1,416 @@
+package extractive
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
+)
+
+// choose picks the sentences of every section: evidence ranked per
+// section and homed where it fits best, then the summary from the
+// sections' best and the question as a whole, then the sentences that
+// finish a picked one's thought.
+func (p *pool) choose(ctx context.Context, secs []section, budget research.Budget, question string, gq text.Query, goal []string) ([][]int, error) {
+	exact := exactTerms(question)
+	why := kindOf(question) == kindWhy
+	perSection, perSummary := sentenceBudget(budget)
+	picks := make([][]int, len(secs))
+	ranked := make([]ranking, len(secs))
+	for si, sec := range secs {
+		if !sec.summary {
+			ranked[si] = p.rankSection(sec, exact)
+		}
+	}
+	home := p.homes(secs, ranked)
+	var used []int
+	for si, sec := range secs {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("synthesize: %w", err)
+		}
+		if !sec.summary {
+			picks[si] = p.pickSection(si, ranked[si], home, perSection, used)
+			used = append(used, picks[si]...)
+		}
+	}
+	for si, sec := range secs {
+		if sec.summary {
+			picks[si] = p.pickSummary(gq, coreOf(goal), perSummary, secs, picks, why)
+		}
+	}
+	for si, sec := range secs {
+		if sec.summary || !allGeneric(sec.criteria) {
+			picks[si] = p.withContinuations(picks[si])
+		}
+	}
+	return picks, nil
+}
+
+// writeSection emits one section: its heading, then the summary as a
+// paragraph or the section's quotes as a list in reading order, or the
+// undetermined sentence when nothing was found.
+func (p *pool) writeSection(sec section, chosen []int, emit func(string)) {
+	emit("## " + sec.heading + "\n\n")
+	if len(chosen) == 0 {
+		emit(research.Undetermined + "\n\n")
+		return
+	}
+	if sec.summary {
+		// The summary leads with the main answer.
+		for n, i := range chosen {
+			sep := " "
+			if n == len(chosen)-1 {
+				sep = "\n\n"
+			}
+			emit(quote(p, i) + sep)
+		}
+		return
+	}
+	for _, i := range p.inReadingOrder(chosen) {
+		emit("- " + quote(p, i) + "\n")
+	}
+	// In a section that answers several criteria, name the ones it could
+	// not answer.
+	if len(sec.criteria) > 1 {
+		for _, c := range sec.criteria {
+			if !anyEvidence(p, c, chosen) {
+				emit("- " + escapeMarkdown(strings.TrimRight(c.text, "?")) + ": " + research.Undetermined + "\n")
+			}
+		}
+	}
+	emit("\n")
+}
+
+// summaryRelative is minRelative for the summary's sentences beyond the
+// sections' best: only strong answers to the whole question.
+const summaryRelative = 0.5
+
+// minRelative drops a candidate scoring under this share of the section's
+// best: better a short section than padding.
+const minRelative = 0.3
+
+// Synthesize writes the report by quoting, per section, the most relevant
+// well-formed sentences of the sources verbatim, each ending in its [S#].
+// A criterion without evidence gets research.Undetermined. On a repair pass
+// the sentences named in the feedback are not used again.
+func (e *Engine) Synthesize(ctx context.Context, req engine.SynthesisRequest, stream func(string)) (string, engine.Usage, error) {
+	banned := bannedSentences(req.Feedback, req.Previous)
+	p := newPool(req.Sources, req.Prior, banned)
+	question := req.Question
+	if strings.TrimSpace(question) == "" {
+		question = req.Spec.Goal
+	}
+	goal := text.Tokens(question + " " + req.Spec.Goal)
+	extra := text.Tokens(req.Clarification)
+	gq := text.Query{}
+	gq.Add(extra, 0.5)
+	gq.Add(goal, 1)
+	p.setRelevance(gq)
+	p.context = contextWords(question)
+
+	// Choose first, then write: the summary previews the sections.
+	secs := layout(req.Spec, question, goal, extra)
+	picks, err := p.choose(ctx, secs, req.Budget, question, gq, goal)
+	if err != nil {
+		return "", engine.Usage{}, err
+	}
+	var b strings.Builder
+	emit := func(s string) {
+		b.WriteString(s)
+		if stream != nil {
+			stream(s)
+		}
+	}
+	for si, sec := range secs {
+		if err := ctx.Err(); err != nil {
+			return b.String(), engine.Usage{}, fmt.Errorf("synthesize: %w", err)
+		}
+		p.writeSection(sec, picks[si], emit)
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n", engine.Usage{}, nil
+}
+
+// pickSummary chooses the summary: the best sentence of each section that
+// answers a criterion of the question itself (not a generic one) and, for
+// a why-question, of the section of reasons, then the sentences that best
+// answer the question as a whole.
+func (p *pool) pickSummary(q text.Query, core []string, k int, secs []section, picks [][]int, why bool) []int {
+	var chosen []int
+	for si, sec := range secs {
+		if len(chosen) >= k || sec.summary || len(picks[si]) == 0 || allGeneric(sec.criteria) && !(why && givesReasons(sec)) {
+			continue
+		}
+		if i := picks[si][0]; !p.duplicates(i, chosen) {
+			chosen = append(chosen, i)
+		}
+	}
+	if len(chosen) >= k {
+		return chosen
+	}
+	scores := p.scores(q)
+	accept := func(i int) bool { return p.coverage(core, i) >= coverThreshold }
+	return append(chosen, p.pick(scores, k-len(chosen), accept, chosen, summaryRelative)...)
+}
+
+// givesReasons reports whether sec gathers reasons ("What are the main
+// reasons given for …"): the answer to a why-question.
+func givesReasons(sec section) bool {
+	for _, c := range sec.criteria {
+		if slices.Contains(text.Tokens(c.text), reasonStem) {
+			return true
+		}
+	}
+	return false
+}
+
+var reasonStem = text.Stem("reasons")
+
+func allGeneric(cs []criterion) bool {
+	for _, c := range cs {
+		if !c.generic {
+			return false
+		}
+	}
+	return true
+}
+
+// exactBoost multiplies the score of a sentence that names an identifier of
+// the question exactly ("max_connections", "json.Marshal", "--release").
+const exactBoost = 1.3
+
+// exactTerms are the identifiers and quoted phrases of a question, lower
+// case: words a documentation page repeats verbatim.
+func exactTerms(question string) []string {
+	var out []string
+	for _, e := range entities(question) {
+		if isTechnical(e) || strings.Contains(e, " ") && quotedRe.MatchString(question) {
+			out = append(out, strings.ToLower(e))
+		}
+	}
+	return out
+}
+
+// mentionsExactly reports whether sentence i (with its label and command)
+// contains one of terms as written.
+func (p *pool) mentionsExactly(i int, terms []string) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	s := &p.sents[i]
+	l := strings.ToLower(s.label + " " + s.text + " " + s.code)
+	for _, t := range terms {
+		if containsTerm(l, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsTerm reports whether s holds t as a whole term: "work_mem" is
+// not mentioned by "autovacuum_work_mem".
+func containsTerm(s, t string) bool {
+	for off := 0; ; {
+		k := strings.Index(s[off:], t)
+		if k < 0 {
+			return false
+		}
+		start, end := off+k, off+k+len(t)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if !isTermRune(before) && !isTermRune(after) {
+			return true
+		}
+		off = start + 1
+	}
+}
+
+func isTermRune(r rune) bool {
+	return r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// namesFlag reports whether sentence i (or the label it describes) names a
+// command-line flag that criterion c asks about: "-O: Remove assert
+// statements …" answers "What does the -O option do?" in the manual's words.
+func (p *pool) namesFlag(c criterion, i int) bool {
+	s := &p.sents[i]
+	for _, t := range c.core {
+		if strings.HasPrefix(t, flagPrefix+"-") && (s.set[t] || s.head[t]) {
+			return true
+		}
+	}
+	return false
+}
+
+// ranking is a section's scores over the pool and its evidence test.
+type ranking struct {
+	scores []float64
+	top    float64
+	accept func(int) bool
+}
+
+// rankSection scores every sentence for a section: against its heading,
+// criteria and the question, sentences of the form its criteria ask for
+// ranking higher; evidence is a sentence that answers one of its criteria.
+func (p *pool) rankSection(sec section, exact []string) ranking {
+	q := text.Query{}
+	for _, c := range sec.criteria {
+		for t, w := range c.query {
+			if q[t] < w {
+				q[t] = w
+			}
+		}
+	}
+	r := ranking{scores: p.scores(q)}
+	r.accept = func(i int) bool {
+		for _, c := range sec.criteria {
+			if p.isEvidence(c, i) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range r.scores {
+		boost := 1.0
+		for _, c := range sec.criteria {
+			boost = max(boost, p.styled(c, i))
+			if p.namesFlag(c, i) {
+				boost = max(boost, directBoost)
+			}
+		}
+		if r.scores[i] > 0 && p.mentionsExactly(i, exact) {
+			boost *= exactBoost
+		}
+		r.scores[i] *= boost
+		if r.scores[i] > r.top && r.accept(i) {
+			r.top = r.scores[i]
+		}
+	}
+	return r
+}
+
+// homes assigns each sentence that is evidence somewhere to the section
+// where it ranks highest relative to that section's best, so that the
+// answer to "how do I change it" lands under that heading rather than under
+// the first one that could hold it.
+func (p *pool) homes(secs []section, ranked []ranking) []int {
+	home := make([]int, len(p.sents))
+	for i := range home {
+		home[i] = -1
+		// Sections that answer the question itself come first; a generic
+		// section ("Requirements") only gets what none of them can use.
+		for _, generic := range []bool{false, true} {
+			best := 0.0
+			for si, sec := range secs {
+				r := ranked[si]
+				if sec.summary || allGeneric(sec.criteria) != generic || r.top == 0 || r.scores[i] == 0 {
+					continue
+				}
+				if rel := r.scores[i] / r.top; rel > best+1e-9 && r.accept(i) {
+					best, home[i] = rel, si
+				}
+			}
+			if home[i] >= 0 {
+				break
+			}
+		}
+	}
+	return home
+}
+
+// pickSection chooses the sentences of section si: evidence whose home it
+// is, unlike the sentences already in the report. When it gets none, it
+// takes evidence homed elsewhere but unused, and as a last resort repeats
+// the best sentence rather than leave a known answer out.
+func (p *pool) pickSection(si int, r ranking, home []int, k int, used []int) []int {
+	homed := func(i int) bool { return home[i] == si && r.accept(i) }
+	if picks := p.pick(r.scores, k, homed, used, minRelative); len(picks) > 0 {
+		return picks
+	}
+	if picks := p.pick(r.scores, 1, r.accept, used, minRelative); len(picks) > 0 {
+		return picks
+	}
+	return p.pick(r.scores, 1, r.accept, nil, minRelative)
+}
+
+// inReadingOrder groups picks by source (sources in the order of their
+// best pick) and orders each group as the source does, so that quoted
+// sentences read in the order they were written.
+func (p *pool) inReadingOrder(picks []int) []int {
+	rank := map[int]int{}
+	for n, i := range picks {
+		if _, ok := rank[p.sents[i].src]; !ok {
+			rank[p.sents[i].src] = n
+		}
+	}
+	out := append([]int(nil), picks...)
+	sort.SliceStable(out, func(a, b int) bool {
+		sa, sb := p.sents[out[a]], p.sents[out[b]]
+		if sa.src != sb.src {
+			return rank[sa.src] < rank[sb.src]
+		}
+		return sa.pos < sb.pos
+	})
+	return out
+}
+
+// continuationRe opens a sentence that finishes the thought of the one
+// before it ("Instead, Rust wraps the value.").
+var continuationRe = regexp.MustCompile(`^(?:Instead|However|Otherwise|In (?:that|this|such a) case|This|That|These|It|They|Then|So|Thus|As a result|For example|In other words|Note that)\b`)
+
+// pronounSubjectRe opens a sentence whose subject, after a short opening
+// phrase, is a pronoun for what the sentence before named ("Depending on
+// the column types, it is between 250 and 1600.").
+var pronounSubjectRe = regexp.MustCompile(`^[A-Z][^,.;:]{0,50},\s+(?:it|this|they|these|that)\s+(?:is|are|was|were|can|cannot|may|must|will|has|have|does|do)\b`)
+
+// withContinuations adds after each pick the next sentence of its source
+// when that sentence continues it, so that a quoted answer is not cut off
+// before its point.
+func (p *pool) withContinuations(picks []int) []int {
+	in := map[int]bool{}
+	for _, i := range picks {
+		in[i] = true
+	}
+	out := make([]int, 0, len(picks)+2)
+	for _, i := range picks {
+		out = append(out, i)
+		j := i + 1
+		if j < len(p.sents) && !in[j] && p.sents[j].src == p.sents[i].src && p.sents[j].pos == p.sents[i].pos+1 &&
+			(continuationRe.MatchString(p.sents[j].text) || pronounSubjectRe.MatchString(p.sents[j].text)) && !p.duplicates(j, out) {
+			in[j] = true
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+func anyEvidence(p *pool, c criterion, picks []int) bool {
+	for _, i := range picks {
+		if p.isEvidence(c, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// quote renders sentence i as it appears in the source, escaped for
+// Markdown, with its citation.
+func quote(p *pool, i int) string {
+	s := p.sents[i]
+	out := escapeMarkdown(s.text)
+	if s.label != "" && !strings.Contains(s.label, "`") {
+		out = "`" + s.label + "`: " + out
+	}
+	if s.code != "" {
+		// A sentence with its command: the command stays a code span.
+		out += " `" + s.code + "`"
+	}
+	return out + " " + p.cite(i)
+}

@@ -1,0 +1,155 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
+)
+
+// maxHeartbeatActions is the most new actions one heartbeat may propose.
+const maxHeartbeatActions = 3
+
+// Heartbeat asks the model whether the evidence suffices. It proposes at
+// most min(req.MaxNew, 3) actions and never one already in req.Done; with
+// MaxNew ≤ 0 it decides done without a call. An answer still invalid after
+// one retry becomes done=true (stop gathering, write with what there is).
+func (e *Engine) Heartbeat(ctx context.Context, req engine.HeartbeatRequest) (engine.HeartbeatDecision, engine.Usage, error) {
+	maxNew := min(req.MaxNew, maxHeartbeatActions)
+	if maxNew <= 0 {
+		return engine.HeartbeatDecision{Done: true, Reason: "No new actions are allowed."}, engine.Usage{}, nil
+	}
+	engines, first := engineList(req.Engines)
+	system, err := e.render("heartbeat", promptData{Engines: engines, FirstEngine: first, MaxNew: maxNew})
+	if err != nil {
+		return engine.HeartbeatDecision{}, engine.Usage{}, err
+	}
+	var decision engine.HeartbeatDecision
+	budget := (e.inputBudget() - estimateTokens(system) - 600) * 4 // chars left for the message, with room for a retry
+	usage, err := e.askJSON(ctx, "heartbeat", system, heartbeatMessage(req, maxNew, budget), func(text string, final bool) error {
+		d, err := parseHeartbeat(text, req, maxNew, final)
+		if err == nil {
+			decision = d
+		}
+		return err
+	})
+	var invalid *invalidAnswer
+	if errors.As(err, &invalid) {
+		e.log.WarnContext(ctx, "heartbeat fell back to done", "err", invalid.err)
+		return engine.HeartbeatDecision{Done: true,
+			Reason: "Stopped gathering: the model's decision could not be used."}, usage, nil
+	}
+	if err != nil {
+		return engine.HeartbeatDecision{}, usage, err
+	}
+	return decision, usage, nil
+}
+
+// heartbeatMessage describes the run's state in at most budget characters:
+// criteria with their coverage, what was done, then as many sources as fit.
+func heartbeatMessage(req engine.HeartbeatRequest, maxNew, budget int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Goal: %s\n\nSuccess criteria:\n", oneLine(req.Spec.Goal, maxGoalLen))
+	for i, c := range req.Spec.Criteria {
+		status := "NOT YET COVERED"
+		if ids := req.Coverage[c]; len(ids) > 0 {
+			status = "covered by " + strings.Join(ids, ", ")
+		}
+		fmt.Fprintf(&b, "%d. %s (%s)\n", i+1, oneLine(c, maxItemLen), status)
+	}
+	b.WriteString("\nAlready done (never repeat these):\n")
+	done := req.Done
+	if len(done) > 60 {
+		fmt.Fprintf(&b, "- … %d earlier actions\n", len(done)-60)
+		done = done[len(done)-60:]
+	}
+	for _, a := range done {
+		if a.Kind == research.ActionNavigate {
+			fmt.Fprintf(&b, "- navigate %s\n", oneLine(a.URL, 300))
+		} else {
+			fmt.Fprintf(&b, "- search %s: %q\n", a.Engine, oneLine(a.Query, maxQueryLen))
+		}
+	}
+	if len(req.Done) == 0 {
+		b.WriteString("- nothing yet\n")
+	}
+	fmt.Fprintf(&b, "\nBatches run: %d", req.Batch)
+	if req.Budget.MaxBatches > 0 {
+		fmt.Fprintf(&b, " of at most %d", req.Budget.MaxBatches)
+	}
+	fmt.Fprintf(&b, ". You may propose at most %d new actions.\n", maxNew)
+
+	fmt.Fprintf(&b, "\nSources gathered (%d):\n", len(req.Sources))
+	for i, s := range req.Sources {
+		line := fmt.Sprintf("[%s] %s (%s)", s.ID, oneLine(s.Title, 150), oneLine(s.Host, 80))
+		if len(s.Findings) > 0 {
+			line += ": " + oneLine(s.Findings[0], 200)
+		}
+		line += "\n"
+		if b.Len()+len(line) > budget {
+			fmt.Fprintf(&b, "… and %d more sources\n", len(req.Sources)-i)
+			break
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// parseHeartbeat decodes and validates a decision. Strictly, any problem
+// refuses it; on the final attempt it is kept after sanitizing, a
+// "continue" left without a usable action turning into done.
+func parseHeartbeat(text string, req engine.HeartbeatRequest, maxNew int, final bool) (engine.HeartbeatDecision, error) {
+	obj, err := extractJSON(text)
+	if err != nil {
+		return engine.HeartbeatDecision{}, err
+	}
+	var d engine.HeartbeatDecision
+	if err := json.Unmarshal(obj, &d); err != nil {
+		return engine.HeartbeatDecision{}, fmt.Errorf("the JSON does not match the decision format: %v", err)
+	}
+	var problems []string
+	if !d.Done {
+		if len(d.Actions) == 0 {
+			problems = append(problems, "done is false but no actions were proposed")
+		}
+		if len(d.Actions) > maxNew {
+			problems = append(problems, fmt.Sprintf("actions: got %d, want at most %d", len(d.Actions), maxNew))
+		}
+		f := newActionFilter(req.Engines, req.Done, nil, nil)
+		for i, a := range d.Actions {
+			if why := f.problem(a); why != "" {
+				problems = append(problems, fmt.Sprintf("actions[%d]: %s", i, why))
+				continue
+			}
+			f.accept(a)
+		}
+	}
+	if len(problems) > 0 && !final {
+		return engine.HeartbeatDecision{}, problemList(problems)
+	}
+
+	out := engine.HeartbeatDecision{Done: d.Done, Reason: cleanText(d.Reason, maxItemLen)}
+	if !d.Done {
+		f := newActionFilter(req.Engines, req.Done, nil, nil)
+		for _, a := range d.Actions {
+			if a2, ok := f.accept(a); ok && len(out.Actions) < maxNew {
+				out.Actions = append(out.Actions, a2)
+			}
+		}
+		if len(out.Actions) == 0 {
+			out.Done = true
+			out.Reason = "No new, non-repeated action was proposed."
+		}
+	}
+	if out.Reason == "" {
+		out.Reason = "Enough evidence gathered."
+		if !out.Done {
+			out.Reason = "Some criteria still lack evidence."
+		}
+	}
+	return out, nil
+}

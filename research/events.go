@@ -1,0 +1,113 @@
+package research
+
+// Event types appended to run_events (DESIGN.md, Events and SSE). Every
+// payload that changes the run's status carries "status".
+const (
+	EventRunCreated        = "run_created"
+	EventStageStarted      = "stage_started"
+	EventStageCompleted    = "stage_completed"
+	EventPlan              = "plan"
+	EventAwaitingApproval  = "awaiting_approval"
+	EventAction            = "action"
+	EventCheckpoint        = "checkpoint"
+	EventHeartbeatDecision = "heartbeat_decision"
+	EventBudget            = "budget"
+	EventSynthesisDelta    = "synthesis_delta"
+	EventVerification      = "verification"
+	EventRepairStarted     = "repair_started"
+	EventRunCompleted      = "run_completed"
+	EventRunFailed         = "run_failed"
+	EventRunCancelled      = "run_cancelled"
+	EventAnswer            = "answer"
+)
+
+// StagePayload is the payload of stage_started and stage_completed.
+type StagePayload struct {
+	Stage  string    `json:"stage"`
+	Status RunStatus `json:"status"`
+}
+
+// PlanPayload carries the task spec (plan and awaiting_approval events).
+type PlanPayload struct {
+	Status RunStatus `json:"status,omitempty"`
+	Spec   TaskSpec  `json:"spec"`
+}
+
+// ActionPayload is one action's state change.
+type ActionPayload struct {
+	Idx     int          `json:"idx"`
+	Batch   int          `json:"batch"`
+	Kind    string       `json:"kind"`
+	Engine  string       `json:"engine,omitempty"`
+	Query   string       `json:"query,omitempty"`
+	URL     string       `json:"url,omitempty"`
+	Status  ActionStatus `json:"status"`
+	Preview string       `json:"preview,omitempty"`
+	Error   string       `json:"error,omitempty"`
+	Sources []string     `json:"sources,omitempty"` // S# ids it produced
+}
+
+// DecisionPayload is a heartbeat decision.
+type DecisionPayload struct {
+	Batch   int          `json:"batch"`
+	Done    bool         `json:"done"`
+	Reason  string       `json:"reason"`
+	Actions []ActionSpec `json:"actions,omitempty"`
+}
+
+// BudgetPayload reports spend against the run's limits.
+type BudgetPayload struct {
+	Actions    int     `json:"actions"`
+	MaxActions int     `json:"max_actions"`
+	Batches    int     `json:"batches"`
+	MaxBatches int     `json:"max_batches"`
+	ElapsedMS  int64   `json:"elapsed_ms"`
+	MaxTimeMS  int64   `json:"max_time_ms"`
+	Tokens     int     `json:"tokens"`
+	USD        float64 `json:"usd"`
+	MaxUSD     float64 `json:"max_usd,omitempty"`
+	StopReason string  `json:"stop_reason,omitempty"`
+}
+
+// DeltaPayload is a piece of report text as it is written.
+type DeltaPayload struct {
+	Pass int    `json:"pass"`
+	Text string `json:"text"`
+}
+
+// VerificationPayload summarises a verification pass.
+type VerificationPayload struct {
+	Pass             int     `json:"pass"`
+	Validity         float64 `json:"validity"`
+	Coverage         float64 `json:"coverage"`
+	Support          float64 `json:"support"`
+	Grounding        float64 `json:"grounding"`
+	CriteriaCoverage float64 `json:"criteria_coverage"`
+	Passed           bool    `json:"passed"`
+	Warning          string  `json:"warning,omitempty"`
+}
+
+// RepairPayload starts a repair pass.
+type RepairPayload struct {
+	Pass     int      `json:"pass"`
+	Failures []string `json:"failures"`
+}
+
+// CompletedPayload is enough for a page that missed every earlier event to
+// show the finished report.
+type CompletedPayload struct {
+	Status       RunStatus           `json:"status"`
+	Markdown     string              `json:"markdown"`
+	HTML         string              `json:"html"`
+	ShareURL     string              `json:"share_url,omitempty"`
+	Verification VerificationPayload `json:"verification"`
+	Sources      []Source            `json:"sources,omitempty"` // without text
+	Warning      string              `json:"warning,omitempty"`
+	Engine       string              `json:"engine,omitempty"` // the engine (and model) that wrote the report
+}
+
+// FailedPayload ends a run that failed or was cancelled.
+type FailedPayload struct {
+	Status RunStatus `json:"status"`
+	Error  string    `json:"error"`
+}
