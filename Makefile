@@ -2,10 +2,10 @@
 # which install what is missing and find or start Postgres (scripts/env.sh).
 #
 #   make run       install, provision Postgres, migrate, serve on 127.0.0.1:8080
-#   make test      install, provision Postgres, vet, generated-code check, go test -race
+#   make test      install, provision Postgres, vet, generated-code and tidy checks, go test -race
 #   make build     bin/quarry
 #   make generate  templ → *_templ.go
-#   make lint      go vet, generated code current, gofmt clean
+#   make lint      go vet, generated code current, gofmt clean, go.mod tidy
 #   make bench     Go benchmarks, extraction eval and fetch benchmark
 #   make faults    replicas behind nginx, and each fault x10 (QUARRY_FAULT_REPS)
 #   make load      20 concurrent runs (pool of 4 tabs) and 1,000 SSE viewers
@@ -38,6 +38,7 @@ generate:
 lint:
 	$(GO) vet ./...
 	@scripts/check-generated.sh
+	@scripts/check-tidy.sh
 
 bench:
 	@scripts/bench.sh

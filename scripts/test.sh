@@ -8,7 +8,8 @@
 #      their own databases on that server through db/dbtest);
 #   3. go vet ./...;
 #   4. scripts/check-generated.sh (templ output committed and current, gofmt);
-#   5. go test -race -count=1 -timeout 20m ./...
+#   5. scripts/check-tidy.sh (go.mod and go.sum as `go mod tidy` leaves them);
+#   6. go test -race -count=1 -timeout 20m ./...
 # Every step runs even when an earlier one failed; the summary at the end says
 # which failed, and the exit status is non-zero when any did. A private
 # cluster started here is stopped again at the end.
@@ -39,7 +40,7 @@ echo "DATABASE_URL=$DATABASE_URL"
 
 declare -A result
 declare -A took
-steps=(vet generated test)
+steps=(vet generated tidy test)
 
 run_step() {
 	local name=$1
@@ -58,6 +59,9 @@ run_step vet go vet ./...
 
 say "generated code and formatting"
 run_step generated scripts/check-generated.sh
+
+say "go.mod and go.sum tidy"
+run_step tidy scripts/check-tidy.sh
 
 # format_go_test: read `go test -json` and print what a person needs: build
 # errors, each package's result line, and the full output of failed (and
