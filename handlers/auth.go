@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
 )
@@ -24,7 +24,7 @@ const (
 // Defaults of AuthOptions.
 const (
 	DefaultAuthHeader = "X-Forwarded-User"
-	DefaultSessionTTL = 7 * 24 * time.Hour
+	DefaultSessionTTL = auth.DefaultSessionTTL
 )
 
 // SessionCookie is the name of the login session cookie.
@@ -128,30 +128,12 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 // there is none or it is no longer valid.
 func (s *Server) sessionUser(r *http.Request) (string, error) {
 	c, err := r.Cookie(SessionCookie)
-	if err != nil || !plausibleToken(c.Value) {
+	if err != nil {
 		return "", nil
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
 	defer cancel()
-	user, err := s.store.SessionUser(ctx, c.Value)
-	if errors.Is(err, db.ErrNotFound) {
-		return "", nil
-	}
-	return user, err
-}
-
-// plausibleToken rejects cookie values that cannot be a session token
-// before they reach the database.
-func plausibleToken(v string) bool {
-	if len(v) < 32 || len(v) > 64 {
-		return false
-	}
-	for _, c := range v {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
+	return s.sessions.User(ctx, c.Value)
 }
 
 // proxyUser cleans the identity header's value: printable, at most 128

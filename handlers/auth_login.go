@@ -2,53 +2,15 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
-	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/web"
 )
-
-// PasswordCost is the bcrypt cost of stored passwords (about a quarter of
-// a second on one core), which with the login rate limit makes guessing
-// slow.
-const PasswordCost = 12
-
-// Password length bounds (bcrypt reads at most 72 bytes).
-const (
-	MinPasswordLen = 8
-	MaxPasswordLen = 72
-)
-
-// HashPassword returns the bcrypt hash of a password for storage, or an
-// error saying why the password is not acceptable.
-func HashPassword(password string) (string, error) {
-	if len(password) < MinPasswordLen {
-		return "", fmt.Errorf("the password is too short (at least %d characters)", MinPasswordLen)
-	}
-	if len(password) > MaxPasswordLen {
-		return "", fmt.Errorf("the password is too long (at most %d bytes)", MaxPasswordLen)
-	}
-	h, err := bcrypt.GenerateFromPassword([]byte(password), PasswordCost)
-	if err != nil {
-		return "", fmt.Errorf("hash password: %w", err)
-	}
-	return string(h), nil
-}
-
-// dummyHash is compared against when the name is unknown, so a wrong name
-// takes as long as a wrong password and names cannot be probed by timing.
-var dummyHash = sync.OnceValue(func() []byte {
-	h, _ := bcrypt.GenerateFromPassword([]byte("not a password of anyone"), PasswordCost)
-	return h
-})
 
 // loginPage is GET /login.
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
@@ -102,7 +64,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 	defer cancel()
-	ok, err := s.checkPassword(ctx, form.Name, password)
+	ok, err := auth.CheckPassword(ctx, s.store, form.Name, password)
 	if err != nil {
 		s.serverError(w, r, err)
 		return
@@ -114,18 +76,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.renderLogin(w, r, http.StatusUnauthorized, form)
 		return
 	}
-	if old, err := r.Cookie(SessionCookie); err == nil && plausibleToken(old.Value) {
-		if err := s.store.DeleteSession(ctx, old.Value); err != nil {
+	if old, err := r.Cookie(SessionCookie); err == nil {
+		if err := s.sessions.End(ctx, old.Value); err != nil {
 			s.log.Warn("end previous session", "err", err)
 		}
 	}
-	token := randomToken(32)
-	expires := time.Now().Add(s.sessionTTL())
-	if err := s.store.CreateSession(ctx, token, form.Name, expires); err != nil {
+	token, expires, err := s.sessions.Start(ctx, form.Name)
+	if err != nil {
 		s.serverError(w, r, err)
 		return
 	}
-	if n, err := s.store.DeleteExpiredSessions(ctx); err == nil && n > 0 {
+	if n, err := s.sessions.DeleteExpired(ctx); err == nil && n > 0 {
 		s.log.Debug("expired sessions removed", "count", n)
 	}
 	s.access.logins.metric.WithLabelValues("ok").Inc()
@@ -134,27 +95,10 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, s.url(form.Next), http.StatusSeeOther)
 }
 
-// checkPassword reports whether password is name's.
-func (s *Server) checkPassword(ctx context.Context, name, password string) (bool, error) {
-	if name == "" || password == "" || len(password) > MaxPasswordLen || !db.ValidUserName(name) {
-		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
-		return false, nil
-	}
-	u, err := s.store.GetUser(ctx, name)
-	if errors.Is(err, db.ErrNotFound) {
-		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil, nil
-}
-
 // logout is POST /logout: the session ends on every replica at once.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
-	if c, err := r.Cookie(SessionCookie); err == nil && plausibleToken(c.Value) {
-		if err := s.store.DeleteSession(r.Context(), c.Value); err != nil {
+	if c, err := r.Cookie(SessionCookie); err == nil {
+		if err := s.sessions.End(r.Context(), c.Value); err != nil {
 			s.serverError(w, r, err)
 			return
 		}
@@ -186,11 +130,4 @@ func (s *Server) sessionCookie(r *http.Request, token string, expires time.Time)
 		c.MaxAge = int(math.Ceil(time.Until(expires).Seconds()))
 	}
 	return c
-}
-
-func (s *Server) sessionTTL() time.Duration {
-	if s.opt.Auth.SessionTTL > 0 {
-		return s.opt.Auth.SessionTTL
-	}
-	return DefaultSessionTTL
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/r3labs/sse/v2"
 
+	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
@@ -115,7 +116,8 @@ type Server struct {
 	registry *prometheus.Registry
 	requests *prometheus.CounterVec
 
-	access *access // authentication and abuse limits
+	access   *access        // authentication and abuse limits
+	sessions *auth.Sessions // login sessions (QUARRY_AUTH=password)
 }
 
 // New builds the handlers and their router.
@@ -141,6 +143,7 @@ func New(opt Options) *Server {
 		s.base = strings.TrimRight(u.Path, "/")
 	}
 	s.access = newAccess(opt.Limits, opt.Store)
+	s.sessions = auth.NewSessions(opt.Store, opt.Auth.SessionTTL)
 	s.reports = newReportCache()
 	s.pdfSlots = make(chan struct{}, maxPDFPrints)
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())

@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"net/http"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
 )
 
@@ -57,8 +56,8 @@ var DefaultLimits = Limits{
 // access is the state of authentication and abuse limits.
 type access struct {
 	limits     Limits
-	runsByUser *rateLimiter
-	runsByIP   *rateLimiter
+	runsByUser *auth.Limiter
+	runsByIP   *auth.Limiter
 	logins     *loginLimiter
 	streams    *streamCounter
 	limited    *prometheus.CounterVec // requests refused by a limit, by limit
@@ -69,8 +68,8 @@ func newAccess(l Limits, store *db.Store) *access {
 	burst := float64(l.RunBurst)
 	a := &access{
 		limits:     l,
-		runsByUser: newRateLimiter(store, "runs", l.RunsPerMinute/60, burst),
-		runsByIP:   newRateLimiter(store, "runs-ip", l.RunsPerMinutePerIP/60, math.Max(burst, l.RunsPerMinutePerIP/2)),
+		runsByUser: auth.NewLimiter(store, "runs", l.RunsPerMinute/60, burst),
+		runsByIP:   auth.NewLimiter(store, "runs-ip", l.RunsPerMinutePerIP/60, math.Max(burst, l.RunsPerMinutePerIP/2)),
 		streams:    &streamCounter{open: map[string]int{}},
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quarry_limited_requests_total",
@@ -82,8 +81,8 @@ func newAccess(l Limits, store *db.Store) *access {
 		}, []string{"mode"}),
 	}
 	a.logins = &loginLimiter{
-		byName: newRateLimiter(store, "logins", l.LoginsPerMinute/60, math.Max(1, l.LoginsPerMinute)),
-		byIP:   newRateLimiter(store, "logins-ip", 4*l.LoginsPerMinute/60, math.Max(1, 4*l.LoginsPerMinute)),
+		byName: auth.NewLimiter(store, "logins", l.LoginsPerMinute/60, math.Max(1, l.LoginsPerMinute)),
+		byIP:   auth.NewLimiter(store, "logins-ip", 4*l.LoginsPerMinute/60, math.Max(1, 4*l.LoginsPerMinute)),
 		metric: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quarry_logins_total",
 			Help: "Sign-in attempts, by outcome (ok, failed, limited).",
@@ -98,16 +97,16 @@ func (a *access) collectors() []prometheus.Collector {
 
 // loginLimiter bounds sign-in attempts per name and per address.
 type loginLimiter struct {
-	byName, byIP *rateLimiter
+	byName, byIP *auth.Limiter
 	metric       *prometheus.CounterVec
 }
 
 // allow takes an attempt for key ("ip:…" or "name:…").
 func (l *loginLimiter) allow(ctx context.Context, key string) (bool, time.Duration, error) {
 	if strings.HasPrefix(key, "ip:") {
-		return l.byIP.allow(ctx, key)
+		return l.byIP.Allow(ctx, key)
 	}
-	return l.byName.allow(ctx, key)
+	return l.byName.Allow(ctx, key)
 }
 
 // clientID is who a limit counts: the user, or the address when anonymous.
@@ -125,7 +124,7 @@ func clientID(r *http.Request) string {
 func (s *Server) limitRunCreation(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a := s.access
-		ok, wait, err := a.runsByUser.allow(r.Context(), clientID(r))
+		ok, wait, err := a.runsByUser.Allow(r.Context(), clientID(r))
 		if err != nil {
 			s.refuseError(w, r, err)
 			return
@@ -136,7 +135,7 @@ func (s *Server) limitRunCreation(next http.Handler) http.Handler {
 				"Too many runs started; you may start %g per minute. Try again in %d seconds.", a.limits.RunsPerMinute, retrySeconds(wait)))
 			return
 		}
-		ok, wait, err = a.runsByIP.allow(r.Context(), "ip:"+clientFrom(r.Context()).IP)
+		ok, wait, err = a.runsByIP.Allow(r.Context(), "ip:"+clientFrom(r.Context()).IP)
 		if err != nil {
 			s.refuseError(w, r, err)
 			return
@@ -221,56 +220,6 @@ func (s *Server) refuseError(w http.ResponseWriter, r *http.Request, err error) 
 // retrySeconds rounds a wait up to whole seconds, at least one.
 func retrySeconds(d time.Duration) int {
 	return max(1, int(math.Ceil(d.Seconds())))
-}
-
-// rateLimiter is a set of token buckets by key, kept in Postgres so every
-// replica draws from the same buckets: each holds up to burst tokens and
-// refills at rate per second. Buckets that have refilled are deleted, so
-// the table follows the active clients only.
-type rateLimiter struct {
-	store *db.Store
-	name  string // prefix of the limiter's keys
-	rate  float64
-	burst float64
-	now   func() time.Time
-
-	mu        sync.Mutex
-	lastSweep time.Time
-}
-
-func newRateLimiter(store *db.Store, name string, rate, burst float64) *rateLimiter {
-	return &rateLimiter{store: store, name: name + "/", rate: rate, burst: math.Max(1, burst), now: time.Now}
-}
-
-// allow takes a token for key; when there is none it returns false and how
-// long until there will be one. A limiter with a rate of zero or less
-// allows everything.
-func (l *rateLimiter) allow(ctx context.Context, key string) (bool, time.Duration, error) {
-	if l.rate <= 0 {
-		return true, 0, nil
-	}
-	now := l.now()
-	l.sweep(ctx, now)
-	if len(key) > 128 { // a sign-in name is the client's to choose; keep keys index-sized
-		sum := sha256.Sum256([]byte(key))
-		key = "sha256:" + hex.EncodeToString(sum[:])
-	}
-	return l.store.TakeToken(ctx, l.name+key, l.rate, l.burst, now)
-}
-
-// sweep deletes, once a minute, the buckets that have had time to refill.
-func (l *rateLimiter) sweep(ctx context.Context, now time.Time) {
-	l.mu.Lock()
-	due := now.Sub(l.lastSweep) >= time.Minute
-	if due {
-		l.lastSweep = now
-	}
-	l.mu.Unlock()
-	if !due {
-		return
-	}
-	full := time.Duration(l.burst / l.rate * float64(time.Second))
-	_ = l.store.SweepTokens(ctx, l.name, now.Add(-full-time.Second)) // a failed sweep is retried next minute
 }
 
 // streamCounter counts open streams by client.

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
-	"github.com/quarryhq/quarry/handlers"
 )
 
 // runUser implements `quarry user add|remove|list`: the accounts of
@@ -52,7 +52,7 @@ func runUser(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 		case pw == "":
 			return errors.New("user add: give the password with --password PASSWORD or --password-stdin")
 		}
-		hash, err := handlers.HashPassword(pw)
+		hash, err := auth.HashPassword(pw)
 		if err != nil {
 			return fmt.Errorf("user add: %w", err)
 		}
