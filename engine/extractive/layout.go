@@ -33,7 +33,7 @@ func layout(spec research.TaskSpec, question string, goal, extra []string) []sec
 	seen := map[string]bool{}
 	for _, h := range spec.Sections {
 		h = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(h), "#"))
-		h = strings.Join(strings.Fields(h), " ")
+		h = text.OneLine(h)
 		if h == "" || seen[strings.ToLower(h)] || strings.EqualFold(h, "sources") || len(headings) >= maxSections {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Plan limits (DESIGN.md, Intake).
@@ -57,7 +58,7 @@ func (e *Engine) Plan(ctx context.Context, req engine.PlanRequest) (research.Tas
 // browseSpec reads the named pages and answers the rest of the message.
 func browseSpec(req engine.PlanRequest, urls []string) research.TaskSpec {
 	rest := strings.TrimSpace(urlRe.ReplaceAllString(req.Question, " "))
-	rest = strings.Join(strings.Fields(rest), " ")
+	rest = text.OneLine(rest)
 	spec := research.TaskSpec{
 		Route:       research.RouteBrowse,
 		Goal:        cleanQuestion(req.Question),
@@ -299,9 +300,7 @@ func heading(criterion string) string {
 	default:
 		h = c
 	}
-	if r := []rune(h); len(r) > 80 {
-		h = strings.TrimSpace(string(r[:80])) + "…"
-	}
+	h = text.Shorten(h, 81)
 	return capitalise(h)
 }
 

@@ -122,13 +122,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	if id == "" || len(p.sents) >= maxPoolSents {
 		return
 	}
-	if len(body) > maxSourceBytes {
-		cut := maxSourceBytes
-		for cut > 0 && !utf8.RuneStart(body[cut]) {
-			cut--
-		}
-		body = body[:cut]
-	}
+	body = text.ClipBytes(body, maxSourceBytes)
 	src := len(p.docs)
 	titleToks := text.Tokens(title)
 	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks)}
@@ -155,11 +149,11 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		if i+1 < len(spans) && isLabel(body, sp, spans[i+1]) {
 			// "--offline" / "Prevents Cargo from accessing the network":
 			// the description answers questions about the option it names.
-			label, labelEnd = strings.Join(strings.Fields(sp.Text), " "), i
+			label, labelEnd = text.OneLine(sp.Text), i
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			continue
 		}
-		s := strings.Join(strings.Fields(sp.Text), " ")
+		s := text.OneLine(sp.Text)
 		if term, rest, ok := inlineLabel(s); ok && startsLine(body, sp) {
 			// "shared_buffers (integer): Sets the amount … The default is
 			// 128MB.": a definition list flattened onto one paragraph; the
@@ -171,13 +165,13 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		code := ""
 		if !strings.HasSuffix(s, ":") && i+1 < len(spans) && q > 0 && showsExample(s) && isCommand(body, spans[i+1]) {
 			// "Listing 8-7 shows how to use a for loop …" and its code.
-			code = commandOf(strings.Join(strings.Fields(spans[i+1].Text), " "))
+			code = commandOf(text.OneLine(spans[i+1].Text))
 			consumed = i + 1
 		}
 		if strings.HasSuffix(s, ":") && i+1 < len(spans) && len(strings.Fields(s)) >= 4 {
 			// "To install it, run:" is only worth quoting with its command.
 			if isCommand(body, spans[i+1]) {
-				code = commandOf(strings.Join(strings.Fields(spans[i+1].Text), " "))
+				code = commandOf(text.OneLine(spans[i+1].Text))
 				consumed = i + 1
 				q = 0.95
 			} else if len(strings.Fields(s)) >= 10 {
@@ -320,7 +314,7 @@ func isLabel(body string, sp, next text.Span) bool {
 	if len(sp.Text) > 80 {
 		return false
 	}
-	t := strings.Join(strings.Fields(sp.Text), " ")
+	t := text.OneLine(sp.Text)
 	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) || !startsLine(body, next) {
 		return false
 	}
@@ -361,7 +355,7 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 // command: alone on its line, short, and code-like or not prose (no end
 // punctuation, starting in lower case or with a symbol).
 func isCommand(body string, sp text.Span) bool {
-	t := commandOf(strings.Join(strings.Fields(sp.Text), " "))
+	t := commandOf(text.OneLine(sp.Text))
 	if len(t) > maxCodeBytes || strings.Contains(t, "`") || len(strings.Fields(t)) > 15 || !aloneOnLine(body, sp) {
 		return false
 	}

@@ -152,7 +152,7 @@ func mergeWords(words, extra []string) []string {
 func queryKey(q string) string {
 	toks := text.Unique(text.Tokens(q))
 	if len(toks) == 0 {
-		return strings.ToLower(strings.Join(strings.Fields(q), " "))
+		return strings.ToLower(text.OneLine(q))
 	}
 	sort.Strings(toks)
 	return strings.Join(toks, " ")

@@ -129,14 +129,12 @@ func analyse(msg string) question {
 // cleanQuestion trims politeness and white space and capitalises the first
 // letter; a question without end punctuation that starts like one gets "?".
 func cleanQuestion(msg string) string {
-	s := strings.Join(strings.Fields(msg), " ")
+	s := text.OneLine(msg)
 	s = strings.Trim(s, "\"'“”‘’ ")
 	if loc := politeRe.FindStringIndex(s); loc != nil && loc[1] < len(s) {
 		s = s[loc[1]:]
 	}
-	if utf8.RuneCountInString(s) > 400 {
-		s = string([]rune(s)[:400])
-	}
+	s = text.Clip(s, 400)
 	s = capitalise(s)
 	first := strings.ToLower(firstWord(s))
 	if s != "" && !strings.ContainsAny(s[len(s)-1:], "?.!") && (whWords[first] || auxVerb[first]) {

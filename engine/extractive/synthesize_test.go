@@ -11,6 +11,7 @@ import (
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // synthesize plans q and writes its report over sources.
@@ -101,7 +102,7 @@ func TestSynthesisQuotesSourcesVerbatimWithCitations(t *testing.T) {
 // quotedFrom reports whether a report sentence (its option label and
 // command aside) appears in text, white space aside.
 func quotedFrom(sentence, body string) bool {
-	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	norm := text.OneLine
 	b := norm(body)
 	for _, part := range strings.SplitN(sentence, ": ", 2) {
 		if strings.Contains(b, norm(part)) {

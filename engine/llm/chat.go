@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Chat answers a message directly, streaming the visible text. With
@@ -21,7 +22,7 @@ func (e *Engine) Chat(ctx context.Context, req engine.ChatRequest, stream func(d
 		return "", engine.Usage{}, err
 	}
 	budget := e.inputBudget() - estimateTokens(system) - 50
-	msg := truncateBytes(strings.TrimSpace(req.Message), min(maxQuestionChars*4, budget*4/2))
+	msg := text.ClipBytes(strings.TrimSpace(req.Message), min(maxQuestionChars*4, budget*4/2))
 	var b strings.Builder
 	if len(req.Sources) > 0 {
 		pack, _ := packSources(req.Sources, relevanceQuery(msg), (budget-estimateTokens(msg))*4)

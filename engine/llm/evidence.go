@@ -64,9 +64,9 @@ func packSources(sources []research.Source, q text.Query, budget int) (string, [
 // then the passages of its text that best match terms, in text order.
 func renderSource(s research.Source, q text.Query, limit int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s] %s\nURL: %s\n", s.ID, oneLine(s.Title, 200), oneLine(s.URL, 300))
+	fmt.Fprintf(&b, "[%s] %s\nURL: %s\n", s.ID, text.ClipBytes(text.OneLine(s.Title), 200), text.ClipBytes(text.OneLine(s.URL), 300))
 	if s.Published != "" {
-		fmt.Fprintf(&b, "Published: %s\n", oneLine(s.Published, 40))
+		fmt.Fprintf(&b, "Published: %s\n", text.ClipBytes(text.OneLine(s.Published), 40))
 	}
 	if b.Len() >= limit {
 		return ""
@@ -76,7 +76,7 @@ func renderSource(s research.Source, q text.Query, limit int) string {
 		var f strings.Builder
 		f.WriteString("Key findings:\n")
 		for _, finding := range s.Findings {
-			line := "- " + oneLine(finding, 400) + "\n"
+			line := "- " + text.ClipBytes(text.OneLine(finding), 400) + "\n"
 			if f.Len()+len(line) > findingsBudget {
 				break
 			}
@@ -123,7 +123,7 @@ func excerpt(body string, q text.Query, limit int) string {
 		}
 	}
 	if used == 0 { // the best passage alone is too long: cut it
-		return truncateBytes(passages[ranked[0].i], limit)
+		return text.ClipBytes(passages[ranked[0].i], limit)
 	}
 	var b strings.Builder
 	prev := -1
@@ -144,12 +144,12 @@ func excerpt(body string, q text.Query, limit int) string {
 	return b.String()
 }
 
-// splitPassages cuts text into paragraphs, splitting long ones at sentence
+// splitPassages cuts body into paragraphs, splitting long ones at sentence
 // ends near maxPassage bytes.
-func splitPassages(text string) []string {
+func splitPassages(body string) []string {
 	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		para = strings.Join(strings.Fields(para), " ")
+	for _, para := range strings.Split(body, "\n") {
+		para = text.OneLine(para)
 		for len(para) > maxPassage {
 			cut := strings.LastIndex(para[:maxPassage], ". ")
 			if cut < maxPassage/3 {
@@ -158,7 +158,7 @@ func splitPassages(text string) []string {
 			if cut <= 0 {
 				cut = maxPassage - 1
 			}
-			out = append(out, truncateBytes(para[:cut+1], maxPassage))
+			out = append(out, text.ClipBytes(para[:cut+1], maxPassage))
 			para = strings.TrimSpace(para[cut+1:])
 		}
 		if para != "" {
@@ -210,20 +210,4 @@ func relevanceQuery(question string, related ...string) text.Query {
 	q.Add(text.Tokens(strings.Join(related, "\n")), 0.6)
 	q.Add(text.Tokens(question), 1)
 	return q
-}
-
-// oneLine collapses whitespace and cuts s to at most n bytes.
-func oneLine(s string, n int) string {
-	return truncateBytes(strings.Join(strings.Fields(s), " "), n)
-}
-
-// truncateBytes cuts s to at most n bytes without splitting a character.
-func truncateBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // maxHeartbeatActions is the most new actions one heartbeat may propose.
@@ -53,13 +54,13 @@ func (e *Engine) Heartbeat(ctx context.Context, req engine.HeartbeatRequest) (en
 // criteria with their coverage, what was done, then as many sources as fit.
 func heartbeatMessage(req engine.HeartbeatRequest, maxNew, budget int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Goal: %s\n\nSuccess criteria:\n", oneLine(req.Spec.Goal, maxGoalLen))
+	fmt.Fprintf(&b, "Goal: %s\n\nSuccess criteria:\n", text.ClipBytes(text.OneLine(req.Spec.Goal), maxGoalLen))
 	for i, c := range req.Spec.Criteria {
 		status := "NOT YET COVERED"
 		if ids := req.Coverage[c]; len(ids) > 0 {
 			status = "covered by " + strings.Join(ids, ", ")
 		}
-		fmt.Fprintf(&b, "%d. %s (%s)\n", i+1, oneLine(c, maxItemLen), status)
+		fmt.Fprintf(&b, "%d. %s (%s)\n", i+1, text.ClipBytes(text.OneLine(c), maxItemLen), status)
 	}
 	b.WriteString("\nAlready done (never repeat these):\n")
 	done := req.Done
@@ -69,9 +70,9 @@ func heartbeatMessage(req engine.HeartbeatRequest, maxNew, budget int) string {
 	}
 	for _, a := range done {
 		if a.Kind == research.ActionNavigate {
-			fmt.Fprintf(&b, "- navigate %s\n", oneLine(a.URL, 300))
+			fmt.Fprintf(&b, "- navigate %s\n", text.ClipBytes(text.OneLine(a.URL), 300))
 		} else {
-			fmt.Fprintf(&b, "- search %s: %q\n", a.Engine, oneLine(a.Query, maxQueryLen))
+			fmt.Fprintf(&b, "- search %s: %q\n", a.Engine, text.ClipBytes(text.OneLine(a.Query), maxQueryLen))
 		}
 	}
 	if len(req.Done) == 0 {
@@ -85,9 +86,9 @@ func heartbeatMessage(req engine.HeartbeatRequest, maxNew, budget int) string {
 
 	fmt.Fprintf(&b, "\nSources gathered (%d):\n", len(req.Sources))
 	for i, s := range req.Sources {
-		line := fmt.Sprintf("[%s] %s (%s)", s.ID, oneLine(s.Title, 150), oneLine(s.Host, 80))
+		line := fmt.Sprintf("[%s] %s (%s)", s.ID, text.ClipBytes(text.OneLine(s.Title), 150), text.ClipBytes(text.OneLine(s.Host), 80))
 		if len(s.Findings) > 0 {
-			line += ": " + oneLine(s.Findings[0], 200)
+			line += ": " + text.ClipBytes(text.OneLine(s.Findings[0]), 200)
 		}
 		line += "\n"
 		if b.Len()+len(line) > budget {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // maxQuestionChars bounds how much of a message the plan prompt quotes.
@@ -54,7 +55,7 @@ func (e *Engine) Plan(ctx context.Context, req engine.PlanRequest) (research.Tas
 func (e *Engine) planMessage(req engine.PlanRequest) string {
 	var b strings.Builder
 	limit := min(maxQuestionChars, e.inputBudget()*2)
-	fmt.Fprintf(&b, "Message:\n%s\n\n", truncateBytes(strings.TrimSpace(req.Question), limit))
+	fmt.Fprintf(&b, "Message:\n%s\n\n", text.ClipBytes(strings.TrimSpace(req.Question), limit))
 	if req.Depth != "" {
 		fmt.Fprintf(&b, "Depth: %s", req.Depth)
 		if req.Budget.MaxActions > 0 {
@@ -63,11 +64,11 @@ func (e *Engine) planMessage(req engine.PlanRequest) string {
 		b.WriteString("\n")
 	}
 	if c := strings.TrimSpace(req.Clarification); c != "" {
-		fmt.Fprintf(&b, "The user clarified: %s\n", truncateBytes(c, 2000))
+		fmt.Fprintf(&b, "The user clarified: %s\n", text.ClipBytes(c, 2000))
 	}
 	if p := req.Parent; p != nil {
 		b.WriteString("\nThis is a follow-up to earlier research. Do not repeat its queries or pages.\n")
-		fmt.Fprintf(&b, "Earlier goal: %s\n", oneLine(p.Goal, maxGoalLen))
+		fmt.Fprintf(&b, "Earlier goal: %s\n", text.ClipBytes(text.OneLine(p.Goal), maxGoalLen))
 		writeCapped(&b, "Earlier queries:", p.Queries, 30)
 		writeCapped(&b, "Pages already read:", p.URLs, 30)
 		var headings []string
@@ -90,7 +91,7 @@ func writeCapped(b *strings.Builder, title string, items []string, n int) {
 			fmt.Fprintf(b, "- … and %d more\n", len(items)-n)
 			break
 		}
-		fmt.Fprintf(b, "- %s\n", oneLine(it, 300))
+		fmt.Fprintf(b, "- %s\n", text.ClipBytes(text.OneLine(it), 300))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Caps on what a model's answer may contribute to a run.
@@ -33,7 +34,7 @@ func cleanText(s string, n int) string {
 		}
 		return r
 	}, s)
-	s = strings.Join(strings.Fields(s), " ")
+	s = text.OneLine(s)
 	r := []rune(s)
 	if len(r) <= n {
 		return s
@@ -89,7 +90,7 @@ func urlKey(u string) string {
 // queryKey is the form under which queries are compared for repeats: the
 // same words on any engine count as the same query.
 func queryKey(q string) string {
-	return strings.Join(strings.Fields(strings.ToLower(q)), " ")
+	return text.OneLine(strings.ToLower(q))
 }
 
 // actionFilter sanitizes proposed actions and refuses repeats of earlier
@@ -151,7 +152,7 @@ func (f *actionFilter) problem(a research.ActionSpec) string {
 	case research.ActionNavigate:
 		u, ok := httpURL(a.URL)
 		if !ok {
-			return fmt.Sprintf("url %q is not an absolute http(s) URL", oneLine(a.URL, 100))
+			return fmt.Sprintf("url %q is not an absolute http(s) URL", text.ClipBytes(text.OneLine(a.URL), 100))
 		}
 		if f.seen["u "+urlKey(u)] {
 			return fmt.Sprintf("url %q was already visited", u)

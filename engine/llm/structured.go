@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/text"
 )
 
 // minAnswerTokens is the smallest answer a call may be left with; a prompt
@@ -57,8 +58,8 @@ func (e *Engine) askJSON(ctx context.Context, stage, system, user string, accept
 			return usage, err
 		}
 		usage = usage.Add(e.usage(r.InputTokens, r.OutputTokens))
-		text := stripThink(r.Text)
-		verr := accept(text, final)
+		reply := stripThink(r.Text)
+		verr := accept(reply, final)
 		if verr == nil {
 			return usage, nil
 		}
@@ -73,7 +74,7 @@ func (e *Engine) askJSON(ctx context.Context, stage, system, user string, accept
 		if err != nil {
 			return usage, err
 		}
-		previous := oneLineKeep(text, 4000)
+		previous := text.ClipBytes(strings.TrimSpace(reply), 4000)
 		if previous == "" {
 			previous = "(empty reply)"
 		}
@@ -81,9 +82,4 @@ func (e *Engine) askJSON(ctx context.Context, stage, system, user string, accept
 			message{Role: roleAssistant, Content: previous},
 			message{Role: roleUser, Content: feedback})
 	}
-}
-
-// oneLineKeep trims s and cuts it to at most n bytes, keeping line breaks.
-func oneLineKeep(s string, n int) string {
-	return truncateBytes(strings.TrimSpace(s), n)
 }

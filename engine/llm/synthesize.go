@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/text"
 )
 
 // undetermined is the sentence the report uses for a criterion without
@@ -57,17 +58,17 @@ func (e *Engine) writeText(ctx context.Context, stage string, call request, stre
 // further capped by the run's context budget.
 func (e *Engine) synthesisMessage(req engine.SynthesisRequest, budget int) string {
 	var task strings.Builder
-	fmt.Fprintf(&task, "Question: %s\n", truncateBytes(strings.TrimSpace(req.Question), maxQuestionChars))
+	fmt.Fprintf(&task, "Question: %s\n", text.ClipBytes(strings.TrimSpace(req.Question), maxQuestionChars))
 	if g := strings.TrimSpace(req.Spec.Goal); g != "" {
-		fmt.Fprintf(&task, "Goal: %s\n", oneLine(g, maxGoalLen))
+		fmt.Fprintf(&task, "Goal: %s\n", text.ClipBytes(text.OneLine(g), maxGoalLen))
 	}
 	if c := strings.TrimSpace(req.Clarification); c != "" {
-		fmt.Fprintf(&task, "The user clarified: %s\n", truncateBytes(c, 2000))
+		fmt.Fprintf(&task, "The user clarified: %s\n", text.ClipBytes(c, 2000))
 	}
 	if len(req.Spec.Criteria) > 0 {
 		task.WriteString("\nSuccess criteria (each must be answered, or declared undetermined with the exact sentence \"" + undetermined + "\"):\n")
 		for _, c := range req.Spec.Criteria {
-			fmt.Fprintf(&task, "- %s\n", oneLine(c, maxItemLen))
+			fmt.Fprintf(&task, "- %s\n", text.ClipBytes(text.OneLine(c), maxItemLen))
 		}
 	}
 	sections := req.Spec.Sections
@@ -76,7 +77,7 @@ func (e *Engine) synthesisMessage(req engine.SynthesisRequest, budget int) strin
 	}
 	task.WriteString("\nWrite these sections, in this order:\n")
 	for _, s := range sections {
-		fmt.Fprintf(&task, "## %s\n", oneLine(s, maxSectionLen))
+		fmt.Fprintf(&task, "## %s\n", text.ClipBytes(text.OneLine(s), maxSectionLen))
 	}
 
 	var repair strings.Builder
@@ -87,7 +88,7 @@ func (e *Engine) synthesisMessage(req engine.SynthesisRequest, budget int) strin
 				fmt.Fprintf(&repair, "- … and %d more\n", len(req.Feedback)-40)
 				break
 			}
-			fmt.Fprintf(&repair, "- %s\n", oneLine(f, 500))
+			fmt.Fprintf(&repair, "- %s\n", text.ClipBytes(text.OneLine(f), 500))
 		}
 	}
 	fixed := estimateTokens(task.String()) + estimateTokens(repair.String()) + 100
@@ -95,7 +96,7 @@ func (e *Engine) synthesisMessage(req engine.SynthesisRequest, budget int) strin
 
 	var previous string
 	if p := strings.TrimSpace(req.Previous); p != "" && len(req.Feedback) > 0 {
-		previous = truncateBytes(p, room*4*2/5)
+		previous = text.ClipBytes(p, room*4*2/5)
 		room -= estimateTokens(previous) + 20
 	}
 	var prior strings.Builder
@@ -103,9 +104,9 @@ func (e *Engine) synthesisMessage(req engine.SynthesisRequest, budget int) strin
 		limit := room // a quarter of the tokens left, in characters (4 a token)
 		prior.WriteString("Sections of the earlier report, citable as [P#]:\n")
 		for _, p := range req.Prior {
-			block := fmt.Sprintf("[%s] %s\n%s\n\n", p.ID, oneLine(p.Heading, maxSectionLen), strings.TrimSpace(p.Text))
+			block := fmt.Sprintf("[%s] %s\n%s\n\n", p.ID, text.ClipBytes(text.OneLine(p.Heading), maxSectionLen), strings.TrimSpace(p.Text))
 			if prior.Len()+len(block) > limit {
-				block = truncateBytes(block, max(limit-prior.Len(), 0))
+				block = text.ClipBytes(block, max(limit-prior.Len(), 0))
 			}
 			prior.WriteString(block)
 			if prior.Len() >= limit {
