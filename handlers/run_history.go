@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -20,9 +21,7 @@ const historyPageSize = 25
 func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := web.HistoryFilter{Query: strings.TrimSpace(q.Get("q")), Status: q.Get("status"), Page: 1}
-	if len([]rune(f.Query)) > 200 {
-		f.Query = string([]rune(f.Query)[:200])
-	}
+	f.Query = text.Clip(f.Query, 200)
 	if !slices.Contains(web.HistoryStatuses, research.RunStatus(f.Status)) {
 		f.Status = ""
 	}
