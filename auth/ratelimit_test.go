@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/auth"
+	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/db/dbtest"
 )
 
 // TestLimiter: a burst, then refusals with the wait until the next token,
@@ -67,7 +69,8 @@ func TestLimiterOff(t *testing.T) {
 // TestLimiterSweep: once a minute a limiter deletes its buckets that have
 // refilled, and only its own.
 func TestLimiterSweep(t *testing.T) {
-	store := newStore(t)
+	conn := dbtest.Open(t)
+	store := db.NewStore(conn, nil)
 	ctx := context.Background()
 	now := time.Now()
 	l := auth.NewLimiter(store, "test-sweep", 1, 3) // full again 3 s after the last take
@@ -85,7 +88,7 @@ func TestLimiterSweep(t *testing.T) {
 	count := func(prefix string) int {
 		t.Helper()
 		var n int
-		if err := store.DB.Get(&n, `SELECT count(*) FROM rate_buckets WHERE starts_with(key, $1)`, prefix); err != nil {
+		if err := conn.Get(&n, `SELECT count(*) FROM rate_buckets WHERE starts_with(key, $1)`, prefix); err != nil {
 			t.Fatal(err)
 		}
 		return n

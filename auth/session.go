@@ -49,8 +49,9 @@ func (s *Sessions) Start(ctx context.Context, user string) (token string, expire
 	return token, expires, nil
 }
 
-// User returns the user whose live session token is, "" (and no error)
-// when token is malformed, unknown, expired or its user was removed.
+// User returns the user of the live session token names: "" (and no
+// error) when token is malformed, unknown or expired, or its user was
+// removed.
 func (s *Sessions) User(ctx context.Context, token string) (string, error) {
 	if !plausibleToken(token) {
 		return "", nil
