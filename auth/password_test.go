@@ -35,7 +35,8 @@ func TestHashPassword(t *testing.T) {
 
 // TestCheckPassword: only the right password of a stored user is accepted;
 // wrong, empty or overlong passwords and unknown or malformed names are
-// refused without an error.
+// refused without an error. (Each refusal without a stored hash costs a
+// bcrypt at PasswordCost, slow under -race, so one case per path.)
 func TestCheckPassword(t *testing.T) {
 	store := newStore(t)
 	ctx := context.Background()
@@ -54,9 +55,7 @@ func TestCheckPassword(t *testing.T) {
 		{"alice", "wrong password", false},
 		{"alice", "", false},
 		{"alice", strings.Repeat("x", auth.MaxPasswordLen+1), false},
-		{"Alice", "correct horse battery", false},
 		{"mallory", "correct horse battery", false},
-		{"", "correct horse battery", false},
 		{"bad name", "correct horse battery", false},
 	} {
 		ok, err := auth.CheckPassword(ctx, store, tt.name, tt.password)
