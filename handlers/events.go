@@ -11,7 +11,7 @@ import (
 	"github.com/r3labs/sse/v2"
 
 	"github.com/quarryhq/quarry/db"
-	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/handlers/runview"
 )
 
 // Each SSE connection gets its own r3labs stream fed by its own pump
@@ -110,11 +110,6 @@ func resumeAfter(r *http.Request) int64 {
 		}
 	}
 	return after
-}
-
-// isTerminalEvent reports whether an event ends its run's stream.
-func isTerminalEvent(typ string) bool {
-	return typ == research.EventRunCompleted || typ == research.EventRunFailed || typ == research.EventRunCancelled
 }
 
 // serveEvents streams the run's events after resumeAfter(r): it subscribes
@@ -286,7 +281,7 @@ func (p *pump) send(ev db.Event) error {
 		p.s.sse.Publish(p.streamID, out)
 	}
 	p.last = ev.Seq
-	if isTerminalEvent(ev.Type) {
+	if runview.EndsRun(ev.Type) {
 		p.ended = true
 	}
 	return nil
