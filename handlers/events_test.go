@@ -172,9 +172,9 @@ func TestSlowViewerDoesNotStallOthers(t *testing.T) {
 		t.Fatalf("first %+v", ev)
 	}
 
-	// More than the socket buffers and r3labs' channels (2 + 64 events)
-	// hold, so the slow viewer's pump blocks, and more than its broker
-	// subscription buffers (64), so that lags and is caught up from the table.
+	// More than the socket buffers hold, so the slow viewer's stream
+	// blocks in its write, and more than its broker subscription buffers
+	// (64), so that lags and is caught up from the table.
 	const n = 300
 	big := strings.Repeat("evidence ", 8<<10/9) // ~8 KB per event
 	start := time.Now()
