@@ -434,6 +434,11 @@ func TestLiveFragmentsMatchPageLoad(t *testing.T) {
 	if got := reloaded.Find("#draft").Text(); !strings.HasPrefix(got, "## Reconnects\n\nAn EventSource resends") {
 		t.Errorf("draft %q, want the repair pass's", got)
 	}
+	// The status classes the style sheet colours by.
+	if reloaded.Find("[data-testid=run-status].badge.s-verifying").Length() != 1 || reloaded.Find("li.action.a-success").Length() != 2 ||
+		reloaded.Find("li.action.a-error").Length() != 1 {
+		t.Errorf("status classes: %s %s", outerHTML(t, reloaded, "#status"), outerHTML(t, reloaded, "#actions"))
+	}
 }
 
 // recordedEvents are the events of runview's recorded run.
