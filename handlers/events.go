@@ -1,14 +1,11 @@
 package handlers
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -18,16 +15,9 @@ import (
 )
 
 // Each SSE connection is served by its own handler goroutine, which
-// writes its frames straight to its connection (eventStream): a slow viewer
-// stalls only its own goroutine, whose broker subscription then lags and is
-// caught up from Postgres.
-
-// Header that tells nginx (and compatible proxies) not to buffer a stream.
-const accelBufferingHeader = "X-Accel-Buffering"
-
-// sseWriteTimeout bounds one write to a stream; a viewer that does not read
-// for this long is cut off rather than holding its goroutine forever.
-const sseWriteTimeout = 30 * time.Second
+// writes its frames straight to its connection (eventStream, sse.go): a
+// slow viewer stalls only its own goroutine, whose broker subscription then
+// lags and is caught up from Postgres.
 
 // renderFunc turns one event into the name and data of the SSE event to
 // send; no data sends nothing for it.
@@ -135,6 +125,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, run *db.Run
 		return
 	}
 	defer out.close()
+	// Shutdown must not wait for a viewer that stopped reading.
+	stopAbort := context.AfterFunc(s.streamsCtx, out.abort)
+	defer stopAbort()
 	p := &pump{s: s, ctx: ctx, runID: run.ID, sub: sub, out: out, last: after, render: render}
 	if err := p.run(); err != nil && ctx.Err() == nil && !errors.Is(err, errViewerGone) {
 		s.log.Warn("event stream ended", "run_id", run.ID, "request_id", requestIDFrom(r.Context()), "err", err)
@@ -225,75 +218,3 @@ func (p *pump) send(ev db.Event) error {
 	}
 	return nil
 }
-
-// eventStream writes Server-Sent Events to one connection. One subscriber
-// per connection needs no fan-out: each frame is written and flushed as it
-// is sent, every write bounded by sseWriteTimeout.
-type eventStream struct {
-	w  http.ResponseWriter
-	rc *http.ResponseController
-}
-
-// openEventStream sends a stream's headers. Nothing in the middleware
-// chain compresses or times out a response (see routes).
-func openEventStream(w http.ResponseWriter) (*eventStream, error) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set(accelBufferingHeader, "no")
-	w.WriteHeader(http.StatusOK)
-	s := &eventStream{w: w, rc: http.NewResponseController(w)}
-	if err := s.rc.Flush(); err != nil {
-		return nil, fmt.Errorf("flush stream headers: %w", err)
-	}
-	return s, nil
-}
-
-// Send writes one event: its id, its data a line at a time (a line break
-// inside a data field would end it), and its name.
-func (s *eventStream) Send(id int64, event string, data []byte) error {
-	var b bytes.Buffer
-	b.WriteString("id: ")
-	b.WriteString(strconv.FormatInt(id, 10))
-	b.WriteByte('\n')
-	for _, line := range strings.Split(lineBreaks.Replace(string(data)), "\n") {
-		b.WriteString("data: ")
-		b.WriteString(line)
-		b.WriteByte('\n')
-	}
-	if event != "" {
-		b.WriteString("event: ")
-		b.WriteString(event)
-		b.WriteByte('\n')
-	}
-	b.WriteByte('\n')
-	return s.write(b.Bytes())
-}
-
-// lineBreaks turns every line break an event stream knows (CRLF, CR, LF)
-// into LF.
-var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
-
-// Comment writes a comment, which a client ignores: the heartbeat that
-// keeps an idle stream open through proxies.
-func (s *eventStream) Comment(text string) error {
-	return s.write([]byte(": " + text + "\n\n"))
-}
-
-// errViewerGone wraps a failed write: the viewer left or stopped reading.
-var errViewerGone = errors.New("viewer gone")
-
-func (s *eventStream) write(b []byte) error {
-	s.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
-	if _, err := s.w.Write(b); err != nil {
-		return fmt.Errorf("%w: %w", errViewerGone, err)
-	}
-	if err := s.rc.Flush(); err != nil {
-		return fmt.Errorf("%w: %w", errViewerGone, err)
-	}
-	return nil
-}
-
-// close lifts the write deadline, so a connection kept alive after the
-// stream is not cut by it.
-func (s *eventStream) close() { s.rc.SetWriteDeadline(time.Time{}) }

@@ -359,6 +359,52 @@ func TestCloseStreamsEndsStreams(t *testing.T) {
 	}
 }
 
+// TestCloseStreamsCutsStuckViewer: a viewer that stopped reading, its
+// stream blocked in a write, does not hold up shutdown until the write
+// times out.
+func TestCloseStreamsCutsStuckViewer(t *testing.T) {
+	rep := newReplica(t, replicaOptions{sndbuf: 16 << 10})
+	run := createRun(t, rep.store, "stuck viewer question")
+	u := strings.TrimPrefix(rep.srv.URL, "http://")
+	dialer := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		c.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 32<<10) })
+		return nil
+	}}
+	stuck, err := dialer.Dial("tcp", u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Close()
+	fmt.Fprintf(stuck, "GET /api/runs/%s/events HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", run.ID, u)
+	waitFor(t, func() bool { return rep.h.SSEClients() == 1 })
+	// Far more than the socket buffers hold: the stream blocks in a write.
+	big := strings.Repeat("evidence ", 8<<10/9)
+	err = rep.store.InTx(context.Background(), func(tx *db.Tx) error {
+		for i := 0; i < 100; i++ {
+			if _, err := tx.AppendEvent(context.Background(), run.ID, research.EventSynthesisDelta, research.DeltaPayload{Text: big}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // let the stream fill the buffers
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := rep.h.CloseStreams(ctx); err != nil {
+		t.Fatalf("CloseStreams: %v after %s", err, time.Since(start))
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("shutdown waited %s for a viewer that does not read", d)
+	}
+	if n := rep.h.SSEClients(); n != 0 {
+		t.Errorf("SSE clients after close: %d", n)
+	}
+}
+
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/quarryhq/quarry/text"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -22,10 +23,4 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // clipTitle shortens a question for the <title>.
-func clipTitle(q string) string {
-	rs := []rune(q)
-	if len(rs) <= 80 {
-		return q
-	}
-	return string(rs[:79]) + "…"
-}
+func clipTitle(q string) string { return text.Shorten(q, 80) }
