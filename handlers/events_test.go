@@ -2,14 +2,18 @@ package handlers_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/research"
@@ -22,7 +26,7 @@ func TestEventsReplayAfterLastEventID(t *testing.T) {
 	rep := newReplica(t, replicaOptions{})
 	run := createRun(t, rep.store, "replay question") // seq 1: run_created
 	for i := 2; i <= 6; i++ {
-		appendEvent(t, rep.store, run.ID, research.EventStageStarted, research.StagePayload{Stage: fmt.Sprint("s", i), Status: "planning"})
+		appendEvent(t, rep.store, run.ID, research.EventStageStarted, research.StagePayload{Stage: fmt.Sprint("s", i), Status: research.StatusPlanning})
 	}
 	s := openSSE(t, rep.srv.URL+"/api/runs/"+run.ID+"/events", "3")
 	if h := s.resp.Header.Get("X-Accel-Buffering"); h != "no" {
@@ -38,8 +42,8 @@ func TestEventsReplayAfterLastEventID(t *testing.T) {
 			t.Fatalf("event %+v, want seq %d", ev, want)
 		}
 	}
-	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Query: "q", Status: "pending"})
-	appendEvent(t, rep.store, run.ID, research.EventRunFailed, research.FailedPayload{Status: "failed", Error: "boom"})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Query: "q", Status: research.ActionPending})
+	appendEvent(t, rep.store, run.ID, research.EventRunFailed, research.FailedPayload{Status: research.StatusFailed, Error: "boom"})
 	ev := s.next(t, 5*time.Second)
 	if ev.ID != "7" || ev.Event != research.EventAction {
 		t.Fatalf("live event %+v, want 7 action", ev)
@@ -134,7 +138,7 @@ func TestEventsAcrossReplicas(t *testing.T) {
 		for i := 0; i < n; i++ {
 			appendEvent(t, a.store, id, research.EventSynthesisDelta, research.DeltaPayload{Text: fmt.Sprint("part ", i)})
 		}
-		appendEvent(t, a.store, id, research.EventRunFailed, research.FailedPayload{Status: "failed", Error: "end"})
+		appendEvent(t, a.store, id, research.EventRunFailed, research.FailedPayload{Status: research.StatusFailed, Error: "end"})
 	}()
 	for want := 2; want <= n+2; want++ {
 		ev := s.next(t, 5*time.Second)
@@ -172,9 +176,9 @@ func TestSlowViewerDoesNotStallOthers(t *testing.T) {
 		t.Fatalf("first %+v", ev)
 	}
 
-	// More than the socket buffers and r3labs' channels (2 + 64 events)
-	// hold, so the slow viewer's pump blocks, and more than its broker
-	// subscription buffers (64), so that lags and is caught up from the table.
+	// More than the socket buffers hold, so the slow viewer's stream
+	// blocks in its write, and more than its broker subscription buffers
+	// (64), so that lags and is caught up from the table.
 	const n = 300
 	big := strings.Repeat("evidence ", 8<<10/9) // ~8 KB per event
 	start := time.Now()
@@ -240,19 +244,19 @@ func TestPageEventsRenderFragments(t *testing.T) {
 	s := openSSE(t, rep.srv.URL+"/runs/"+run.ID+"/events?after=1", "")
 	spec := research.TaskSpec{Goal: "Find out", Criteria: []string{"first criterion", "second criterion"}, Sections: []string{"Answer"},
 		Actions: []research.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "fragment"}}}
-	appendEvent(t, rep.store, run.ID, research.EventAwaitingApproval, research.PlanPayload{Status: "awaiting_approval", Spec: spec})
-	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Engine: "duckduckgo", Query: "fragment <b>", Status: "pending"})
-	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Status: "success", Preview: "found it"})
+	appendEvent(t, rep.store, run.ID, research.EventAwaitingApproval, research.PlanPayload{Status: research.StatusAwaitingApproval, Spec: spec})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Engine: "duckduckgo", Query: "fragment <b>", Status: research.ActionPending})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Status: research.ActionSuccess, Preview: "found it"})
 	appendEvent(t, rep.store, run.ID, research.EventHeartbeatDecision, research.DecisionPayload{Batch: 1, Done: true, Reason: "all criteria covered"})
 	appendEvent(t, rep.store, run.ID, research.EventSynthesisDelta, research.DeltaPayload{Text: "Draft <script>x</script>"})
-	appendEvent(t, rep.store, run.ID, research.EventRunCompleted, research.CompletedPayload{Status: "done", HTML: "<p>The report</p>", ShareURL: "/r/tok"})
+	appendEvent(t, rep.store, run.ID, research.EventRunCompleted, research.CompletedPayload{Status: research.StatusDone, HTML: "<p>The report</p>", ShareURL: "/r/tok"})
 
 	ev := s.next(t, 5*time.Second)
 	doc := mustDoc(t, strings.NewReader(ev.Data))
 	if ev.Event != "update" || ev.ID != "2" {
 		t.Fatalf("event %+v", ev)
 	}
-	if got := doc.Find("#status[hx-swap-oob=true] [data-testid=run-status]").Text(); got != "awaiting_approval" {
+	if got := doc.Find("#status[hx-swap-oob=true] [data-testid=run-status]").Text(); got != string(research.StatusAwaitingApproval) {
 		t.Errorf("status fragment %q", got)
 	}
 	if got := doc.Find("#plan[hx-swap-oob=true] [data-testid=edit-criterion]").First().Text(); got != "first criterion" {
@@ -265,14 +269,14 @@ func TestPageEventsRenderFragments(t *testing.T) {
 	ev = s.next(t, 5*time.Second)
 	doc = mustDoc(t, strings.NewReader(ev.Data))
 	li := doc.Find(`ol[hx-swap-oob="beforeend:#actions"] li#action-1[data-testid=action]`)
-	if li.AttrOr("data-status", "") != "pending" || !strings.Contains(li.Text(), "fragment <b>") {
+	if li.AttrOr("data-status", "") != string(research.ActionPending) || !strings.Contains(li.Text(), "fragment <b>") {
 		t.Errorf("action append fragment: %s", ev.Data)
 	}
 
 	ev = s.next(t, 5*time.Second)
 	doc = mustDoc(t, strings.NewReader(ev.Data))
 	li = doc.Find(`li#action-1[hx-swap-oob=true]`)
-	if li.AttrOr("data-status", "") != "success" || !strings.Contains(li.Text(), "found it") || !strings.Contains(li.Text(), "fragment <b>") {
+	if li.AttrOr("data-status", "") != string(research.ActionSuccess) || !strings.Contains(li.Text(), "found it") || !strings.Contains(li.Text(), "fragment <b>") {
 		t.Errorf("action update fragment: %s", ev.Data)
 	}
 
@@ -288,7 +292,7 @@ func TestPageEventsRenderFragments(t *testing.T) {
 
 	ev = s.next(t, 5*time.Second)
 	doc = mustDoc(t, strings.NewReader(ev.Data))
-	if got := doc.Find("[data-testid=run-status]").Text(); got != "done" {
+	if got := doc.Find("[data-testid=run-status]").Text(); got != string(research.StatusDone) {
 		t.Errorf("final status %q", got)
 	}
 	if doc.Find("#run[hx-swap-oob=true] [data-testid=report] p").Text() != "The report" ||
@@ -355,6 +359,52 @@ func TestCloseStreamsEndsStreams(t *testing.T) {
 	}
 }
 
+// TestCloseStreamsCutsStuckViewer: a viewer that stopped reading, its
+// stream blocked in a write, does not hold up shutdown until the write
+// times out.
+func TestCloseStreamsCutsStuckViewer(t *testing.T) {
+	rep := newReplica(t, replicaOptions{sndbuf: 16 << 10})
+	run := createRun(t, rep.store, "stuck viewer question")
+	u := strings.TrimPrefix(rep.srv.URL, "http://")
+	dialer := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		c.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 32<<10) })
+		return nil
+	}}
+	stuck, err := dialer.Dial("tcp", u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Close()
+	fmt.Fprintf(stuck, "GET /api/runs/%s/events HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", run.ID, u)
+	waitFor(t, func() bool { return rep.h.SSEClients() == 1 })
+	// Far more than the socket buffers hold: the stream blocks in a write.
+	big := strings.Repeat("evidence ", 8<<10/9)
+	err = rep.store.InTx(context.Background(), func(tx *db.Tx) error {
+		for i := 0; i < 100; i++ {
+			if _, err := tx.AppendEvent(context.Background(), run.ID, research.EventSynthesisDelta, research.DeltaPayload{Text: big}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // let the stream fill the buffers
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := rep.h.CloseStreams(ctx); err != nil {
+		t.Fatalf("CloseStreams: %v after %s", err, time.Since(start))
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("shutdown waited %s for a viewer that does not read", d)
+	}
+	if n := rep.h.SSEClients(); n != 0 {
+		t.Errorf("SSE clients after close: %d", n)
+	}
+}
+
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -364,4 +414,158 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// TestLiveFragmentsMatchPageLoad: a recorded run streamed to a page loaded
+// before it began, each fragment swapped in as htmx swaps it, reads
+// exactly like the page loaded afresh afterwards: the SSE path and the
+// page load fold the same events into the same blocks.
+func TestLiveFragmentsMatchPageLoad(t *testing.T) {
+	rep := newReplica(t, replicaOptions{})
+	run := createRun(t, rep.store, "Which SSE transport suits a Go server?")
+	live := getPage(t, rep.srv.URL+"/runs/"+run.ID)
+	s := openSSE(t, rep.srv.URL+"/runs/"+run.ID+"/events?after=1", "")
+
+	ctx := context.Background()
+	var last int64
+	for _, rec := range recordedEvents(t) {
+		// As the pipeline does: the row's status moves with the event
+		// that says so.
+		var st struct {
+			Status research.RunStatus `json:"status"`
+		}
+		if rec.Type != research.EventAction {
+			json.Unmarshal(rec.Payload, &st)
+		}
+		err := rep.store.InTx(ctx, func(tx *db.Tx) error {
+			if st.Status != "" {
+				if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &st.Status}); err != nil {
+					return err
+				}
+			}
+			ev, err := tx.AppendEvent(ctx, run.ID, rec.Type, rec.Payload)
+			last = ev.Seq
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	blocks := []string{"status", "run-controls", "plan", "budget", "actions", "decisions", "report-block", "passes"}
+	sent := map[string]bool{}
+	for id := int64(0); id < last; {
+		ev := s.next(t, 5*time.Second)
+		if ev.Event != "update" {
+			t.Fatalf("event %+v", ev)
+		}
+		id, _ = strconv.ParseInt(ev.ID, 10, 64)
+		for _, b := range swapOOB(t, live, ev.Data) {
+			sent[b] = true
+		}
+	}
+
+	reloaded := getPage(t, rep.srv.URL+"/runs/"+run.ID)
+	for _, b := range blocks {
+		if !sent[b] {
+			t.Errorf("no fragment changed #%s", b)
+		}
+		got, want := outerHTML(t, live, "#"+b), outerHTML(t, reloaded, "#"+b)
+		if got != want {
+			t.Errorf("#%s built live differs from the page load:\n--- live\n%s\n--- page load\n%s", b, got, want)
+		}
+	}
+	if got, want := outerHTML(t, live, "#run"), outerHTML(t, reloaded, "#run"); got != want {
+		t.Errorf("the run built live differs from the page load:\n--- live\n%s\n--- page load\n%s", got, want)
+	}
+	if got := reloaded.Find("#draft").Text(); !strings.HasPrefix(got, "## Reconnects\n\nAn EventSource resends") {
+		t.Errorf("draft %q, want the repair pass's", got)
+	}
+	// The status classes the style sheet colours by.
+	if reloaded.Find("[data-testid=run-status].badge.s-verifying").Length() != 1 || reloaded.Find("li.action.a-success").Length() != 2 ||
+		reloaded.Find("li.action.a-error").Length() != 1 {
+		t.Errorf("status classes: %s %s", outerHTML(t, reloaded, "#status"), outerHTML(t, reloaded, "#actions"))
+	}
+}
+
+// recordedEvents are the events of runview's recorded run.
+func recordedEvents(t *testing.T) []db.Event {
+	t.Helper()
+	b, err := os.ReadFile("runview/testdata/run.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []db.Event
+	if err := json.Unmarshal(b, &evs); err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+func getPage(t *testing.T, url string) *goquery.Document {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d", url, resp.StatusCode)
+	}
+	return mustDoc(t, resp.Body)
+}
+
+func outerHTML(t *testing.T, doc *goquery.Document, sel string) string {
+	t.Helper()
+	s := doc.Find(sel)
+	if s.Length() != 1 {
+		t.Fatalf("%d elements match %s", s.Length(), sel)
+	}
+	h, err := goquery.OuterHtml(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// swapOOB swaps a fragment into page as htmx does with hx-swap-oob: "true"
+// replaces the element of the same id, "beforeend:<selector>" appends the
+// element's children to the target. It returns the ids of the blocks it
+// changed.
+func swapOOB(t *testing.T, page *goquery.Document, fragment string) []string {
+	t.Helper()
+	var changed []string
+	mustDoc(t, strings.NewReader(fragment)).Find("body").Children().Each(func(_ int, el *goquery.Selection) {
+		how := el.AttrOr("hx-swap-oob", "")
+		el.RemoveAttr("hx-swap-oob")
+		switch {
+		case how == "true":
+			id := el.AttrOr("id", "")
+			target := page.Find("#" + id)
+			if target.Length() != 1 {
+				t.Errorf("fragment replaces #%s, which the page has %d of", id, target.Length())
+				return
+			}
+			// An item of a list belongs to its list's block.
+			if list := target.ParentsFiltered("ol[id], ul[id]"); list.Length() > 0 {
+				id = list.First().AttrOr("id", id)
+			}
+			target.ReplaceWithSelection(el)
+			changed = append(changed, id)
+		case strings.HasPrefix(how, "beforeend:#"):
+			id := strings.TrimPrefix(how, "beforeend:#")
+			target := page.Find("#" + id)
+			if target.Length() != 1 {
+				t.Errorf("fragment appends to #%s, which the page has %d of", id, target.Length())
+				return
+			}
+			target.AppendSelection(el.Contents())
+			if id == "draft" {
+				id = "report-block"
+			}
+			changed = append(changed, id)
+		default:
+			t.Errorf("fragment element without an out-of-band swap: %s", el.Nodes[0].Data)
+		}
+	})
+	return changed
 }

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/r3labs/sse/v2"
 
 	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
@@ -75,7 +74,8 @@ type Options struct {
 	// SSEHeartbeat is the interval of the comment that keeps idle streams
 	// open through proxies (default 15 s).
 	SSEHeartbeat time.Duration
-	// SSEBuffer is the per-connection event buffer (default 8).
+	// SSEBuffer is no longer used: a stream writes each event to its
+	// connection as it is sent (docs/DECISIONS.md). Kept so callers build.
 	SSEBuffer int
 	// Auth says who may use the server (QUARRY_AUTH); off by default.
 	Auth AuthOptions
@@ -104,8 +104,6 @@ type Server struct {
 	reports  *reportCache  // processed published reports
 	pdfSlots chan struct{} // PDF prints at once; the rest wait or give up
 
-	sse          *sse.Server
-	hooks        sync.Map // stream id → *streamHooks
 	clients      atomic.Int64
 	streamsCtx   context.Context // cancelled by CloseStreams
 	closeStreams context.CancelFunc
@@ -147,7 +145,6 @@ func New(opt Options) *Server {
 	s.reports = newReportCache()
 	s.pdfSlots = make(chan struct{}, maxPDFPrints)
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())
-	s.sse = newSSEServer(s)
 	s.registerMetrics()
 	s.handler = s.routes()
 	return s

@@ -22,9 +22,9 @@ import (
 func TestRunPageFoldsEvents(t *testing.T) {
 	rep := newReplica(t, replicaOptions{})
 	run := createRun(t, rep.store, "What does the <b>page</b> show?")
-	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Engine: "bing", Query: "first", Status: "pending"})
-	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 2, Kind: "navigate", URL: "https://example.org/", Status: "pending"})
-	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Status: "success", Preview: "a preview"})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Engine: "bing", Query: "first", Status: research.ActionPending})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 2, Kind: "navigate", URL: "https://example.org/", Status: research.ActionPending})
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Status: research.ActionSuccess, Preview: "a preview"})
 	appendEvent(t, rep.store, run.ID, research.EventHeartbeatDecision, research.DecisionPayload{Batch: 1, Reason: "criterion 2 lacks evidence"})
 	appendEvent(t, rep.store, run.ID, research.EventSynthesisDelta, research.DeltaPayload{Pass: 1, Text: "Hello "})
 	last := appendEvent(t, rep.store, run.ID, research.EventSynthesisDelta, research.DeltaPayload{Pass: 1, Text: "world"})
@@ -39,8 +39,8 @@ func TestRunPageFoldsEvents(t *testing.T) {
 		t.Errorf("question %q (must be escaped text)", got)
 	}
 	actions := doc.Find("[data-testid=action]")
-	if actions.Length() != 2 || actions.Eq(0).AttrOr("data-status", "") != "success" || !strings.Contains(actions.Eq(0).Text(), "Search bing for “first”") ||
-		!strings.Contains(actions.Eq(0).Text(), "a preview") || actions.Eq(1).AttrOr("data-status", "") != "pending" {
+	if actions.Length() != 2 || actions.Eq(0).AttrOr("data-status", "") != string(research.ActionSuccess) || !strings.Contains(actions.Eq(0).Text(), "Search bing for “first”") ||
+		!strings.Contains(actions.Eq(0).Text(), "a preview") || actions.Eq(1).AttrOr("data-status", "") != string(research.ActionPending) {
 		t.Errorf("actions: %d %q", actions.Length(), actions.Text())
 	}
 	if got := doc.Find("[data-testid=decision]").Text(); !strings.Contains(got, "criterion 2 lacks evidence") {
@@ -104,7 +104,7 @@ func TestDoneRunShowsReport(t *testing.T) {
 	}
 	json.NewDecoder(api.Body).Decode(&body)
 	api.Body.Close()
-	if body.Status != "done" || body.ShareURL != "/r/sharetoken123" || body.Report == nil || body.Report.Markdown != "## Answer\n\nYes [S1]." {
+	if body.Status != string(research.StatusDone) || body.ShareURL != "/r/sharetoken123" || body.Report == nil || body.Report.Markdown != "## Answer\n\nYes [S1]." {
 		t.Errorf("api run %+v", body)
 	}
 	md, err := http.Get(rep.srv.URL + "/api/runs/" + run.ID + "/report.md")
@@ -147,7 +147,7 @@ func TestReviewApproveCancel(t *testing.T) {
 	if doc.Find("[data-testid=approve-form] [data-testid=edit-criterion]").First().Text() == "" || doc.Find("[data-testid=approve-form]").Length() != 1 {
 		t.Fatalf("plan awaiting review not shown: %q", doc.Find("#plan").Text())
 	}
-	if got := doc.Find("[data-testid=run-status]").Text(); got != "awaiting_approval" {
+	if got := doc.Find("[data-testid=run-status]").Text(); got != string(research.StatusAwaitingApproval) {
 		t.Errorf("status %q", got)
 	}
 

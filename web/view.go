@@ -125,6 +125,10 @@ type DecisionView struct {
 	NewActions []string // labels of the actions it added
 }
 
+// ActionStopped is shown for an action its run's end interrupted: it
+// never finishes, so the page stops calling it pending or running.
+const ActionStopped research.ActionStatus = "stopped"
+
 // ActionStatusLabel is an action status in words.
 func ActionStatusLabel(s research.ActionStatus) string {
 	switch s {

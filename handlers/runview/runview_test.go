@@ -1,0 +1,210 @@
+package runview_test
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/handlers/runview"
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/web"
+)
+
+// recordedRun reads testdata/run.json: a run's events from intake through
+// a repaired second verification pass, numbered from seq 2 (seq 1 is the
+// run_created event every run starts with).
+func recordedRun(t *testing.T) []db.Event {
+	t.Helper()
+	b, err := os.ReadFile("testdata/run.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []struct {
+		Type    string          `json:"type"`
+		Payload json.RawMessage `json:"payload"`
+	}
+	if err := json.Unmarshal(b, &recs); err != nil {
+		t.Fatal(err)
+	}
+	evs := make([]db.Event, len(recs))
+	for i, r := range recs {
+		evs[i] = db.Event{RunID: "r1", Seq: int64(i + 2), Type: r.Type, Payload: r.Payload}
+	}
+	return evs
+}
+
+func event(t *testing.T, typ string, payload any) db.Event {
+	t.Helper()
+	b, err := json.Marshal(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db.Event{RunID: "r1", Type: typ, Payload: b}
+}
+
+// TestApplyFoldsRecordedRun: folding a whole run gives what its page shows.
+func TestApplyFoldsRecordedRun(t *testing.T) {
+	var v web.RunView
+	for _, ev := range recordedRun(t) {
+		runview.Apply(&v, ev)
+	}
+	if v.Status != research.StatusVerifying || v.Error != "" {
+		t.Errorf("status %q error %q", v.Status, v.Error)
+	}
+	if v.Spec == nil || v.Spec.Goal != "Compare SSE transports for a Go server <behind nginx>" {
+		t.Errorf("plan %+v, want the approved edit", v.Spec)
+	}
+	wantActions := []web.ActionView{
+		{Idx: 1, Kind: research.ActionSearch, Engine: "duckduckgo", Query: "sse reconnect last-event-id", Status: research.ActionSuccess,
+			Preview: "3 pages: <EventSource> reconnects with Last-Event-ID"},
+		{Idx: 2, Kind: research.ActionNavigate, URL: "https://example.org/sse", Status: research.ActionError, Error: "refused: private address"},
+		{Idx: 3, Kind: research.ActionSearch, Engine: "bing", Query: "sse proxy buffering cost", Status: research.ActionSuccess, Preview: "2 pages"},
+	}
+	if !reflect.DeepEqual(v.Actions, wantActions) {
+		t.Errorf("actions\n got %+v\nwant %+v", v.Actions, wantActions)
+	}
+	wantDecisions := []web.DecisionView{
+		{Batch: 1, Reason: "cost lacks evidence", NewActions: []string{"Search bing for “sse proxy buffering cost”"}},
+		{Batch: 2, Done: true, Reason: "both criteria have evidence"},
+	}
+	if !reflect.DeepEqual(v.Decisions, wantDecisions) {
+		t.Errorf("decisions\n got %+v\nwant %+v", v.Decisions, wantDecisions)
+	}
+	wantBudget := web.BudgetView{Known: true, Actions: 3, MaxActions: 10, Batches: 2, MaxBatches: 3, ElapsedMS: 9100, MaxTimeMS: 60000,
+		Tokens: 2500, USD: 0.0064, StopReason: "the heartbeat found enough evidence"}
+	if v.Budget != wantBudget {
+		t.Errorf("budget\n got %+v\nwant %+v", v.Budget, wantBudget)
+	}
+	if len(v.Passes) != 3 || v.Passes[0].Pass != 1 || v.Passes[0].Scores.Passed || !v.Passes[1].Repair || v.Passes[1].Pass != 1 ||
+		v.Passes[2].Pass != 2 || !v.Passes[2].Scores.Passed {
+		t.Errorf("passes %+v", v.Passes)
+	}
+	if want := "## Reconnects\n\nAn EventSource resends Last-Event-ID [S1].\n\n## Cost\n\nnginx buffers unless told not to [S4]."; v.Draft != want || v.DraftPass != 2 {
+		t.Errorf("draft (pass %d) %q, want the repair pass's", v.DraftPass, v.Draft)
+	}
+}
+
+// TestApplyReportsChangedBlocks: each event names the blocks of the page
+// it changed, and only those.
+func TestApplyReportsChangedBlocks(t *testing.T) {
+	spec := research.TaskSpec{Goal: "g", Budget: research.Presets()[research.DepthQuick]}
+	running := web.RunView{Status: research.StatusGathering, Draft: "old text", DraftPass: 1,
+		Actions: []web.ActionView{{Idx: 4, Kind: research.ActionSearch, Query: "q", Status: research.ActionRunning}}}
+	tests := []struct {
+		name  string
+		ev    db.Event
+		want  runview.Block
+		check func(t *testing.T, v web.RunView, c runview.Change)
+	}{
+		{"status", event(t, research.EventStageStarted, research.StagePayload{Stage: "synthesize", Status: research.StatusSynthesizing}), runview.Status,
+			func(t *testing.T, v web.RunView, _ runview.Change) {
+				if v.Status != research.StatusSynthesizing {
+					t.Errorf("status %q", v.Status)
+				}
+			}},
+		{"plan", event(t, research.EventPlan, research.PlanPayload{Status: research.StatusGathering, Spec: spec}), runview.Status | runview.Plan | runview.Budget,
+			func(t *testing.T, v web.RunView, _ runview.Change) {
+				if v.Budget != runview.BudgetFromSpec(spec.Budget) || v.Spec.Goal != "g" {
+					t.Errorf("plan %+v budget %+v", v.Spec, v.Budget)
+				}
+			}},
+		{"new action", event(t, research.EventAction, research.ActionPayload{Idx: 5, Kind: research.ActionNavigate, URL: "https://example.org/", Status: research.ActionPending}), runview.Action,
+			func(t *testing.T, v web.RunView, c runview.Change) {
+				if !c.NewAction || c.Action != 1 || v.Actions[1].URL != "https://example.org/" || v.Status != research.StatusGathering {
+					t.Errorf("change %+v actions %+v status %q", c, v.Actions, v.Status)
+				}
+			}},
+		{"action update keeps what it leaves out", event(t, research.EventAction, research.ActionPayload{Idx: 4, Status: research.ActionSuccess, Preview: "p"}), runview.Action,
+			func(t *testing.T, v web.RunView, c runview.Change) {
+				want := web.ActionView{Idx: 4, Kind: research.ActionSearch, Query: "q", Status: research.ActionSuccess, Preview: "p"}
+				if c.NewAction || c.Action != 0 || v.Actions[0] != want {
+					t.Errorf("change %+v action %+v", c, v.Actions[0])
+				}
+			}},
+		{"checkpoint", event(t, research.EventCheckpoint, map[string]int{"batch": 1}), 0, nil},
+		{"decision", event(t, research.EventHeartbeatDecision, research.DecisionPayload{Batch: 1, Reason: "r"}), runview.Decision, nil},
+		{"budget", event(t, research.EventBudget, research.BudgetPayload{Actions: 1}), runview.Budget, nil},
+		{"delta", event(t, research.EventSynthesisDelta, research.DeltaPayload{Pass: 1, Text: " more"}), runview.DraftText,
+			func(t *testing.T, v web.RunView, c runview.Change) {
+				if c.Delta != " more" || v.Draft != "old text more" {
+					t.Errorf("delta %q draft %q", c.Delta, v.Draft)
+				}
+			}},
+		{"delta of another pass", event(t, research.EventSynthesisDelta, research.DeltaPayload{Pass: 2, Text: "new"}), runview.Draft,
+			func(t *testing.T, v web.RunView, _ runview.Change) {
+				if v.Draft != "new" || v.DraftPass != 2 {
+					t.Errorf("draft (pass %d) %q", v.DraftPass, v.Draft)
+				}
+			}},
+		{"verification", event(t, research.EventVerification, research.VerificationPayload{Pass: 1, Passed: true}), runview.Pass, nil},
+		{"repair", event(t, research.EventRepairStarted, research.RepairPayload{Pass: 2, Failures: []string{"f"}}), runview.Draft | runview.Pass,
+			func(t *testing.T, v web.RunView, _ runview.Change) {
+				if v.Draft != "" || v.DraftPass != 2 || !reflect.DeepEqual(v.Passes, []web.PassView{{Pass: 1, Repair: true, Failures: []string{"f"}}}) {
+					t.Errorf("draft (pass %d) %q passes %+v", v.DraftPass, v.Draft, v.Passes)
+				}
+			}},
+		{"failed", event(t, research.EventRunFailed, research.FailedPayload{Status: research.StatusFailed, Error: "boom"}), runview.Status | runview.Run,
+			func(t *testing.T, v web.RunView, _ runview.Change) {
+				if v.Error != "boom" || v.Actions[0].Status != web.ActionStopped {
+					t.Errorf("error %q actions %+v", v.Error, v.Actions)
+				}
+			}},
+		{"completed", event(t, research.EventRunCompleted, research.CompletedPayload{Status: research.StatusDone, HTML: "<p>r</p>"}), runview.Status | runview.Run,
+			func(t *testing.T, _ web.RunView, c runview.Change) {
+				if c.Completed == nil || c.Completed.HTML != "<p>r</p>" {
+					t.Errorf("completed %+v", c.Completed)
+				}
+			}},
+		{"unreadable payload", db.Event{Type: research.EventAction, Payload: json.RawMessage(`"junk"`)}, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := running
+			v.Actions = append([]web.ActionView(nil), running.Actions...)
+			c := runview.Apply(&v, tt.ev)
+			if c.Blocks != tt.want {
+				t.Errorf("blocks %b, want %b", c.Blocks, tt.want)
+			}
+			if tt.check != nil {
+				tt.check(t, v, c)
+			}
+		})
+	}
+}
+
+// TestApplyFirstDeltaAppends: the first text of the first pass is added to
+// the empty draft (the block looks the same either way), while the first
+// text of a later pass without a repair event (a resumed run) starts the
+// block afresh, with its notice.
+func TestApplyFirstDeltaAppends(t *testing.T) {
+	var v web.RunView
+	c := runview.Apply(&v, event(t, research.EventSynthesisDelta, research.DeltaPayload{Pass: 1, Text: "a"}))
+	if c.Blocks != runview.DraftText || v.Draft != "a" || v.DraftPass != 1 {
+		t.Errorf("first pass: blocks %b draft (pass %d) %q", c.Blocks, v.DraftPass, v.Draft)
+	}
+	v = web.RunView{}
+	c = runview.Apply(&v, event(t, research.EventSynthesisDelta, research.DeltaPayload{Pass: 3, Text: "b"}))
+	if c.Blocks != runview.Draft || v.Draft != "b" || v.DraftPass != 3 {
+		t.Errorf("later pass: blocks %b draft (pass %d) %q", c.Blocks, v.DraftPass, v.Draft)
+	}
+	c = runview.Apply(&v, event(t, research.EventSynthesisDelta, research.DeltaPayload{Pass: 3, Text: ""}))
+	if c.Blocks != 0 || v.Draft != "b" {
+		t.Errorf("empty delta: blocks %b draft %q", c.Blocks, v.Draft)
+	}
+}
+
+// TestEndsRun: the run's last events, and only those, end it.
+func TestEndsRun(t *testing.T) {
+	for _, typ := range []string{research.EventRunCompleted, research.EventRunFailed, research.EventRunCancelled} {
+		if !runview.EndsRun(typ) {
+			t.Errorf("%s does not end the run", typ)
+		}
+	}
+	for _, typ := range []string{research.EventAwaitingApproval, research.EventStageCompleted, research.EventVerification} {
+		if runview.EndsRun(typ) {
+			t.Errorf("%s ends the run", typ)
+		}
+	}
+}
