@@ -9,7 +9,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
 )
@@ -21,11 +20,8 @@ const (
 	AuthProxy    = "proxy"    // a trusted reverse proxy names the user in a header
 )
 
-// Defaults of AuthOptions.
-const (
-	DefaultAuthHeader = "X-Forwarded-User"
-	DefaultSessionTTL = auth.DefaultSessionTTL
-)
+// DefaultAuthHeader is the header a trusted proxy names the user in.
+const DefaultAuthHeader = "X-Forwarded-User"
 
 // SessionCookie is the name of the login session cookie.
 const SessionCookie = "quarry_session"

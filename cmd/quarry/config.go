@@ -12,6 +12,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/handlers"
@@ -254,7 +255,7 @@ func (c *Config) loadAccess(getenv func(string) string) error {
 		}
 	}
 	var err error
-	if c.SessionTTL, err = durationVar(getenv, "QUARRY_SESSION_TTL", handlers.DefaultSessionTTL, time.Minute); err != nil {
+	if c.SessionTTL, err = durationVar(getenv, "QUARRY_SESSION_TTL", auth.DefaultSessionTTL, time.Minute); err != nil {
 		return err
 	}
 	if c.ShareTTL, err = durationVar(getenv, "QUARRY_SHARE_TTL", 0, time.Minute); err != nil {
