@@ -64,17 +64,6 @@ func (s *Store) ReleaseLease(ctx context.Context, runID, owner string) error {
 	return nil
 }
 
-// HoldsLease reports whether owner still holds the run's lease, checked
-// inside a transaction before a stage commits its result.
-func (tx *Tx) HoldsLease(ctx context.Context, runID, owner string) (bool, error) {
-	var n int
-	err := tx.GetContext(ctx, &n, `SELECT count(*) FROM runs WHERE id = $1 AND lease_owner = $2 AND lease_expires_at > now()`, runID, owner)
-	if err != nil {
-		return false, fmt.Errorf("check lease on run %s: %w", runID, err)
-	}
-	return n == 1, nil
-}
-
 // ClaimRunByID leases one particular run to owner, if no live lease holds
 // it (the research command runs its own run in-process this way).
 func (s *Store) ClaimRunByID(ctx context.Context, id, owner string, ttl time.Duration) (*Run, error) {

@@ -126,7 +126,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 		return err
 	}
 	rows := make([]db.Action, len(batch))
-	err = r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
+	err = r.opt.Store.Transition(ctx, run.ID, r.opt.Owner, db.Step{Apply: func(ctx context.Context, tx *db.Tx) error {
 		for i, a := range batch {
 			if row, ok := findAction(existing, a); ok {
 				rows[i] = row
@@ -143,7 +143,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 			}
 		}
 		return nil
-	})
+	}})
 	if err != nil {
 		return err
 	}
@@ -288,14 +288,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		}
 	}
 	var outcome string
-	err := r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
-		ok, err := tx.HoldsLease(ctx, run.ID, r.opt.Owner)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return errLeaseLost
-		}
+	err := r.opt.Store.Transition(ctx, run.ID, r.opt.Owner, db.Step{Apply: func(ctx context.Context, tx *db.Tx) error {
 		var ids, titles []string
 		for _, p := range pages {
 			canon := p.CanonicalURL
@@ -329,9 +322,9 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 			return err
 		}
 		outcome = string(status)
-		_, err = tx.AppendEvent(ctx, run.ID, research.EventAction, actionPayload(row, status, clip(preview, 300), failure, ids))
+		_, err := tx.AppendEvent(ctx, run.ID, research.EventAction, actionPayload(row, status, clip(preview, 300), failure, ids))
 		return err
-	})
+	}})
 	if err == nil {
 		r.actionDone(row.Kind, outcome, time.Since(began))
 	}

@@ -80,19 +80,9 @@ func (r *Runner) commitStatus(ctx context.Context, run *db.Run, status research.
 	if run.Status == status {
 		return nil
 	}
-	err := r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
-		cur, err := tx.GetRunForUpdate(ctx, run.ID)
-		if err != nil {
-			return err
-		}
-		if !cur.LeaseOwner.Valid || cur.LeaseOwner.String != r.opt.Owner || cur.Status.Terminal() {
-			return errLeaseLost
-		}
-		if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status}); err != nil {
-			return err
-		}
-		_, err = tx.AppendEvent(ctx, run.ID, research.EventStageStarted, research.StagePayload{Stage: stage, Status: status})
-		return err
+	err := r.opt.Store.Transition(ctx, run.ID, r.opt.Owner, db.Step{
+		Update: db.RunUpdate{Status: &status},
+		Events: []db.NewEvent{{Type: research.EventStageStarted, Payload: research.StagePayload{Stage: stage, Status: status}}},
 	})
 	if err == nil {
 		run.Status = status
