@@ -83,5 +83,5 @@ func (u RunUpdate) empty() bool {
 // LatestCheckpoint returns the run's newest checkpoint inside the
 // transaction, or ErrNotFound.
 func (tx *Tx) LatestCheckpoint(ctx context.Context, runID string) (*Checkpoint, error) {
-	return latestCheckpoint(ctx, tx, runID)
+	return latestCheckpoint(ctx, tx.tx, runID)
 }
