@@ -146,25 +146,21 @@ func PriorSections(markdown string) []research.PriorSection {
 	return out
 }
 
+// dropRepeats leaves out the actions that repeat a parent run's queries
+// or pages.
 func dropRepeats(actions []research.ActionSpec, queries, urls []string) []research.ActionSpec {
+	done := map[string]bool{}
+	for _, q := range queries {
+		done[research.ActionSpec{Kind: research.ActionSearch, Query: q}.Key()] = true
+	}
+	for _, u := range urls {
+		done[research.ActionSpec{Kind: research.ActionNavigate, URL: u}.Key()] = true
+	}
 	var out []research.ActionSpec
 	for _, a := range actions {
-		if a.Kind == research.ActionSearch && containsFold(queries, a.Query) {
-			continue
+		if !done[a.Key()] {
+			out = append(out, a)
 		}
-		if a.Kind == research.ActionNavigate && contains(urls, a.URL) {
-			continue
-		}
-		out = append(out, a)
 	}
 	return out
-}
-
-func containsFold(list []string, v string) bool {
-	for _, x := range list {
-		if strings.EqualFold(strings.TrimSpace(x), strings.TrimSpace(v)) {
-			return true
-		}
-	}
-	return false
 }

@@ -386,6 +386,22 @@ func (r *Runner) fail(ctx context.Context, runID, msg string) error {
 	return err
 }
 
+// engineSources loads the run's sources labelled S1, S2, ….
+func (r *Runner) engineSources(ctx context.Context, runID string) ([]research.Source, error) {
+	rows, err := r.opt.Store.Sources(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]research.Source, 0, len(rows))
+	for _, s := range rows {
+		var findings []string
+		json.Unmarshal(s.Findings, &findings)
+		out = append(out, research.Source{ID: fmt.Sprintf("S%d", s.SID), URL: s.URL, Title: s.Title, Host: s.Host,
+			Published: s.Published, Text: s.Text, Findings: findings, FetchedAt: s.FetchedAt})
+	}
+	return out, nil
+}
+
 func ptr[T any](v T) *T { return &v }
 
 func mustJSON(v any) json.RawMessage {
