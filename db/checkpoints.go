@@ -33,12 +33,8 @@ func (tx *Tx) SaveCheckpoint(ctx context.Context, runID, stage string, state any
 
 // LatestCheckpoint returns the run's newest checkpoint, or ErrNotFound.
 func (s *Store) LatestCheckpoint(ctx context.Context, runID string) (*Checkpoint, error) {
-	return latestCheckpoint(ctx, s.db, runID)
-}
-
-func latestCheckpoint(ctx context.Context, q getter, runID string) (*Checkpoint, error) {
 	var cp Checkpoint
-	err := q.GetContext(ctx, &cp, `SELECT id, run_id, stage, state, created_at FROM checkpoints
+	err := s.db.GetContext(ctx, &cp, `SELECT id, run_id, stage, state, created_at FROM checkpoints
 		WHERE run_id = $1 ORDER BY id DESC LIMIT 1`, runID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound

@@ -79,9 +79,3 @@ func (u RunUpdate) empty() bool {
 	return u.Status == nil && u.Route == nil && u.StopReason == nil && u.Error == nil &&
 		u.TaskSpec == nil && u.Spend == nil && u.Options == nil
 }
-
-// LatestCheckpoint returns the run's newest checkpoint inside the
-// transaction, or ErrNotFound.
-func (tx *Tx) LatestCheckpoint(ctx context.Context, runID string) (*Checkpoint, error) {
-	return latestCheckpoint(ctx, tx.tx, runID)
-}
