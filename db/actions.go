@@ -29,12 +29,16 @@ type Action struct {
 	FinishedAt sql.NullTime          `db:"finished_at" json:"-"`
 }
 
+// actionSkipped is a status the actions table accepts that no stage sets
+// today; FinishAction treats it as finished.
+const actionSkipped research.ActionStatus = "skipped"
+
 const actionColumns = `run_id, idx, batch, priority, kind, engine, query, url, reason, status, error, preview, result, started_at, finished_at`
 
 // InsertAction adds a pending action with the next idx of the run.
 func (tx *Tx) InsertAction(ctx context.Context, a Action) (Action, error) {
 	var out Action
-	err := tx.GetContext(ctx, &out, `INSERT INTO actions (run_id, idx, batch, priority, kind, engine, query, url, reason)
+	err := tx.tx.GetContext(ctx, &out, `INSERT INTO actions (run_id, idx, batch, priority, kind, engine, query, url, reason)
 		VALUES ($1, (SELECT COALESCE(max(idx), 0) + 1 FROM actions WHERE run_id = $1), $2, $3, $4, $5, $6, $7, $8)
 		RETURNING `+actionColumns, a.RunID, a.Batch, a.Priority, a.Kind, a.Engine, a.Query, a.URL, a.Reason)
 	if err != nil {
@@ -49,10 +53,12 @@ func (tx *Tx) FinishAction(ctx context.Context, runID string, idx int, status re
 	if err != nil {
 		return fmt.Errorf("encode action result: %w", err)
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE actions SET status = $3, error = $4, preview = $5, result = $6,
-		finished_at = CASE WHEN $3 IN ('success','error','skipped') THEN now() ELSE finished_at END,
+	// An action that has run (or was skipped) gets its end stamped.
+	finished := status.Finished() || status == actionSkipped
+	_, err = tx.tx.ExecContext(ctx, `UPDATE actions SET status = $3, error = $4, preview = $5, result = $6,
+		finished_at = CASE WHEN $7 THEN now() ELSE finished_at END,
 		started_at = COALESCE(started_at, now())
-		WHERE run_id = $1 AND idx = $2`, runID, idx, status, errText, preview, body)
+		WHERE run_id = $1 AND idx = $2`, runID, idx, status, errText, preview, body, finished)
 	if err != nil {
 		return fmt.Errorf("finish action %d of run %s: %w", idx, runID, err)
 	}
@@ -62,7 +68,7 @@ func (tx *Tx) FinishAction(ctx context.Context, runID string, idx int, status re
 // Actions returns the run's actions in idx order.
 func (s *Store) Actions(ctx context.Context, runID string) ([]Action, error) {
 	var out []Action
-	if err := s.DB.SelectContext(ctx, &out, `SELECT `+actionColumns+` FROM actions WHERE run_id = $1 ORDER BY idx`, runID); err != nil {
+	if err := s.db.SelectContext(ctx, &out, `SELECT `+actionColumns+` FROM actions WHERE run_id = $1 ORDER BY idx`, runID); err != nil {
 		return nil, fmt.Errorf("actions of run %s: %w", runID, err)
 	}
 	return out, nil
@@ -70,7 +76,7 @@ func (s *Store) Actions(ctx context.Context, runID string) ([]Action, error) {
 
 // StartAction marks an action running and stamps its start.
 func (s *Store) StartAction(ctx context.Context, runID string, idx int) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE actions SET status = 'running', started_at = now() WHERE run_id = $1 AND idx = $2`, runID, idx)
+	_, err := s.db.ExecContext(ctx, `UPDATE actions SET status = $3, started_at = now() WHERE run_id = $1 AND idx = $2`, runID, idx, research.ActionRunning)
 	if err != nil {
 		return fmt.Errorf("start action %d of run %s: %w", idx, runID, err)
 	}
@@ -80,8 +86,8 @@ func (s *Store) StartAction(ctx context.Context, runID string, idx int) error {
 // StopOpenActions ends the run's pending and running actions with reason,
 // so a cancelled run shows none of them still running.
 func (tx *Tx) StopOpenActions(ctx context.Context, runID, reason string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE actions SET status = 'error', error = $2, finished_at = now()
-		WHERE run_id = $1 AND status IN ('pending', 'running')`, runID, reason)
+	_, err := tx.tx.ExecContext(ctx, `UPDATE actions SET status = $3, error = $2, finished_at = now()
+		WHERE run_id = $1 AND status IN ($4, $5)`, runID, reason, research.ActionError, research.ActionPending, research.ActionRunning)
 	if err != nil {
 		return fmt.Errorf("stop actions of run %s: %w", runID, err)
 	}

@@ -16,7 +16,7 @@ import (
 // replicas; either way it reads the events from run_events, so every
 // subscriber sees the same gapless sequence whoever wrote it.
 type Broker struct {
-	store  *Store
+	read   EventReader
 	logger *slog.Logger
 
 	mu    sync.Mutex
@@ -45,18 +45,21 @@ type Subscription struct {
 	runID  string
 }
 
-// NewBroker returns a broker reading events through store's database.
-func NewBroker(logger *slog.Logger) *Broker {
+// EventReader is where a broker reads committed events from: the run's
+// last seq when a feed starts, then the events after the last one it sent.
+type EventReader interface {
+	LastSeq(ctx context.Context, runID string) (int64, error)
+	EventsAfter(ctx context.Context, runID string, after int64, limit int) ([]Event, error)
+}
+
+// NewBroker returns a broker reading events through read (NewEventReader
+// on the database the store writes to). logger may be nil.
+func NewBroker(read EventReader, logger *slog.Logger) *Broker {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Broker{logger: logger, feeds: map[string]*feed{}}
+	return &Broker{read: read, logger: logger, feeds: map[string]*feed{}}
 }
-
-// attach gives the broker the store it reads from (the store and broker
-// refer to each other: the store notifies the broker, the broker reads the
-// store).
-func (b *Broker) attach(s *Store) { b.store = s }
 
 // Subscribers returns the number of live subscriptions (for metrics).
 func (b *Broker) Subscribers() int64 { return b.subscribers.Load() }
@@ -71,9 +74,9 @@ func (b *Broker) Subscribe(ctx context.Context, runID string, buffer int) (*Subs
 	b.mu.Lock()
 	f := b.feeds[runID]
 	if f == nil {
-		var last int64
 		// Read under the lock so two first subscribers agree on the start.
-		if err := b.store.DB.GetContext(ctx, &last, `SELECT last_seq FROM runs WHERE id = $1`, runID); err != nil {
+		last, err := b.read.LastSeq(ctx, runID)
+		if err != nil {
 			b.mu.Unlock()
 			return nil, err
 		}
@@ -146,7 +149,7 @@ func (b *Broker) run(f *feed) {
 		}
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			evs, err := b.store.EventsAfter(ctx, f.runID, f.last, 500)
+			evs, err := b.read.EventsAfter(ctx, f.runID, f.last, 500)
 			cancel()
 			if err != nil {
 				// The last subscriber may have left (and the database been

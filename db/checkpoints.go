@@ -25,7 +25,7 @@ func (tx *Tx) SaveCheckpoint(ctx context.Context, runID, stage string, state any
 	if err != nil {
 		return fmt.Errorf("encode %s checkpoint: %w", stage, err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO checkpoints (run_id, stage, state) VALUES ($1, $2, $3)`, runID, stage, body); err != nil {
+	if _, err := tx.tx.ExecContext(ctx, `INSERT INTO checkpoints (run_id, stage, state) VALUES ($1, $2, $3)`, runID, stage, body); err != nil {
 		return fmt.Errorf("save %s checkpoint of run %s: %w", stage, runID, err)
 	}
 	return nil
@@ -34,7 +34,7 @@ func (tx *Tx) SaveCheckpoint(ctx context.Context, runID, stage string, state any
 // LatestCheckpoint returns the run's newest checkpoint, or ErrNotFound.
 func (s *Store) LatestCheckpoint(ctx context.Context, runID string) (*Checkpoint, error) {
 	var cp Checkpoint
-	err := s.DB.GetContext(ctx, &cp, `SELECT id, run_id, stage, state, created_at FROM checkpoints
+	err := s.db.GetContext(ctx, &cp, `SELECT id, run_id, stage, state, created_at FROM checkpoints
 		WHERE run_id = $1 ORDER BY id DESC LIMIT 1`, runID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound

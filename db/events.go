@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // NotifyChannel is the Postgres channel that tells other replicas a run has
@@ -31,7 +33,7 @@ func (tx *Tx) AppendEvent(ctx context.Context, runID, typ string, payload any) (
 		return Event{}, fmt.Errorf("encode %s event: %w", typ, err)
 	}
 	var ev Event
-	err = tx.GetContext(ctx, &ev, `WITH next AS (
+	err = tx.tx.GetContext(ctx, &ev, `WITH next AS (
 			UPDATE runs SET last_seq = last_seq + 1, updated_at = now() WHERE id = $1 RETURNING last_seq
 		)
 		INSERT INTO run_events (run_id, seq, type, payload)
@@ -41,7 +43,7 @@ func (tx *Tx) AppendEvent(ctx context.Context, runID, typ string, payload any) (
 		return Event{}, fmt.Errorf("append %s event to run %s: %w", typ, runID, err)
 	}
 	note, _ := json.Marshal(map[string]any{"run_id": runID, "seq": ev.Seq})
-	if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, string(note)); err != nil {
+	if _, err := tx.tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, string(note)); err != nil {
 		return Event{}, fmt.Errorf("notify event %d of run %s: %w", ev.Seq, runID, err)
 	}
 	tx.events = append(tx.events, ev)
@@ -61,11 +63,32 @@ func (s *Store) AppendEvent(ctx context.Context, runID, typ string, payload any)
 
 // EventsAfter returns up to limit events of a run with seq > after, in order.
 func (s *Store) EventsAfter(ctx context.Context, runID string, after int64, limit int) ([]Event, error) {
+	return eventLog{s.db}.EventsAfter(ctx, runID, after, limit)
+}
+
+// NewEventReader reads events from conn for a Broker: the database the
+// store writes to (other replicas' writes arrive there too).
+func NewEventReader(conn *sqlx.DB) EventReader { return eventLog{conn} }
+
+// eventLog reads run_events.
+type eventLog struct{ db *sqlx.DB }
+
+// LastSeq returns the seq of the run's newest event.
+func (l eventLog) LastSeq(ctx context.Context, runID string) (int64, error) {
+	var last int64
+	if err := l.db.GetContext(ctx, &last, `SELECT last_seq FROM runs WHERE id = $1`, runID); err != nil {
+		return 0, fmt.Errorf("last event of run %s: %w", runID, err)
+	}
+	return last, nil
+}
+
+// EventsAfter returns up to limit events of a run with seq > after, in order.
+func (l eventLog) EventsAfter(ctx context.Context, runID string, after int64, limit int) ([]Event, error) {
 	if limit <= 0 {
 		limit = 500
 	}
 	var evs []Event
-	err := s.DB.SelectContext(ctx, &evs, `SELECT run_id, seq, type, payload, created_at FROM run_events
+	err := l.db.SelectContext(ctx, &evs, `SELECT run_id, seq, type, payload, created_at FROM run_events
 		WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, runID, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("events of run %s after %d: %w", runID, after, err)

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
 )
 
@@ -53,9 +52,9 @@ func TestEventSeqIsGaplessUnderConcurrency(t *testing.T) {
 func TestEventsReachSubscribersOfAnotherReplica(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	writer := db.NewStore(dbtest.Open(t), db.NewBroker(nil))
-	readerBroker := db.NewBroker(nil)
-	reader := db.NewStore(dbtest.Open(t), readerBroker)
+	writer := dbtest.NewStore(t)
+	reader := dbtest.NewStore(t)
+	readerBroker := reader.Broker()
 	if err := readerBroker.Listen(ctx, dbtest.URL(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +88,8 @@ func TestEventsReachSubscribersOfAnotherReplica(t *testing.T) {
 // A subscriber that never reads is told it lagged; others keep receiving.
 func TestSlowSubscriberDoesNotStallOthers(t *testing.T) {
 	ctx := context.Background()
-	broker := db.NewBroker(nil)
-	s := db.NewStore(dbtest.Open(t), broker)
+	s := dbtest.NewStore(t)
+	broker := s.Broker()
 	run := createRun(t, s, "slow question")
 	slow, err := broker.Subscribe(ctx, run.ID, 2)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/quarryhq/quarry/research"
 )
 
 // ErrLeaseLost is returned when a worker renews a lease another worker now
@@ -18,19 +20,19 @@ var ErrLeaseLost = errors.New("lease lost")
 // replicas claim at once without waiting on each other.
 func (s *Store) ClaimRun(ctx context.Context, owner string, ttl time.Duration) (*Run, error) {
 	var run Run
-	err := s.DB.GetContext(ctx, &run, `UPDATE runs SET lease_owner = $1,
+	err := s.db.GetContext(ctx, &run, `UPDATE runs SET lease_owner = $1,
 			lease_expires_at = now() + make_interval(secs => $2),
 			attempts = attempts + 1,
 			started_at = COALESCE(started_at, now()),
 			updated_at = now()
 		WHERE id = (
 			SELECT id FROM runs
-			WHERE status IN ('queued','planning','gathering','synthesizing','verifying')
+			WHERE status = ANY($3)
 			  AND (lease_expires_at IS NULL OR lease_expires_at < now())
 			ORDER BY created_at, id
 			LIMIT 1
 			FOR UPDATE SKIP LOCKED)
-		RETURNING `+runColumns, owner, ttl.Seconds())
+		RETURNING `+runColumns, owner, ttl.Seconds(), statusList(research.ActiveStatuses...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -43,7 +45,7 @@ func (s *Store) ClaimRun(ctx context.Context, owner string, ttl time.Duration) (
 // RenewLease extends owner's lease on the run; ErrLeaseLost if it no longer
 // holds it (or the run left the active states).
 func (s *Store) RenewLease(ctx context.Context, runID, owner string, ttl time.Duration) error {
-	res, err := s.DB.ExecContext(ctx, `UPDATE runs SET lease_expires_at = now() + make_interval(secs => $3)
+	res, err := s.db.ExecContext(ctx, `UPDATE runs SET lease_expires_at = now() + make_interval(secs => $3)
 		WHERE id = $1 AND lease_owner = $2`, runID, owner, ttl.Seconds())
 	if err != nil {
 		return fmt.Errorf("renew lease on run %s: %w", runID, err)
@@ -56,7 +58,7 @@ func (s *Store) RenewLease(ctx context.Context, runID, owner string, ttl time.Du
 
 // ReleaseLease gives the run up so any replica can claim it at once.
 func (s *Store) ReleaseLease(ctx context.Context, runID, owner string) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE runs SET lease_owner = NULL, lease_expires_at = NULL
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET lease_owner = NULL, lease_expires_at = NULL
 		WHERE id = $1 AND lease_owner = $2`, runID, owner)
 	if err != nil {
 		return fmt.Errorf("release lease on run %s: %w", runID, err)
@@ -64,22 +66,11 @@ func (s *Store) ReleaseLease(ctx context.Context, runID, owner string) error {
 	return nil
 }
 
-// HoldsLease reports whether owner still holds the run's lease, checked
-// inside a transaction before a stage commits its result.
-func (tx *Tx) HoldsLease(ctx context.Context, runID, owner string) (bool, error) {
-	var n int
-	err := tx.GetContext(ctx, &n, `SELECT count(*) FROM runs WHERE id = $1 AND lease_owner = $2 AND lease_expires_at > now()`, runID, owner)
-	if err != nil {
-		return false, fmt.Errorf("check lease on run %s: %w", runID, err)
-	}
-	return n == 1, nil
-}
-
 // ClaimRunByID leases one particular run to owner, if no live lease holds
 // it (the research command runs its own run in-process this way).
 func (s *Store) ClaimRunByID(ctx context.Context, id, owner string, ttl time.Duration) (*Run, error) {
 	var run Run
-	err := s.DB.GetContext(ctx, &run, `UPDATE runs SET lease_owner = $2,
+	err := s.db.GetContext(ctx, &run, `UPDATE runs SET lease_owner = $2,
 			lease_expires_at = now() + make_interval(secs => $3),
 			attempts = attempts + 1, started_at = COALESCE(started_at, now()), updated_at = now()
 		WHERE id = $1 AND (lease_expires_at IS NULL OR lease_expires_at < now())

@@ -18,7 +18,7 @@ func (s *Store) TakeToken(ctx context.Context, key string, rate, burst float64, 
 		Tokens  float64 `db:"tokens"`
 		Allowed bool    `db:"allowed"`
 	}
-	err := s.DB.GetContext(ctx, &b, `
+	err := s.db.GetContext(ctx, &b, `
 		INSERT INTO rate_buckets AS b (key, tokens, allowed, updated_at) VALUES ($1, $2::float8 - 1, true, $4)
 		ON CONFLICT (key) DO UPDATE SET
 			tokens = LEAST($2, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM $4 - b.updated_at)) * $3)
@@ -38,7 +38,7 @@ func (s *Store) TakeToken(ctx context.Context, key string, rate, burst float64, 
 // SweepTokens forgets the buckets under prefix untouched since before:
 // they have refilled, and a missing bucket counts as full.
 func (s *Store) SweepTokens(ctx context.Context, prefix string, before time.Time) error {
-	_, err := s.DB.ExecContext(ctx, `DELETE FROM rate_buckets WHERE starts_with(key, $1) AND updated_at < $2`, prefix, before)
+	_, err := s.db.ExecContext(ctx, `DELETE FROM rate_buckets WHERE starts_with(key, $1) AND updated_at < $2`, prefix, before)
 	if err != nil {
 		return fmt.Errorf("sweep rate limits %s: %w", prefix, err)
 	}

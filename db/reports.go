@@ -36,7 +36,7 @@ func (tx *Tx) AddReport(ctx context.Context, r Report) (Report, error) {
 		citations = json.RawMessage(`[]`)
 	}
 	var out Report
-	err := tx.GetContext(ctx, &out, `INSERT INTO reports (run_id, version, markdown, html, verification, citations, published, engine)
+	err := tx.tx.GetContext(ctx, &out, `INSERT INTO reports (run_id, version, markdown, html, verification, citations, published, engine)
 		VALUES ($1, (SELECT COALESCE(max(version), 0) + 1 FROM reports WHERE run_id = $1), $2, $3, $4, $5, $6, $7)
 		RETURNING `+reportColumns, r.RunID, r.Markdown, r.HTML, []byte(verification), []byte(citations), r.Published, r.Engine)
 	if err != nil {
@@ -48,7 +48,7 @@ func (tx *Tx) AddReport(ctx context.Context, r Report) (Report, error) {
 // PublishedReport returns the run's published report, or ErrNotFound.
 func (s *Store) PublishedReport(ctx context.Context, runID string) (*Report, error) {
 	var r Report
-	err := s.DB.GetContext(ctx, &r, `SELECT `+reportColumns+` FROM reports WHERE run_id = $1 AND published
+	err := s.db.GetContext(ctx, &r, `SELECT `+reportColumns+` FROM reports WHERE run_id = $1 AND published
 		ORDER BY version DESC LIMIT 1`, runID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -74,7 +74,7 @@ func (tx *Tx) SetShareToken(ctx context.Context, runID, token string, expires *t
 	if expires != nil {
 		exp = *expires
 	}
-	_, err := tx.ExecContext(ctx, `UPDATE runs SET share_token = $2, share_revoked_at = NULL, share_expires_at = $3 WHERE id = $1`, runID, token, exp)
+	_, err := tx.tx.ExecContext(ctx, `UPDATE runs SET share_token = $2, share_revoked_at = NULL, share_expires_at = $3 WHERE id = $1`, runID, token, exp)
 	if err != nil {
 		return fmt.Errorf("set share token of run %s: %w", runID, err)
 	}
@@ -83,7 +83,7 @@ func (tx *Tx) SetShareToken(ctx context.Context, runID, token string, expires *t
 
 // RevokeShare makes the run's share link stop working at once.
 func (s *Store) RevokeShare(ctx context.Context, runID string) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE runs SET share_revoked_at = now() WHERE id = $1`, runID)
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET share_revoked_at = now() WHERE id = $1`, runID)
 	if err != nil {
 		return fmt.Errorf("revoke share of run %s: %w", runID, err)
 	}
@@ -97,7 +97,7 @@ func (s *Store) RunByShareToken(ctx context.Context, token string) (*Run, error)
 		return nil, ErrNotFound
 	}
 	var run Run
-	err := s.DB.GetContext(ctx, &run, `SELECT `+runColumns+` FROM runs WHERE share_token = $1
+	err := s.db.GetContext(ctx, &run, `SELECT `+runColumns+` FROM runs WHERE share_token = $1
 		AND share_revoked_at IS NULL AND (share_expires_at IS NULL OR share_expires_at > now())`, token)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound

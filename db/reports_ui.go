@@ -24,7 +24,7 @@ func (s *Store) CountRuns(ctx context.Context, f RunFilter) (int, error) {
 		where += ` AND $3 = ''`
 	}
 	var n int
-	if err := s.DB.GetContext(ctx, &n, `SELECT count(*) FROM runs `+where, f.Status, f.Owner, f.Query); err != nil {
+	if err := s.db.GetContext(ctx, &n, `SELECT count(*) FROM runs `+where, f.Status, f.Owner, f.Query); err != nil {
 		return 0, fmt.Errorf("count runs: %w", err)
 	}
 	return n, nil
@@ -42,7 +42,7 @@ func (s *Store) ReportSnippets(ctx context.Context, runIDs []string, query strin
 		RunID   string `db:"run_id"`
 		Snippet string `db:"snippet"`
 	}
-	err := s.DB.SelectContext(ctx, &rows, `SELECT DISTINCT ON (run_id) run_id::text AS run_id,
+	err := s.db.SelectContext(ctx, &rows, `SELECT DISTINCT ON (run_id) run_id::text AS run_id,
 			ts_headline('english', markdown, websearch_to_tsquery('english', $2),
 				'MaxWords=28, MinWords=12, MaxFragments=2, FragmentDelimiter=" … ", StartSel=`+SnippetStart+`, StopSel=`+SnippetStop+`') AS snippet
 		FROM reports

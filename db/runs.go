@@ -69,7 +69,7 @@ func (s *Store) CreateRun(ctx context.Context, nr NewRun) (*Run, error) {
 		if nr.ParentRunID != "" {
 			parent = nr.ParentRunID
 		}
-		if err := tx.GetContext(ctx, &run, `INSERT INTO runs (question, depth, options, budget, parent_run_id, owner)
+		if err := tx.tx.GetContext(ctx, &run, `INSERT INTO runs (question, depth, options, budget, parent_run_id, owner)
 			VALUES ($1, $2, $3, $4, $5, $6) RETURNING `+runColumns,
 			nr.Question, nr.Depth, []byte(opts), []byte(budget), parent, nr.Owner); err != nil {
 			return fmt.Errorf("insert run: %w", err)
@@ -89,7 +89,7 @@ func (s *Store) CreateRun(ctx context.Context, nr NewRun) (*Run, error) {
 
 // GetRun returns one run, or ErrNotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
-	return getRun(ctx, s.DB, id)
+	return getRun(ctx, s.db, id)
 }
 
 type getter interface {
@@ -118,7 +118,7 @@ func (tx *Tx) GetRunForUpdate(ctx context.Context, id string) (*Run, error) {
 		return nil, ErrNotFound
 	}
 	var run Run
-	err := tx.GetContext(ctx, &run, `SELECT `+runColumns+` FROM runs WHERE id = $1 FOR UPDATE`, id)
+	err := tx.tx.GetContext(ctx, &run, `SELECT `+runColumns+` FROM runs WHERE id = $1 FOR UPDATE`, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -150,7 +150,7 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
 		where += ` AND $3 = ''`
 	}
 	var runs []Run
-	err := s.DB.SelectContext(ctx, &runs, `SELECT `+runColumns+` FROM runs `+where+`
+	err := s.db.SelectContext(ctx, &runs, `SELECT `+runColumns+` FROM runs `+where+`
 		ORDER BY created_at DESC, id LIMIT $4 OFFSET $5`, f.Status, f.Owner, f.Query, f.Limit, f.Offset)
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
@@ -194,7 +194,7 @@ func (tx *Tx) UpdateRun(ctx context.Context, id string, u RunUpdate) error {
 	if u.Options != nil {
 		opts = []byte(u.Options)
 	}
-	_, err := tx.ExecContext(ctx, `UPDATE runs SET
+	_, err := tx.tx.ExecContext(ctx, `UPDATE runs SET
 		status = COALESCE($2, status),
 		route = COALESCE($3, route),
 		task_spec = COALESCE($4::jsonb, task_spec),
@@ -202,11 +202,11 @@ func (tx *Tx) UpdateRun(ctx context.Context, id string, u RunUpdate) error {
 		options = COALESCE($6::jsonb, options),
 		stop_reason = COALESCE($7, stop_reason),
 		error = COALESCE($8, error),
-		finished_at = CASE WHEN COALESCE($2, status) IN ('done','failed','cancelled') THEN COALESCE(finished_at, now()) ELSE finished_at END,
-		lease_owner = CASE WHEN COALESCE($2, status) IN ('done','failed','cancelled','awaiting_approval') THEN NULL ELSE lease_owner END,
-		lease_expires_at = CASE WHEN COALESCE($2, status) IN ('done','failed','cancelled','awaiting_approval') THEN NULL ELSE lease_expires_at END,
+		finished_at = CASE WHEN COALESCE($2, status) = ANY($9) THEN COALESCE(finished_at, now()) ELSE finished_at END,
+		lease_owner = CASE WHEN COALESCE($2, status) = ANY($10) THEN NULL ELSE lease_owner END,
+		lease_expires_at = CASE WHEN COALESCE($2, status) = ANY($10) THEN NULL ELSE lease_expires_at END,
 		updated_at = now()
-		WHERE id = $1`, id, status, route, spec, spend, opts, stop, errText)
+		WHERE id = $1`, id, status, route, spec, spend, opts, stop, errText, terminalStatuses, unleasedStatuses)
 	if err != nil {
 		return fmt.Errorf("update run %s: %w", id, err)
 	}

@@ -20,7 +20,7 @@ func tokenHash(token string) []byte {
 
 // CreateSession stores a session for user that ends at expires.
 func (s *Store) CreateSession(ctx context.Context, token, user string, expires time.Time) error {
-	_, err := s.DB.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_name, expires_at) VALUES ($1, $2, $3)`,
+	_, err := s.db.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_name, expires_at) VALUES ($1, $2, $3)`,
 		tokenHash(token), user, expires)
 	if err != nil {
 		return fmt.Errorf("create session for %s: %w", user, err)
@@ -32,7 +32,7 @@ func (s *Store) CreateSession(ctx context.Context, token, user string, expires t
 // for an unknown or expired token (or one whose user was removed).
 func (s *Store) SessionUser(ctx context.Context, token string) (string, error) {
 	var name string
-	err := s.DB.GetContext(ctx, &name, `SELECT user_name FROM sessions WHERE token_hash = $1 AND expires_at > now()`, tokenHash(token))
+	err := s.db.GetContext(ctx, &name, `SELECT user_name FROM sessions WHERE token_hash = $1 AND expires_at > now()`, tokenHash(token))
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", ErrNotFound
 	}
@@ -44,7 +44,7 @@ func (s *Store) SessionUser(ctx context.Context, token string) (string, error) {
 
 // DeleteSession ends a session (logout, or the old one on login).
 func (s *Store) DeleteSession(ctx context.Context, token string) error {
-	if _, err := s.DB.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = $1`, tokenHash(token)); err != nil {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = $1`, tokenHash(token)); err != nil {
 		return fmt.Errorf("delete session: %w", err)
 	}
 	return nil
@@ -53,7 +53,7 @@ func (s *Store) DeleteSession(ctx context.Context, token string) error {
 // DeleteExpiredSessions removes sessions past their end and returns how
 // many there were.
 func (s *Store) DeleteExpiredSessions(ctx context.Context) (int64, error) {
-	res, err := s.DB.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= now()`)
+	res, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= now()`)
 	if err != nil {
 		return 0, fmt.Errorf("delete expired sessions: %w", err)
 	}

@@ -51,16 +51,16 @@ func (tx *Tx) AddSource(ctx context.Context, src Source) (out Source, added bool
 	// A source's sid is the run's highest plus one: concurrent actions of
 	// a run take turns (until their transactions end) so no two take the
 	// same number. Runs never wait for each other but on a hash collision.
-	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, sourceLockClass, src.RunID); err != nil {
+	if _, err := tx.tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, sourceLockClass, src.RunID); err != nil {
 		return Source{}, false, fmt.Errorf("add source to run %s: lock: %w", src.RunID, err)
 	}
-	err = tx.GetContext(ctx, &out, `INSERT INTO sources (run_id, sid, url, canonical_url, title, host, site, byline, published, lang, text, findings, action_idx, fetched_at)
+	err = tx.tx.GetContext(ctx, &out, `INSERT INTO sources (run_id, sid, url, canonical_url, title, host, site, byline, published, lang, text, findings, action_idx, fetched_at)
 		VALUES ($1, (SELECT COALESCE(max(sid), 0) + 1 FROM sources WHERE run_id = $1), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 		ON CONFLICT (run_id, canonical_url) DO NOTHING
 		RETURNING `+sourceColumns, src.RunID, src.URL, src.CanonicalURL, src.Title, src.Host, src.Site, src.Byline,
 		src.Published, src.Lang, src.Text, []byte(findings), action, src.FetchedAt)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.GetContext(ctx, &out, `SELECT `+sourceColumns+` FROM sources WHERE run_id = $1 AND canonical_url = $2`, src.RunID, src.CanonicalURL)
+		err = tx.tx.GetContext(ctx, &out, `SELECT `+sourceColumns+` FROM sources WHERE run_id = $1 AND canonical_url = $2`, src.RunID, src.CanonicalURL)
 		if err != nil {
 			return Source{}, false, fmt.Errorf("existing source %s of run %s: %w", src.CanonicalURL, src.RunID, err)
 		}
@@ -75,7 +75,7 @@ func (tx *Tx) AddSource(ctx context.Context, src Source) (out Source, added bool
 // Sources returns the run's sources in sid order.
 func (s *Store) Sources(ctx context.Context, runID string) ([]Source, error) {
 	var out []Source
-	if err := s.DB.SelectContext(ctx, &out, `SELECT `+sourceColumns+` FROM sources WHERE run_id = $1 ORDER BY sid`, runID); err != nil {
+	if err := s.db.SelectContext(ctx, &out, `SELECT `+sourceColumns+` FROM sources WHERE run_id = $1 ORDER BY sid`, runID); err != nil {
 		return nil, fmt.Errorf("sources of run %s: %w", runID, err)
 	}
 	return out, nil

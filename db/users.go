@@ -35,7 +35,7 @@ func (s *Store) CreateUser(ctx context.Context, name, passwordHash string) error
 	if !ValidUserName(name) {
 		return fmt.Errorf("add user: %q is not a valid name (1-64 letters, digits, '.', '_', '@', '-')", name)
 	}
-	_, err := s.DB.ExecContext(ctx, `INSERT INTO users (name, password_hash) VALUES ($1, $2)`, name, passwordHash)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO users (name, password_hash) VALUES ($1, $2)`, name, passwordHash)
 	var pqErr *pq.Error
 	if errors.As(err, &pqErr) && pqErr.Code == "23505" {
 		return ErrUserExists
@@ -49,7 +49,7 @@ func (s *Store) CreateUser(ctx context.Context, name, passwordHash string) error
 // GetUser returns a user, or ErrNotFound.
 func (s *Store) GetUser(ctx context.Context, name string) (*User, error) {
 	var u User
-	err := s.DB.GetContext(ctx, &u, `SELECT name, password_hash, created_at FROM users WHERE name = $1`, name)
+	err := s.db.GetContext(ctx, &u, `SELECT name, password_hash, created_at FROM users WHERE name = $1`, name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -62,7 +62,7 @@ func (s *Store) GetUser(ctx context.Context, name string) (*User, error) {
 // DeleteUser removes a user and, with it, every session of theirs (their
 // runs keep the name as owner); ErrNotFound when there is no such user.
 func (s *Store) DeleteUser(ctx context.Context, name string) error {
-	res, err := s.DB.ExecContext(ctx, `DELETE FROM users WHERE name = $1`, name)
+	res, err := s.db.ExecContext(ctx, `DELETE FROM users WHERE name = $1`, name)
 	if err != nil {
 		return fmt.Errorf("remove user %s: %w", name, err)
 	}
@@ -75,7 +75,7 @@ func (s *Store) DeleteUser(ctx context.Context, name string) error {
 // ListUsers returns every user by name, with the hashes left empty.
 func (s *Store) ListUsers(ctx context.Context) ([]User, error) {
 	var users []User
-	if err := s.DB.SelectContext(ctx, &users, `SELECT name, '' AS password_hash, created_at FROM users ORDER BY name`); err != nil {
+	if err := s.db.SelectContext(ctx, &users, `SELECT name, '' AS password_hash, created_at FROM users ORDER BY name`); err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
 	return users, nil

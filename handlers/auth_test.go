@@ -44,7 +44,7 @@ func newAuthServer(t *testing.T, url string, opt handlers.Options) *authServer {
 		t.Fatal(err)
 	}
 	log := testLogger(t)
-	broker := db.NewBroker(log)
+	broker := db.NewBroker(db.NewEventReader(conn), log)
 	store := db.NewStore(conn, broker)
 	lctx, lcancel := context.WithCancel(context.Background())
 	if err := broker.Listen(lctx, url); err != nil {
@@ -124,9 +124,7 @@ func login(t *testing.T, base, name, password, planted string) (*http.Response, 
 func sessionCount(t *testing.T, store *db.Store, user string) int {
 	t.Helper()
 	var n int
-	if err := store.DB.Get(&n, `SELECT count(*) FROM sessions WHERE user_name = $1`, user); err != nil {
-		t.Fatal(err)
-	}
+	dbtest.Get(t, store, &n, `SELECT count(*) FROM sessions WHERE user_name = $1`, user)
 	return n
 }
 
@@ -201,9 +199,7 @@ func TestPasswordAuth(t *testing.T) {
 		t.Errorf("session token %q is short", cookie.Value)
 	}
 	var stored []byte
-	if err := a.store.DB.Get(&stored, `SELECT token_hash FROM sessions WHERE user_name = 'alice'`); err != nil {
-		t.Fatal(err)
-	}
+	dbtest.Get(t, a.store, &stored, `SELECT token_hash FROM sessions WHERE user_name = 'alice'`)
 	if len(stored) != 32 || strings.Contains(string(stored), cookie.Value) {
 		t.Errorf("the session table holds %q for token %q: not a SHA-256", stored, cookie.Value)
 	}

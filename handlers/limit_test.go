@@ -101,9 +101,7 @@ func TestRunCaps(t *testing.T) {
 		t.Errorf("a run past the queue cap: %d %q %q", code, retry, msg)
 	}
 	// A finished run frees its place.
-	if _, err := a.store.DB.Exec(`UPDATE runs SET status = 'done' WHERE owner = 'gina'`); err != nil {
-		t.Fatal(err)
-	}
+	dbtest.Exec(t, a.store, `UPDATE runs SET status = 'done' WHERE owner = 'gina'`)
 	if code, _, msg := postRun(t, b.srv.URL, "X-Forwarded-User", "gina"); code != http.StatusCreated {
 		t.Errorf("gina's run after two finished: %d %s", code, msg)
 	}

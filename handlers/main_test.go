@@ -89,7 +89,7 @@ func newReplica(t *testing.T, o replicaOptions) *replica {
 		t.Fatal(err)
 	}
 	log := testLogger(t)
-	broker := db.NewBroker(log)
+	broker := db.NewBroker(db.NewEventReader(conn), log)
 	store := db.NewStore(conn, broker)
 	lctx, lcancel := context.WithCancel(context.Background())
 	if err := broker.Listen(lctx, url); err != nil {
@@ -122,8 +122,8 @@ func newReplica(t *testing.T, o replicaOptions) *replica {
 // countRuns returns how many runs the database holds.
 func countRuns(t *testing.T, store *db.Store) int {
 	t.Helper()
-	var n int
-	if err := store.DB.Get(&n, `SELECT count(*) FROM runs`); err != nil {
+	n, err := store.CountRuns(context.Background(), db.RunFilter{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return n

@@ -52,17 +52,10 @@ func (c *runsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- runsDesc }
 func (c *runsCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	var rows []struct {
-		Status research.RunStatus `db:"status"`
-		N      int64              `db:"n"`
-	}
-	if err := c.store.DB.SelectContext(ctx, &rows, `SELECT status, count(*) AS n FROM runs GROUP BY status`); err != nil {
+	counts, err := c.store.CountRunsByStatus(ctx)
+	if err != nil {
 		ch <- prometheus.NewInvalidMetric(runsDesc, err)
 		return
-	}
-	counts := map[research.RunStatus]int64{}
-	for _, r := range rows {
-		counts[r.Status] = r.N
 	}
 	for _, st := range research.RunStatuses {
 		ch <- prometheus.MustNewConstMetric(runsDesc, prometheus.GaugeValue, float64(counts[st]), string(st))

@@ -333,12 +333,8 @@ func TestReviewFormEditsAndAnswers(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("approve: %d", resp.StatusCode)
 	}
-	cp, err := rep.store.LatestCheckpoint(ctx, run.ID)
+	st, err := pipeline.LatestState(ctx, rep.store, run.ID)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var st pipeline.State
-	if err := json.Unmarshal(cp.State, &st); err != nil {
 		t.Fatal(err)
 	}
 	if !st.Approved || st.Spec.Criteria[1] != "cost" || st.Spec.Sections[1] != "Costs" || len(st.Spec.Actions) != 2 ||

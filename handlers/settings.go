@@ -75,7 +75,7 @@ type check struct {
 func (s *Server) checks(ctx context.Context) []check {
 	dbCtx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	out := []check{{"database", s.store.DB.PingContext(dbCtx)}}
+	out := []check{{"database", s.store.Ping(dbCtx)}}
 	if s.opt.Browser != nil {
 		bctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		defer cancel()

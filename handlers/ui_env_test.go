@@ -174,7 +174,7 @@ func startUIEnv() (*uiEnv, error) {
 		return nil, err
 	}
 	uiClosers = append(uiClosers, func() { conn.Close() })
-	broker := db.NewBroker(nil)
+	broker := db.NewBroker(db.NewEventReader(conn), nil)
 	store := db.NewStore(conn, broker)
 	lctx, lcancel := context.WithCancel(context.Background())
 	uiClosers = append(uiClosers, lcancel)

@@ -165,10 +165,11 @@ func TestUIXSSModelOutputInert(t *testing.T) {
 	assertInert(t, page, "published report (live)")
 	page.MustReload().MustWaitLoad()
 	assertInert(t, page, "published report (reloaded)")
-	token := ""
-	if err := rep.store.DB.Get(&token, `SELECT share_token FROM runs WHERE id = $1`, run.ID); err != nil {
+	shared, err := rep.store.GetRun(context.Background(), run.ID)
+	if err != nil {
 		t.Fatal(err)
 	}
+	token := shared.ShareToken.String
 	page.MustNavigate(rep.srv.URL + "/r/" + token).MustWaitLoad()
 	assertInert(t, page, "shared report")
 }

@@ -2,7 +2,6 @@ package pipeline_test
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"testing"
 	"time"
@@ -66,12 +65,10 @@ func BenchmarkStandardRun(b *testing.B) {
 		waitStatus(b, store, run.ID, research.StatusDone)
 		total += time.Since(start)
 		engineTime += engine.spent
-		cp, err := store.LatestCheckpoint(ctx, run.ID)
+		st, err := pipeline.LatestState(ctx, store, run.ID)
 		if err != nil {
 			b.Fatal(err)
 		}
-		var st pipeline.State
-		json.Unmarshal(cp.State, &st)
 		floor += time.Duration(st.Batch) * 2 * latency
 		acts, _ := store.Actions(ctx, run.ID)
 		for _, a := range acts {

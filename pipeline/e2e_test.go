@@ -108,7 +108,7 @@ func testGatherer(t testing.TB, allow ...string) pipeline.Gatherer {
 
 func newRunner(t testing.TB, s *site, engine engine.Engine) (*pipeline.Runner, *db.Store) {
 	t.Helper()
-	store := db.NewStore(dbtest.Open(t), db.NewBroker(nil))
+	store := dbtest.NewStore(t)
 	r := pipeline.NewRunner(pipeline.Options{
 		Store:        store,
 		Engine:       engine,

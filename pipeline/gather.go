@@ -2,18 +2,13 @@ package pipeline
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
-	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -126,7 +121,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 		return err
 	}
 	rows := make([]db.Action, len(batch))
-	err = r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
+	err = r.opt.Store.Transition(ctx, run.ID, r.opt.Owner, db.Step{Apply: func(ctx context.Context, tx *db.Tx) error {
 		for i, a := range batch {
 			if row, ok := findAction(existing, a); ok {
 				rows[i] = row
@@ -143,7 +138,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 			}
 		}
 		return nil
-	})
+	}})
 	if err != nil {
 		return err
 	}
@@ -188,233 +183,13 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 }
 
 func findAction(rows []db.Action, a research.ActionSpec) (db.Action, bool) {
+	k := a.Key()
 	for _, row := range rows {
-		if row.Kind == a.Kind && row.Query == a.Query && row.URL == a.URL && row.Engine == a.Engine {
+		if (research.ActionSpec{Kind: row.Kind, Engine: row.Engine, Query: row.Query, URL: row.URL}).Key() == k {
 			return row, true
 		}
 	}
 	return db.Action{}, false
-}
-
-// urlSet is the canonical URLs a run already has (or must skip), shared by
-// the actions of a batch.
-type urlSet struct {
-	mu   sync.Mutex
-	urls map[string]bool
-}
-
-func (s *urlSet) claim(u string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.urls[u] {
-		return false
-	}
-	s.urls[u] = true
-	return true
-}
-
-func (s *urlSet) has(u string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.urls[u]
-}
-
-func (r *Runner) knownURLs(ctx context.Context, runID string, st *State) (*urlSet, error) {
-	sources, err := r.opt.Store.Sources(ctx, runID)
-	if err != nil {
-		return nil, err
-	}
-	set := &urlSet{urls: map[string]bool{}}
-	for _, s := range sources {
-		set.urls[s.CanonicalURL] = true
-	}
-	for _, u := range st.ParentURLs {
-		set.urls[u] = true
-	}
-	return set, nil
-}
-
-// runAction executes one action within actx (bounded by the time budget)
-// and records its outcome with ctx (so a timed-out action is still
-// recorded). Only infrastructure errors are returned.
-func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, row db.Action, known *urlSet) error {
-	began := time.Now()
-	if err := r.opt.Store.StartAction(ctx, run.ID, row.Idx); err != nil {
-		return err
-	}
-	if err := r.emit(ctx, run, event{research.EventAction, actionPayload(row, research.ActionRunning, "", "", nil)}); err != nil {
-		return err
-	}
-	var pages []browser.Page
-	var failure string
-	var pageErrs []string
-	switch {
-	case r.opt.Gatherer == nil:
-		failure = "no browser is configured"
-	case row.Kind == research.ActionNavigate:
-		if !known.claim(browser.CanonicalURL(row.URL)) {
-			failure = "already fetched"
-			break
-		}
-		page, err := r.opt.Gatherer.Navigate(actx, row.URL)
-		if err != nil {
-			failure = describeErr(err, actx)
-		} else {
-			pages = append(pages, page)
-		}
-	default:
-		engines := append([]string{row.Engine}, without(st.Engines, row.Engine)...)
-		out, err := r.opt.Gatherer.Search(actx, browser.SearchAction{
-			Engines: engines,
-			Query:   row.Query,
-			Pages:   st.Spec.Budget.PagesPerSearch,
-			// Claim on check: a URL is visited by one action of the run only.
-			Skip: func(u string) bool { return !known.claim(u) },
-		})
-		pages = out.Pages
-		for _, pe := range out.Errors {
-			pageErrs = append(pageErrs, pe.URL+": "+pe.Err)
-		}
-		if err != nil {
-			failure = describeErr(err, actx)
-		} else if len(pages) == 0 {
-			switch {
-			case len(out.Results) == 0:
-				failure = "the results page had no usable links"
-			case len(pageErrs) > 0:
-				failure = "no page could be read (" + strings.Join(firstN(pageErrs, 3), "; ") + ")"
-			}
-			// Otherwise every result was already fetched: success, nothing new.
-		}
-	}
-	var outcome string
-	err := r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
-		ok, err := tx.HoldsLease(ctx, run.ID, r.opt.Owner)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return errLeaseLost
-		}
-		var ids, titles []string
-		for _, p := range pages {
-			canon := p.CanonicalURL
-			if canon == "" {
-				canon = browser.CanonicalURL(p.URL)
-			}
-			findings, _ := json.Marshal(p.Findings)
-			src, added, err := tx.AddSource(ctx, db.Source{RunID: run.ID, URL: firstNonEmpty(p.FinalURL, p.URL), CanonicalURL: canon,
-				Title: p.Title, Host: p.Host, Site: p.Site, Byline: p.Byline, Published: p.Published, Lang: p.Lang,
-				Text: p.Text, Findings: findings, ActionIdx: sql.NullInt64{Int64: int64(row.Idx), Valid: true}, FetchedAt: p.FetchedAt})
-			if err != nil {
-				return err
-			}
-			if added {
-				ids = append(ids, fmt.Sprintf("S%d", src.SID))
-				titles = append(titles, firstNonEmpty(src.Title, src.Host))
-			}
-		}
-		status, preview := research.ActionSuccess, ""
-		if failure != "" && len(ids) == 0 {
-			status = research.ActionError
-		} else {
-			failure = ""
-			preview = fmt.Sprintf("%d page(s): %s", len(ids), strings.Join(titles, " · "))
-			if len(ids) == 0 {
-				preview = "nothing new (pages already fetched)"
-			}
-		}
-		result := map[string]any{"sources": ids, "page_errors": pageErrs}
-		if err := tx.FinishAction(ctx, run.ID, row.Idx, status, failure, clip(preview, 300), result); err != nil {
-			return err
-		}
-		outcome = string(status)
-		_, err = tx.AppendEvent(ctx, run.ID, research.EventAction, actionPayload(row, status, clip(preview, 300), failure, ids))
-		return err
-	})
-	if err == nil {
-		r.actionDone(row.Kind, outcome, time.Since(began))
-	}
-	return err
-}
-
-func describeErr(err error, ctx context.Context) string {
-	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
-		return "stopped: the run's time budget ran out"
-	}
-	return clip(err.Error(), 300)
-}
-
-func actionPayload(row db.Action, status research.ActionStatus, preview, errText string, ids []string) research.ActionPayload {
-	return research.ActionPayload{Idx: row.Idx, Batch: row.Batch, Kind: row.Kind, Engine: row.Engine, Query: row.Query, URL: row.URL,
-		Status: status, Preview: preview, Error: errText, Sources: ids}
-}
-
-func actionLabel(a db.Action) string {
-	if a.Kind == research.ActionNavigate {
-		return "read " + a.URL
-	}
-	return fmt.Sprintf("search %s for %q", a.Engine, a.Query)
-}
-
-// heartbeat asks the engine whether the evidence suffices and queues at
-// most three new, never-repeated actions when it does not.
-func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []research.ActionSpec) error {
-	budget := st.Spec.Budget
-	sources, err := r.engineSources(ctx, run.ID)
-	if err != nil {
-		return err
-	}
-	dec := engine.HeartbeatDecision{Done: true, Reason: "no budget left for another batch"}
-	stop := r.gatherStop(st, budget)
-	if stop == "" {
-		if err := r.checkSpend(st, budget); err != nil {
-			stop = err.Error()
-		}
-	}
-	if stop == "" {
-		room := budget.MaxActions - len(st.Done) - len(st.Pending)
-		if room > 3 {
-			room = 3
-		}
-		var usage engine.Usage
-		dec, usage, err = r.opt.Engine.Heartbeat(ctx, engine.HeartbeatRequest{Spec: *st.Spec, Sources: sources, Done: st.Done,
-			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines})
-		st.Usage = st.Usage.Add(usage)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			dec = engine.HeartbeatDecision{Done: len(st.Pending) == 0, Reason: "the engine could not decide (" + clip(err.Error(), 120) + "); continuing with the plan"}
-		}
-		var added []research.ActionSpec
-		for _, a := range dec.Actions {
-			if len(added) >= room {
-				break
-			}
-			clean, err := SanitizeSpec(research.TaskSpec{Goal: "x", Actions: []research.ActionSpec{a}}, nil, st.Engines)
-			if err != nil || len(clean.Actions) == 0 || st.seen(clean.Actions[0]) ||
-				(clean.Actions[0].Kind == research.ActionSearch && containsFold(queriesOf(st.Done), clean.Actions[0].Query)) {
-				continue
-			}
-			na := clean.Actions[0]
-			na.Priority = st.Batch // after everything already planned
-			added = append(added, na)
-		}
-		dec.Actions = added
-		st.Pending = append(st.Pending, added...)
-	} else {
-		dec.Reason = stop
-	}
-	if dec.Done && len(dec.Actions) == 0 {
-		st.Pending = nil
-	}
-	events := []event{
-		{research.EventHeartbeatDecision, research.DecisionPayload{Batch: st.Batch, Done: dec.Done || len(st.Pending) == 0, Reason: dec.Reason, Actions: dec.Actions}},
-		{research.EventBudget, r.budgetPayload(st, "")},
-		{research.EventCheckpoint, map[string]any{"stage": StageGather, "batch": st.Batch, "sources": len(sources)}},
-	}
-	return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Usage)}, events...)
 }
 
 func (r *Runner) budgetPayload(st *State, stop string) research.BudgetPayload {
@@ -430,56 +205,4 @@ func (r *Runner) checkSpend(st *State, b research.Budget) error {
 		return fmt.Errorf("budget_exceeded: LLM spend $%.4f reached the run's cap of $%.2f", st.Usage.USD, b.MaxUSD)
 	}
 	return nil
-}
-
-// engineSources loads the run's sources labelled S1, S2, ….
-func (r *Runner) engineSources(ctx context.Context, runID string) ([]research.Source, error) {
-	rows, err := r.opt.Store.Sources(ctx, runID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]research.Source, 0, len(rows))
-	for _, s := range rows {
-		var findings []string
-		json.Unmarshal(s.Findings, &findings)
-		out = append(out, research.Source{ID: fmt.Sprintf("S%d", s.SID), URL: s.URL, Title: s.Title, Host: s.Host,
-			Published: s.Published, Text: s.Text, Findings: findings, FetchedAt: s.FetchedAt})
-	}
-	return out, nil
-}
-
-func queriesOf(actions []research.ActionSpec) []string {
-	var out []string
-	for _, a := range actions {
-		if a.Query != "" {
-			out = append(out, a.Query)
-		}
-	}
-	return out
-}
-
-func without(list []string, v string) []string {
-	var out []string
-	for _, x := range list {
-		if x != v {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func firstN(list []string, n int) []string {
-	if len(list) > n {
-		return list[:n]
-	}
-	return list
-}
-
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

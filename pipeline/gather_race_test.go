@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/browser"
-	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
@@ -57,7 +56,7 @@ func (g *burstGatherer) Navigate(ctx context.Context, url string) (browser.Page,
 // own sid (two concurrent commits once both took the same one and the run
 // stopped).
 func TestConcurrentActionsRecordEverySource(t *testing.T) {
-	store := db.NewStore(dbtest.Open(t), db.NewBroker(nil))
+	store := dbtest.NewStore(t)
 	r := pipeline.NewRunner(pipeline.Options{
 		Store: store, Engine: extractive.New(), Gatherer: &burstGatherer{release: make(chan struct{})},
 		Engines: []string{"url:https://search.example.org/?q={query}"}, Workers: 1,

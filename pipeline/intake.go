@@ -80,19 +80,9 @@ func (r *Runner) commitStatus(ctx context.Context, run *db.Run, status research.
 	if run.Status == status {
 		return nil
 	}
-	err := r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
-		cur, err := tx.GetRunForUpdate(ctx, run.ID)
-		if err != nil {
-			return err
-		}
-		if !cur.LeaseOwner.Valid || cur.LeaseOwner.String != r.opt.Owner || cur.Status.Terminal() {
-			return errLeaseLost
-		}
-		if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status}); err != nil {
-			return err
-		}
-		_, err = tx.AppendEvent(ctx, run.ID, research.EventStageStarted, research.StagePayload{Stage: stage, Status: status})
-		return err
+	err := r.opt.Store.Transition(ctx, run.ID, r.opt.Owner, db.Step{
+		Update: db.RunUpdate{Status: &status},
+		Events: []db.NewEvent{{Type: research.EventStageStarted, Payload: research.StagePayload{Stage: stage, Status: status}}},
 	})
 	if err == nil {
 		run.Status = status
@@ -156,25 +146,21 @@ func PriorSections(markdown string) []research.PriorSection {
 	return out
 }
 
+// dropRepeats leaves out the actions that repeat a parent run's queries
+// or pages.
 func dropRepeats(actions []research.ActionSpec, queries, urls []string) []research.ActionSpec {
+	done := map[string]bool{}
+	for _, q := range queries {
+		done[research.ActionSpec{Kind: research.ActionSearch, Query: q}.Key()] = true
+	}
+	for _, u := range urls {
+		done[research.ActionSpec{Kind: research.ActionNavigate, URL: u}.Key()] = true
+	}
 	var out []research.ActionSpec
 	for _, a := range actions {
-		if a.Kind == research.ActionSearch && containsFold(queries, a.Query) {
-			continue
+		if !done[a.Key()] {
+			out = append(out, a)
 		}
-		if a.Kind == research.ActionNavigate && contains(urls, a.URL) {
-			continue
-		}
-		out = append(out, a)
 	}
 	return out
-}
-
-func containsFold(list []string, v string) bool {
-	for _, x := range list {
-		if strings.EqualFold(strings.TrimSpace(x), strings.TrimSpace(v)) {
-			return true
-		}
-	}
-	return false
 }

@@ -864,7 +864,7 @@ func TestCostBudgetStopsRun(t *testing.T) {
 		return llmReply{Status: http.StatusBadRequest}
 	})
 	price := llm.Price{Input: 1000, Output: 1000} // the plan costs $1.10
-	store := db.NewStore(dbtest.Open(t), db.NewBroker(nil))
+	store := dbtest.NewStore(t)
 	r := pipeline.NewRunner(pipeline.Options{
 		Store:        store,
 		Engine:       api.engine(t, price, nil),

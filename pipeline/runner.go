@@ -264,7 +264,9 @@ func (e *RunError) Error() string { return e.Msg }
 
 func failf(format string, args ...any) error { return &RunError{Msg: fmt.Sprintf(format, args...)} }
 
-var errLeaseLost = errors.New("lease lost")
+// errLeaseLost is what a commit returns when this worker no longer holds
+// the run.
+var errLeaseLost = db.ErrLeaseLost
 
 // loop runs stages from the latest checkpoint until the run pauses or ends.
 func (r *Runner) loop(ctx context.Context, run *db.Run, log *slog.Logger) error {
@@ -327,11 +329,11 @@ func (r *Runner) loadState(ctx context.Context, run *db.Run) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	var st State
-	if err := json.Unmarshal(cp.State, &st); err != nil {
+	st, err := DecodeState(cp.State)
+	if err != nil {
 		return nil, failf("checkpoint of run is unreadable: %v", err)
 	}
-	return &st, nil
+	return st, nil
 }
 
 // event is one event to append when a stage commits.
@@ -340,70 +342,64 @@ type event struct {
 	payload any
 }
 
+// newEvents turns a stage's events into the store's.
+func newEvents(events []event) []db.NewEvent {
+	out := make([]db.NewEvent, len(events))
+	for i, e := range events {
+		out[i] = db.NewEvent{Type: e.typ, Payload: e.payload}
+	}
+	return out
+}
+
 // commit saves the state as a checkpoint, applies the run update and appends
-// the events, all in one transaction that first checks this worker still
+// the events, all in one transition that first checks this worker still
 // holds the run. Events become visible only with the checkpoint.
 func (r *Runner) commit(ctx context.Context, run *db.Run, st *State, upd db.RunUpdate, events ...event) error {
-	return r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
-		cur, err := tx.GetRunForUpdate(ctx, run.ID)
-		if err != nil {
-			return err
-		}
-		if !cur.LeaseOwner.Valid || cur.LeaseOwner.String != r.opt.Owner || cur.Status.Terminal() {
-			return errLeaseLost
-		}
-		if err := tx.SaveCheckpoint(ctx, run.ID, st.Stage, st); err != nil {
-			return err
-		}
-		if err := tx.UpdateRun(ctx, run.ID, upd); err != nil {
-			return err
-		}
-		for _, e := range events {
-			if _, err := tx.AppendEvent(ctx, run.ID, e.typ, e.payload); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return r.opt.Store.Transition(ctx, run.ID, r.opt.Owner, db.Step{Stage: st.Stage, State: st, Update: upd, Events: newEvents(events)})
 }
 
 // emit appends events without a checkpoint (progress that needs none, such
 // as streamed text), still only while this worker holds the run.
 func (r *Runner) emit(ctx context.Context, run *db.Run, events ...event) error {
-	return r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
-		ok, err := tx.HoldsLease(ctx, run.ID, r.opt.Owner)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return errLeaseLost
-		}
-		for _, e := range events {
-			if _, err := tx.AppendEvent(ctx, run.ID, e.typ, e.payload); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return r.opt.Store.Transition(ctx, run.ID, r.opt.Owner, db.Step{Events: newEvents(events)})
 }
+
+// errEnded stops fail from touching a run that already ended.
+var errEnded = errors.New("the run already ended")
 
 // fail ends the run as failed with msg.
 func (r *Runner) fail(ctx context.Context, runID, msg string) error {
-	return r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
-		cur, err := tx.GetRunForUpdate(ctx, runID)
-		if err != nil {
-			return err
-		}
-		if cur.Status.Terminal() {
+	status := research.StatusFailed
+	err := r.opt.Store.Transition(ctx, runID, "", db.Step{
+		Check: func(cur *db.Run) error {
+			if cur.Status.Terminal() {
+				return errEnded
+			}
 			return nil
-		}
-		status := research.StatusFailed
-		if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, Error: &msg}); err != nil {
-			return err
-		}
-		_, err = tx.AppendEvent(ctx, runID, research.EventRunFailed, research.FailedPayload{Status: status, Error: msg})
-		return err
+		},
+		Update: db.RunUpdate{Status: &status, Error: &msg},
+		Events: []db.NewEvent{{Type: research.EventRunFailed, Payload: research.FailedPayload{Status: status, Error: msg}}},
 	})
+	if errors.Is(err, errEnded) {
+		return nil
+	}
+	return err
+}
+
+// engineSources loads the run's sources labelled S1, S2, ….
+func (r *Runner) engineSources(ctx context.Context, runID string) ([]research.Source, error) {
+	rows, err := r.opt.Store.Sources(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]research.Source, 0, len(rows))
+	for _, s := range rows {
+		var findings []string
+		json.Unmarshal(s.Findings, &findings)
+		out = append(out, research.Source{ID: fmt.Sprintf("S%d", s.SID), URL: s.URL, Title: s.Title, Host: s.Host,
+			Published: s.Published, Text: s.Text, Findings: findings, FetchedAt: s.FetchedAt})
+	}
+	return out, nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Limits on a plan's fields: whatever an engine or a person sends, the
@@ -21,13 +21,13 @@ const (
 // FallbackSpec is the plan used when the engine's is unusable: one search
 // of the question.
 func FallbackSpec(question string, engines []string) research.TaskSpec {
-	q := clip(oneLine(question), maxFieldRunes)
+	q := text.Clip(text.OneLine(question), maxFieldRunes)
 	return research.TaskSpec{
 		Route:    research.RouteResearch,
 		Goal:     q,
 		Criteria: []string{q},
 		Sections: []string{"Answer"},
-		Actions:  []research.ActionSpec{{Kind: research.ActionSearch, Engine: firstOr(engines, "duckduckgo"), Query: clip(q, 200)}},
+		Actions:  []research.ActionSpec{{Kind: research.ActionSearch, Engine: firstOr(engines, "duckduckgo"), Query: text.Clip(q, 200)}},
 		Clarity:  0.5,
 	}
 }
@@ -52,7 +52,7 @@ func SanitizeSpec(in research.TaskSpec, prev *research.TaskSpec, engines []strin
 	default:
 		return research.TaskSpec{}, &ValidationError{"route", fmt.Sprintf("unknown route %q (accepted: chat, browse, research)", in.Route)}
 	}
-	out.Goal = clip(oneLine(in.Goal), 500)
+	out.Goal = text.Clip(text.OneLine(in.Goal), 500)
 	if out.Goal == "" && prev != nil {
 		out.Goal = prev.Goal
 	}
@@ -83,29 +83,8 @@ func SanitizeSpec(in research.TaskSpec, prev *research.TaskSpec, engines []strin
 	}
 	seen := map[string]bool{}
 	for _, a := range in.Actions {
-		a.Kind = strings.ToLower(strings.TrimSpace(a.Kind))
-		a.Query = clip(oneLine(a.Query), 200)
-		a.Reason = clip(oneLine(a.Reason), maxFieldRunes)
-		a.URL = strings.TrimSpace(a.URL)
-		if a.Priority < 0 || a.Priority > 10 {
-			a.Priority = 0
-		}
-		switch a.Kind {
-		case research.ActionSearch:
-			if a.Query == "" {
-				continue
-			}
-			a.URL = ""
-			if a.Engine == "" || !contains(engines, a.Engine) {
-				a.Engine = firstOr(engines, "duckduckgo")
-			}
-		case research.ActionNavigate:
-			u, err := url.Parse(a.URL)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(a.URL) > 2000 {
-				continue
-			}
-			a.Query, a.Engine = "", ""
-		default:
+		a, err := SanitizeAction(a, engines)
+		if err != nil {
 			continue
 		}
 		if seen[a.Key()] {
@@ -131,11 +110,44 @@ func SanitizeSpec(in research.TaskSpec, prev *research.TaskSpec, engines []strin
 	return out, nil
 }
 
+// SanitizeAction trims and bounds one action from an engine or an edit, or
+// says why it is unusable: a search needs a query (an engine that is not
+// configured becomes the first configured one), a visit an absolute http(s)
+// URL. Whether it repeats another action is research.ActionSpec.Key's to say.
+func SanitizeAction(a research.ActionSpec, engines []string) (research.ActionSpec, error) {
+	a.Kind = strings.ToLower(strings.TrimSpace(a.Kind))
+	a.Query = text.Clip(text.OneLine(a.Query), 200)
+	a.Reason = text.Clip(text.OneLine(a.Reason), maxFieldRunes)
+	a.URL = strings.TrimSpace(a.URL)
+	if a.Priority < 0 || a.Priority > 10 {
+		a.Priority = 0
+	}
+	switch a.Kind {
+	case research.ActionSearch:
+		if a.Query == "" {
+			return research.ActionSpec{}, &ValidationError{"actions", "a search needs a query"}
+		}
+		a.URL = ""
+		if a.Engine == "" || !contains(engines, a.Engine) {
+			a.Engine = firstOr(engines, "duckduckgo")
+		}
+	case research.ActionNavigate:
+		u, err := url.Parse(a.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(a.URL) > 2000 {
+			return research.ActionSpec{}, &ValidationError{"actions", fmt.Sprintf("%q is not an absolute http(s) URL", text.Clip(a.URL, 100))}
+		}
+		a.Query, a.Engine = "", ""
+	default:
+		return research.ActionSpec{}, &ValidationError{"actions", fmt.Sprintf("unknown action kind %q (accepted: search, navigate)", a.Kind)}
+	}
+	return a, nil
+}
+
 func cleanList(in []string, max int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range in {
-		s = clip(oneLine(s), maxFieldRunes)
+		s = text.Clip(text.OneLine(s), maxFieldRunes)
 		k := strings.ToLower(s)
 		if s == "" || seen[k] {
 			continue
@@ -147,16 +159,6 @@ func cleanList(in []string, max int) []string {
 		}
 	}
 	return out
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n]))
 }
 
 func firstOr(list []string, def string) string {

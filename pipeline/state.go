@@ -1,7 +1,12 @@
 package pipeline
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"time"
+
+	"github.com/quarryhq/quarry/db"
 
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
@@ -44,6 +49,31 @@ type State struct {
 	// Timings sums the wall time of each stage in milliseconds, across
 	// resumes (the publish stage's own time is not included).
 	Timings map[string]int64 `json:"timings,omitempty"`
+}
+
+// DecodeState reads the state a checkpoint saved. It is the one reader of
+// checkpoints: the runner resuming a run, plan review, the report page and
+// the command line all go through it.
+func DecodeState(raw []byte) (*State, error) {
+	var st State
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return nil, fmt.Errorf("read checkpoint: %w", err)
+	}
+	return &st, nil
+}
+
+// LatestState returns the state of the run's newest checkpoint, or
+// db.ErrNotFound when the run has none yet.
+func LatestState(ctx context.Context, store *db.Store, runID string) (*State, error) {
+	cp, err := store.LatestCheckpoint(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := DecodeState(cp.State)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", runID, err)
+	}
+	return st, nil
 }
 
 // Draft is one synthesized version of the report with its verification.

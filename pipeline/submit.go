@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -121,96 +120,79 @@ func (r *Runner) Approve(ctx context.Context, runID string, a Approval) (Decisio
 	if intent == IntentCancel {
 		return Decision{Intent: intent}, r.Cancel(ctx, runID)
 	}
-	var dec Decision
-	var newQuestion *db.Run
-	err := r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
-		run, err := tx.GetRunForUpdate(ctx, runID)
-		if err != nil {
-			return err
-		}
-		if run.Status != research.StatusAwaitingApproval {
-			return ErrNotAwaiting
-		}
-		cp, err := latestCheckpointTx(ctx, tx, runID)
-		if err != nil {
-			return err
-		}
-		var st State
-		if err := json.Unmarshal(cp, &st); err != nil {
-			return fmt.Errorf("read checkpoint: %w", err)
-		}
-		if intent == IntentNewQuestion {
-			dec = Decision{Intent: intent}
-			status := research.StatusCancelled
-			msg := "replaced by a new question"
-			if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, Error: &msg}); err != nil {
-				return err
-			}
-			_, err := tx.AppendEvent(ctx, runID, research.EventRunCancelled, research.FailedPayload{Status: status, Error: msg})
-			return err
-		}
-		if a.Spec != nil {
-			spec, err := SanitizeSpec(*a.Spec, st.Spec, st.Engines)
-			if err != nil {
-				return err
-			}
-			st.Spec = &spec
-		}
-		if c := strings.TrimSpace(a.Clarification); c != "" {
-			if len(c) > MaxQuestionRunes {
-				return &ValidationError{"clarification", "too long"}
-			}
-			st.Clarification = c
-		}
-		st.Approved = true
-		st.SkipPrelim = intent == IntentSkip
-		st.Stage = StageGather
-		st.Pending = st.Spec.Actions
-		if st.SkipPrelim {
-			st.Stage = StageSynthesize
-			st.Pending = nil
-		}
-		if err := tx.SaveCheckpoint(ctx, runID, st.Stage, st); err != nil {
-			return err
-		}
-		status := research.StatusGathering
-		if st.Stage == StageSynthesize {
-			status = research.StatusSynthesizing
-		}
-		if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, TaskSpec: mustJSON(st.Spec)}); err != nil {
-			return err
-		}
-		if _, err := tx.AppendEvent(ctx, runID, research.EventPlan, research.PlanPayload{Status: status, Spec: *st.Spec}); err != nil {
-			return err
-		}
-		dec = Decision{Intent: intent}
-		return nil
-	})
+	run, err := r.opt.Store.GetRun(ctx, runID)
 	if err != nil {
 		return Decision{}, err
 	}
-	if dec.Intent == IntentNewQuestion {
-		run, err := r.opt.Store.GetRun(ctx, runID)
-		if err != nil {
-			return dec, err
+	// Checked again under the run's lock when the answer is written, so of
+	// concurrent approvals only the first applies.
+	awaiting := func(cur *db.Run) error {
+		if cur.Status != research.StatusAwaitingApproval {
+			return ErrNotAwaiting
 		}
-		newQuestion, err = r.Submit(ctx, Request{Question: a.Reply, Depth: run.Depth, Owner: run.Owner})
+		return nil
+	}
+	if err := awaiting(run); err != nil {
+		return Decision{}, err
+	}
+	if intent == IntentNewQuestion {
+		status := research.StatusCancelled
+		msg := "replaced by a new question"
+		err := r.opt.Store.Transition(ctx, runID, "", db.Step{
+			Check:  awaiting,
+			Update: db.RunUpdate{Status: &status, Error: &msg},
+			Events: []db.NewEvent{{Type: research.EventRunCancelled, Payload: research.FailedPayload{Status: status, Error: msg}}},
+		})
+		if err != nil {
+			return Decision{}, err
+		}
+		dec := Decision{Intent: intent}
+		newQuestion, err := r.Submit(ctx, Request{Question: a.Reply, Depth: run.Depth, Owner: run.Owner})
 		if err != nil {
 			return dec, err
 		}
 		dec.NewRunID = newQuestion.ID
 		return dec, nil
 	}
-	r.Wake()
-	return dec, nil
-}
-
-func latestCheckpointTx(ctx context.Context, tx *db.Tx, runID string) (json.RawMessage, error) {
-	var state json.RawMessage
-	if err := tx.GetContext(ctx, &state, `SELECT state FROM checkpoints WHERE run_id = $1 ORDER BY id DESC LIMIT 1`, runID); err != nil {
-		return nil, fmt.Errorf("checkpoint of run %s: %w", runID, err)
+	st, err := LatestState(ctx, r.opt.Store, runID)
+	if err != nil {
+		return Decision{}, err
 	}
-	return state, nil
+	if a.Spec != nil {
+		spec, err := SanitizeSpec(*a.Spec, st.Spec, st.Engines)
+		if err != nil {
+			return Decision{}, err
+		}
+		st.Spec = &spec
+	}
+	if c := strings.TrimSpace(a.Clarification); c != "" {
+		if len(c) > MaxQuestionRunes {
+			return Decision{}, &ValidationError{"clarification", "too long"}
+		}
+		st.Clarification = c
+	}
+	st.Approved = true
+	st.SkipPrelim = intent == IntentSkip
+	st.Stage = StageGather
+	st.Pending = st.Spec.Actions
+	status := research.StatusGathering
+	if st.SkipPrelim {
+		st.Stage = StageSynthesize
+		st.Pending = nil
+		status = research.StatusSynthesizing
+	}
+	err = r.opt.Store.Transition(ctx, runID, "", db.Step{
+		Check:  awaiting,
+		Stage:  st.Stage,
+		State:  st,
+		Update: db.RunUpdate{Status: &status, TaskSpec: mustJSON(st.Spec)},
+		Events: []db.NewEvent{{Type: research.EventPlan, Payload: research.PlanPayload{Status: status, Spec: *st.Spec}}},
+	})
+	if err != nil {
+		return Decision{}, err
+	}
+	r.Wake()
+	return Decision{Intent: intent}, nil
 }
 
 // ErrFinished is returned when cancelling a run that already ended.
@@ -220,24 +202,20 @@ var ErrFinished = errors.New("the run has already finished")
 // lease), and the worker executing it, on any replica, notices within about
 // a second and stops, releasing its browser tabs.
 func (r *Runner) Cancel(ctx context.Context, runID string) error {
-	err := r.opt.Store.InTx(ctx, func(tx *db.Tx) error {
-		run, err := tx.GetRunForUpdate(ctx, runID)
-		if err != nil {
-			return err
-		}
-		if run.Status.Terminal() {
-			return ErrFinished
-		}
-		status := research.StatusCancelled
-		msg := "cancelled by user"
-		if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status, StopReason: &msg}); err != nil {
-			return err
-		}
-		if err := tx.StopOpenActions(ctx, runID, "stopped: the run was cancelled"); err != nil {
-			return err
-		}
-		_, err = tx.AppendEvent(ctx, runID, research.EventRunCancelled, research.FailedPayload{Status: status, Error: msg})
-		return err
+	status := research.StatusCancelled
+	msg := "cancelled by user"
+	err := r.opt.Store.Transition(ctx, runID, "", db.Step{
+		Check: func(cur *db.Run) error {
+			if cur.Status.Terminal() {
+				return ErrFinished
+			}
+			return nil
+		},
+		Update: db.RunUpdate{Status: &status, StopReason: &msg},
+		Apply: func(ctx context.Context, tx *db.Tx) error {
+			return tx.StopOpenActions(ctx, runID, "stopped: the run was cancelled")
+		},
+		Events: []db.NewEvent{{Type: research.EventRunCancelled, Payload: research.FailedPayload{Status: status, Error: msg}}},
 	})
 	if err != nil {
 		return err

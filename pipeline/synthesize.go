@@ -9,6 +9,7 @@ import (
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // synthesize writes a draft of the report (or, for a chat message, the
@@ -32,16 +33,16 @@ func (r *Runner) synthesize(ctx context.Context, run *db.Run, st *State) error {
 	}
 	pass := st.Pass + 1
 	stream := newDeltaStream(ctx, r, run, pass)
-	var text string
+	var written string
 	var usage engine.Usage
 	if st.Spec.Route == research.RouteChat {
-		text, usage, err = r.opt.Engine.Chat(ctx, engine.ChatRequest{Message: run.Question, Sources: sources}, stream.write)
+		written, usage, err = r.opt.Engine.Chat(ctx, engine.ChatRequest{Message: run.Question, Sources: sources}, stream.write)
 	} else {
 		var prev string
 		if len(st.Drafts) > 0 {
 			prev = st.Drafts[len(st.Drafts)-1].Markdown
 		}
-		text, usage, err = r.opt.Engine.Synthesize(ctx, engine.SynthesisRequest{Question: run.Question, Spec: *st.Spec, Sources: sources,
+		written, usage, err = r.opt.Engine.Synthesize(ctx, engine.SynthesisRequest{Question: run.Question, Spec: *st.Spec, Sources: sources,
 			Prior: st.Prior, Clarification: st.Clarification, Feedback: st.Feedback, Previous: prev, Budget: budget}, stream.write)
 	}
 	stream.close()
@@ -52,16 +53,16 @@ func (r *Runner) synthesize(ctx context.Context, run *db.Run, st *State) error {
 		}
 		if len(st.Drafts) > 0 { // a repair failed: publish the best so far
 			st.Stage = StagePublish
-			st.StopReason = "repair failed: " + clip(err.Error(), 200)
+			st.StopReason = "repair failed: " + text.Clip(err.Error(), 200)
 			return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Usage), StopReason: &st.StopReason})
 		}
-		return &RunError{Msg: "writing the report failed: " + clip(err.Error(), 300)}
+		return &RunError{Msg: "writing the report failed: " + text.Clip(err.Error(), 300)}
 	}
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(written) == "" {
 		return &RunError{Msg: "the engine wrote an empty report"}
 	}
 	st.Pass = pass
-	st.Drafts = append(st.Drafts, Draft{Pass: pass, Markdown: strings.TrimSpace(text)})
+	st.Drafts = append(st.Drafts, Draft{Pass: pass, Markdown: strings.TrimSpace(written)})
 	st.Feedback = nil
 	st.Stage = StageVerify
 	if st.Spec.Route == research.RouteChat {

@@ -3,6 +3,8 @@ package research
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
 )
 
@@ -53,13 +55,32 @@ type ActionSpec struct {
 	Reason   string `json:"reason,omitempty"` // which criterion it serves
 }
 
-// Key identifies an action for de-duplication: the same query on the same
-// engine, or the same URL, is never run twice in a run.
+// Key identifies an action for de-duplication; it is the one definition of
+// "the same action". A search is the same when its words are, whatever their
+// case or spacing and whichever engine runs it (a search falls back to the
+// other engines anyway); a visit is the same when its URL is, up to the case
+// of scheme and host, a fragment and a trailing slash. No action runs twice
+// in a run, and a follow-up does not repeat its parent's.
 func (a ActionSpec) Key() string {
-	if a.Kind == ActionNavigate {
-		return "navigate " + a.URL
+	if strings.EqualFold(strings.TrimSpace(a.Kind), ActionNavigate) {
+		return ActionNavigate + " " + urlKey(a.URL)
 	}
-	return "search " + a.Engine + " " + a.Query
+	return ActionSearch + " " + strings.ToLower(strings.Join(strings.Fields(a.Query), " "))
+}
+
+// urlKey is u in the form Key compares URLs in.
+func urlKey(u string) string {
+	u = strings.TrimSpace(u)
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" {
+		return strings.TrimSuffix(strings.ToLower(u), "/")
+	}
+	p.Scheme = strings.ToLower(p.Scheme)
+	p.Host = strings.ToLower(p.Host)
+	p.Fragment, p.RawFragment = "", ""
+	p.Path = strings.TrimSuffix(p.Path, "/")
+	p.RawPath = strings.TrimSuffix(p.RawPath, "/")
+	return p.String()
 }
 
 // Budget holds the hard limits of a run, from its depth preset.

@@ -101,12 +101,9 @@ func researchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(strin
 	}
 	out := researchOutput{RunID: run.ID, Status: final.Status, Error: final.Error, StopReason: final.StopReason,
 		Verification: json.RawMessage(`{}`), Timings: map[string]int64{"total_ms": time.Since(start).Milliseconds()}}
-	if cp, err := store.LatestCheckpoint(context.Background(), run.ID); err == nil {
-		var st pipeline.State
-		if json.Unmarshal(cp.State, &st) == nil {
-			for stage, ms := range st.Timings {
-				out.Timings[stage+"_ms"] = ms
-			}
+	if st, err := pipeline.LatestState(context.Background(), store, run.ID); err == nil {
+		for stage, ms := range st.Timings {
+			out.Timings[stage+"_ms"] = ms
 		}
 	}
 	if rep, err := store.PublishedReport(context.Background(), run.ID); err == nil {

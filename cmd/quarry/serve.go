@@ -100,7 +100,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 	if len(applied) > 0 {
 		logger.Info("migrations applied", "files", applied)
 	}
-	broker := db.NewBroker(logger)
+	broker := db.NewBroker(db.NewEventReader(conn), logger)
 	store := db.NewStore(conn, broker)
 	listenCtx, stopListen := context.WithCancel(context.Background())
 	defer stopListen()

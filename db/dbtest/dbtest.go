@@ -109,3 +109,29 @@ func NewDatabase(ctx context.Context) (string, func(), error) {
 	}
 	return testDB, drop, nil
 }
+
+// NewStore opens the package's test database as a store with its own
+// broker, as a replica of the server would (Listen on the broker to hear
+// of other stores' events).
+func NewStore(t testing.TB) *db.Store {
+	t.Helper()
+	conn := Open(t)
+	return db.NewStore(conn, db.NewBroker(db.NewEventReader(conn), nil))
+}
+
+// Get reads one row or value into dest with query, for a test's set-up or
+// checks of rows no store method returns.
+func Get(t testing.TB, s *db.Store, dest any, query string, args ...any) {
+	t.Helper()
+	if err := db.TestingDB(s).Get(dest, query, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Exec runs a statement for a test's set-up (say, finishing runs by hand).
+func Exec(t testing.TB, s *db.Store, query string, args ...any) {
+	t.Helper()
+	if _, err := db.TestingDB(s).Exec(query, args...); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -147,8 +147,11 @@ func mergeWords(words, extra []string) []string {
 	return out
 }
 
-// queryKey normalises a query for duplicate detection: lower case, content
-// tokens, sorted order does not matter.
+// queryKey normalises a query for near-duplicate detection: lower case,
+// content tokens, order does not matter. It is coarser than
+// research.ActionSpec.Key, which decides what repeats an action (and which
+// the runner applies to whatever an engine proposes): two phrasings of the
+// same words find the same pages, so the engine proposes only one of them.
 func queryKey(q string) string {
 	toks := text.Unique(text.Tokens(q))
 	if len(toks) == 0 {

@@ -82,17 +82,6 @@ func httpURL(raw string) (string, bool) {
 	return u.String(), true
 }
 
-// urlKey is the form under which URLs are compared for repeats.
-func urlKey(u string) string {
-	return strings.TrimSuffix(strings.ToLower(u), "/")
-}
-
-// queryKey is the form under which queries are compared for repeats: the
-// same words on any engine count as the same query.
-func queryKey(q string) string {
-	return text.OneLine(strings.ToLower(q))
-}
-
 // actionFilter sanitizes proposed actions and refuses repeats of earlier
 // ones, of each other, and of a parent run's queries and URLs.
 type actionFilter struct {
@@ -106,20 +95,17 @@ func newActionFilter(engines []string, done []research.ActionSpec, queries, urls
 		f.remember(a)
 	}
 	for _, q := range queries {
-		f.seen["q "+queryKey(q)] = true
+		f.remember(research.ActionSpec{Kind: research.ActionSearch, Query: q})
 	}
 	for _, u := range urls {
-		f.seen["u "+urlKey(u)] = true
+		f.remember(research.ActionSpec{Kind: research.ActionNavigate, URL: u})
 	}
 	return f
 }
 
-func (f *actionFilter) key(a research.ActionSpec) string {
-	if a.Kind == research.ActionNavigate {
-		return "u " + urlKey(a.URL)
-	}
-	return "q " + queryKey(a.Query)
-}
+// repeats reports whether a (already cleaned) is the same action as one
+// seen before, by research.ActionSpec.Key.
+func (f *actionFilter) repeats(a research.ActionSpec) bool { return f.seen[a.Key()] }
 
 // engine returns the available engine named name, in the list's spelling.
 func (f *actionFilter) engine(name string) (string, bool) {
@@ -132,7 +118,7 @@ func (f *actionFilter) engine(name string) (string, bool) {
 	return "", false
 }
 
-func (f *actionFilter) remember(a research.ActionSpec) { f.seen[f.key(a)] = true }
+func (f *actionFilter) remember(a research.ActionSpec) { f.seen[a.Key()] = true }
 
 // problem describes what is wrong with a proposed action, or "" when it is
 // acceptable as given.
@@ -146,7 +132,7 @@ func (f *actionFilter) problem(a research.ActionSpec) string {
 		if _, ok := f.engine(a.Engine); !ok && strings.TrimSpace(a.Engine) != "" && len(f.engines) > 0 {
 			return fmt.Sprintf("engine %q is not available (use one of: %s)", a.Engine, strings.Join(f.engines, ", "))
 		}
-		if f.seen["q "+queryKey(q)] {
+		if f.repeats(research.ActionSpec{Kind: research.ActionSearch, Query: q}) {
 			return fmt.Sprintf("query %q was already run; choose a different query", q)
 		}
 	case research.ActionNavigate:
@@ -154,7 +140,7 @@ func (f *actionFilter) problem(a research.ActionSpec) string {
 		if !ok {
 			return fmt.Sprintf("url %q is not an absolute http(s) URL", text.ClipBytes(text.OneLine(a.URL), 100))
 		}
-		if f.seen["u "+urlKey(u)] {
+		if f.repeats(research.ActionSpec{Kind: research.ActionNavigate, URL: u}) {
 			return fmt.Sprintf("url %q was already visited", u)
 		}
 	default:
@@ -193,7 +179,7 @@ func (f *actionFilter) accept(a research.ActionSpec) (research.ActionSpec, bool)
 	default:
 		return out, false
 	}
-	if f.seen[f.key(out)] {
+	if f.repeats(out) {
 		return out, false
 	}
 	f.remember(out)

@@ -1,0 +1,68 @@
+package pipeline
+
+import (
+	"context"
+
+	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
+)
+
+// heartbeat asks the engine whether the evidence suffices and queues at
+// most three new, never-repeated actions when it does not.
+func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []research.ActionSpec) error {
+	budget := st.Spec.Budget
+	sources, err := r.engineSources(ctx, run.ID)
+	if err != nil {
+		return err
+	}
+	dec := engine.HeartbeatDecision{Done: true, Reason: "no budget left for another batch"}
+	stop := r.gatherStop(st, budget)
+	if stop == "" {
+		if err := r.checkSpend(st, budget); err != nil {
+			stop = err.Error()
+		}
+	}
+	if stop == "" {
+		room := budget.MaxActions - len(st.Done) - len(st.Pending)
+		if room > 3 {
+			room = 3
+		}
+		var usage engine.Usage
+		dec, usage, err = r.opt.Engine.Heartbeat(ctx, engine.HeartbeatRequest{Spec: *st.Spec, Sources: sources, Done: st.Done,
+			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines})
+		st.Usage = st.Usage.Add(usage)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			dec = engine.HeartbeatDecision{Done: len(st.Pending) == 0, Reason: "the engine could not decide (" + text.Clip(err.Error(), 120) + "); continuing with the plan"}
+		}
+		var added []research.ActionSpec
+		for _, a := range dec.Actions {
+			if len(added) >= room {
+				break
+			}
+			na, err := SanitizeAction(a, st.Engines)
+			if err != nil || st.seen(na) {
+				continue
+			}
+			na.Priority = st.Batch // after everything already planned
+			added = append(added, na)
+		}
+		dec.Actions = added
+		st.Pending = append(st.Pending, added...)
+	} else {
+		dec.Reason = stop
+	}
+	if dec.Done && len(dec.Actions) == 0 {
+		st.Pending = nil
+	}
+	events := []event{
+		{research.EventHeartbeatDecision, research.DecisionPayload{Batch: st.Batch, Done: dec.Done || len(st.Pending) == 0, Reason: dec.Reason, Actions: dec.Actions}},
+		{research.EventBudget, r.budgetPayload(st, "")},
+		{research.EventCheckpoint, map[string]any{"stage": StageGather, "batch": st.Batch, "sources": len(sources)}},
+	}
+	return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Usage)}, events...)
+}
