@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/quarryhq/quarry/egress"
 )
 
 func TestVisitArticle(t *testing.T) {
@@ -66,8 +67,8 @@ func TestVisitAdversarial(t *testing.T) {
 		{name: "load never finishes", path: "/stall", text: "arrived before the stalled script", maxTime: testNavTimeout + 3*time.Second},
 		{name: "body never ends", path: "/trickle", wantErr: "", maxTime: testNavTimeout + 5*time.Second},
 		{name: "20 MB page", path: "/huge", wantErr: "page too large", maxTime: 10 * time.Second},
-		{name: "redirect to cloud metadata", path: "/to-metadata", wantErr: "egress refused: 169.254.169.254 is a cloud metadata address", is: ErrEgressRefused, maxTime: 5 * time.Second},
-		{name: "redirect to another loopback port", path: "/to-loopback", wantErr: "egress refused: 127.0.0.1 is a loopback address", is: ErrEgressRefused, maxTime: 5 * time.Second},
+		{name: "redirect to cloud metadata", path: "/to-metadata", wantErr: "egress refused: 169.254.169.254 is a cloud metadata address", is: egress.ErrRefused, maxTime: 5 * time.Second},
+		{name: "redirect to another loopback port", path: "/to-loopback", wantErr: "egress refused: 127.0.0.1 is a loopback address", is: egress.ErrRefused, maxTime: 5 * time.Second},
 		{name: "alert confirm prompt", path: "/dialogs", text: "confirm=false prompt=null", maxTime: 5 * time.Second},
 		{name: "download link", path: "/download-page", text: "tries to download a file", maxTime: 5 * time.Second},
 		{name: "direct download", path: "/file.zip", wantErr: "download refused", is: ErrDownloadRefused, maxTime: 5 * time.Second},
@@ -127,7 +128,7 @@ func TestVisitAfterPageThatAsksToStay(t *testing.T) {
 		}
 		start := time.Now()
 		_, err := testPool.Visit(context.Background(), testSite.url("/to-metadata"))
-		if !errors.Is(err, ErrEgressRefused) {
+		if !errors.Is(err, egress.ErrRefused) {
 			t.Fatalf("visit %d after it: err = %v, want the egress refusal", i, err)
 		}
 		if took := time.Since(start); took > testNavTimeout/2 {
@@ -182,7 +183,7 @@ func TestVisitRefusedBeforeNavigation(t *testing.T) {
 		otherSite.URL,
 	} {
 		_, err := testPool.Visit(context.Background(), raw)
-		if !errors.Is(err, ErrEgressRefused) {
+		if !errors.Is(err, egress.ErrRefused) {
 			t.Errorf("Visit(%s) err = %v, want an egress refusal", raw, err)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/quarryhq/quarry/egress"
 )
 
 // Defaults for PoolOptions fields left at zero.
@@ -46,8 +48,8 @@ type PoolOptions struct {
 	// (default 5 MB).
 	MaxPageBytes int64
 	// Guard checks every request the browser makes; nil allows only public
-	// addresses (NewGuard(nil)).
-	Guard *Guard
+	// addresses (egress.NewGuard(nil)).
+	Guard *egress.Guard
 	// Logger receives pool events; nil discards them.
 	Logger *slog.Logger
 	// Heartbeat is how often the supervisor pings the browser (default 5 s).
@@ -71,7 +73,7 @@ type PoolStats struct {
 type Pool struct {
 	opt    PoolOptions
 	log    *slog.Logger
-	guard  *Guard
+	guard  *egress.Guard
 	slots  chan struct{} // a token per tab that may be held
 	launch chan struct{} // held while a browser is being started
 
@@ -113,7 +115,7 @@ func NewPool(ctx context.Context, opt PoolOptions) (*Pool, error) {
 		opt.Heartbeat = defaultHeartbeat
 	}
 	if opt.Guard == nil {
-		opt.Guard = NewGuard(nil)
+		opt.Guard = egress.NewGuard(nil)
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/quarryhq/quarry/egress"
 )
 
 // The browser tests share one pool of two tabs and one loopback site; tests
@@ -39,7 +41,7 @@ func TestMain(m *testing.M) {
 	testPool, err = NewPool(context.Background(), PoolOptions{
 		Size:       2,
 		NavTimeout: testNavTimeout,
-		Guard:      NewGuard([]string{testSite.host()}),
+		Guard:      egress.NewGuard([]string{testSite.host()}),
 		Heartbeat:  time.Second,
 	})
 	if err != nil {

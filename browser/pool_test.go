@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/quarryhq/quarry/egress"
 )
 
 func TestPoolContention(t *testing.T) {
@@ -101,7 +103,7 @@ func TestAcquireHonoursDeadline(t *testing.T) {
 func TestBrowserKilledMidNavigation(t *testing.T) {
 	p, err := NewPool(context.Background(), PoolOptions{
 		Size: 2, NavTimeout: 5 * time.Second, Heartbeat: 500 * time.Millisecond,
-		Guard: NewGuard([]string{testSite.host()}),
+		Guard: egress.NewGuard([]string{testSite.host()}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +160,7 @@ func TestBrowserKilledMidNavigation(t *testing.T) {
 
 func TestBrowserRecycledAfterPages(t *testing.T) {
 	p, err := NewPool(context.Background(), PoolOptions{
-		Size: 2, RecycleAfter: 2, Guard: NewGuard([]string{testSite.host()}),
+		Size: 2, RecycleAfter: 2, Guard: egress.NewGuard([]string{testSite.host()}),
 	})
 	if err != nil {
 		t.Fatal(err)

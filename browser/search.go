@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/quarryhq/quarry/egress"
 )
 
 const (
@@ -29,8 +31,8 @@ type SearchOptions struct {
 	SearxngURL string
 	// HTTPClient makes the JSON API calls; nil means a client of Guard.
 	HTTPClient *http.Client
-	// Guard checks API calls when HTTPClient is nil; nil means NewGuard(nil).
-	Guard *Guard
+	// Guard checks API calls when HTTPClient is nil; nil means egress.NewGuard(nil).
+	Guard *egress.Guard
 	// BaseURLs overrides an engine's scheme://host (tests serve saved
 	// results pages from a loopback server this way).
 	BaseURLs map[string]string
@@ -62,7 +64,7 @@ func NewSearcher(pool *Pool, opt SearchOptions) *Searcher {
 		opt.Engines = append([]string(nil), DefaultEngines...)
 	}
 	if opt.Guard == nil {
-		opt.Guard = NewGuard(nil)
+		opt.Guard = egress.NewGuard(nil)
 	}
 	client := opt.HTTPClient
 	if client == nil {

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/quarryhq/quarry/egress"
 )
 
 func TestDetectBlock(t *testing.T) {
@@ -70,7 +72,7 @@ func newTestSearcher(t *testing.T, pages map[string]string, opt SearchOptions) *
 		opt.BaseURLs[engine] = testSite.url("/engine/" + key + "/" + engine)
 	}
 	if opt.Guard == nil {
-		opt.Guard = NewGuard([]string{testSite.host()})
+		opt.Guard = egress.NewGuard([]string{testSite.host()})
 	}
 	return NewSearcher(testPool, opt)
 }
@@ -134,7 +136,7 @@ func TestSearchSearxngAPI(t *testing.T) {
 	defer srv.Close()
 	// The guard allows nothing, yet the configured SearXNG host is reachable
 	// for its API.
-	s := NewSearcher(testPool, SearchOptions{SearxngURL: srv.URL, Guard: NewGuard(nil)})
+	s := NewSearcher(testPool, SearchOptions{SearxngURL: srv.URL, Guard: egress.NewGuard(nil)})
 	res, err := s.Search(context.Background(), "searxng", "go  generics\ttutorial")
 	if err != nil {
 		t.Fatal(err)

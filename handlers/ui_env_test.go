@@ -23,6 +23,7 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/egress"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/handlers"
 	"github.com/quarryhq/quarry/pipeline"
@@ -186,7 +187,7 @@ func startUIEnv() (*uiEnv, error) {
 		return nil, err
 	}
 	uiClosers = append(uiClosers, site.Close)
-	guard := browser.NewGuard([]string{"127.0.0.1", site.hostPort()})
+	guard := egress.NewGuard([]string{"127.0.0.1", site.hostPort()})
 	pool, err := browser.NewPool(ctx, browser.PoolOptions{ChromiumPath: chromiumBin, Size: 2, Guard: guard, NavTimeout: 15 * time.Second})
 	if err != nil {
 		return nil, fmt.Errorf("browser pool: %w", err)

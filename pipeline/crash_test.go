@@ -14,6 +14,7 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/egress"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
@@ -30,7 +31,7 @@ func runCrashWorker() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	guard := browser.NewGuard([]string{os.Getenv("QUARRY_CRASH_ALLOW")})
+	guard := egress.NewGuard([]string{os.Getenv("QUARRY_CRASH_ALLOW")})
 	pool, err := browser.NewPool(ctx, browser.PoolOptions{Size: 2, Guard: guard, NavTimeout: 20 * time.Second})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -19,6 +19,7 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/egress"
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
@@ -95,7 +96,7 @@ var (
 // allowed to reach the loopback test sites (and nothing else private).
 func testGatherer(t testing.TB, allow ...string) pipeline.Gatherer {
 	t.Helper()
-	guard := browser.NewGuard(append([]string{"127.0.0.1"}, allow...))
+	guard := egress.NewGuard(append([]string{"127.0.0.1"}, allow...))
 	poolOnce.Do(func() {
 		pool, poolErr = browser.NewPool(context.Background(), browser.PoolOptions{Size: 2, Guard: guard, NavTimeout: 15 * time.Second})
 	})

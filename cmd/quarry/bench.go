@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/browser"
+	"github.com/quarryhq/quarry/egress"
 )
 
 // benchResult is the line `quarry bench fetch` prints.
@@ -92,7 +93,7 @@ func benchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(string) 
 		Size:         size,
 		RecycleAfter: *recycle,
 		NavTimeout:   *timeout,
-		Guard:        browser.NewGuard(splitList(*allow)),
+		Guard:        egress.NewGuard(splitList(*allow)),
 		Logger:       logger,
 	})
 	if err != nil {

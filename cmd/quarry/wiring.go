@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/quarryhq/quarry/browser"
+	"github.com/quarryhq/quarry/egress"
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/engine/llm"
@@ -32,7 +33,7 @@ func buildEngine(cfg *Config, logger *slog.Logger) (engine.Engine, error) {
 
 // buildBrowser starts the tab pool and the search/gather layer on it.
 func buildBrowser(ctx context.Context, cfg *Config, logger *slog.Logger) (*browser.Pool, *browser.Gatherer, error) {
-	guard := browser.NewGuard(cfg.AllowHosts)
+	guard := egress.NewGuard(cfg.AllowHosts)
 	pool, err := browser.NewPool(ctx, browser.PoolOptions{
 		ChromiumPath: cfg.Chromium,
 		RemoteURL:    cfg.BrowserURL,

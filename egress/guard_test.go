@@ -1,4 +1,4 @@
-package browser
+package egress
 
 import (
 	"context"
@@ -83,8 +83,8 @@ func TestGuardCheck(t *testing.T) {
 			t.Errorf("Check(%s) = %v, want allowed", tt.url, err)
 		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
 			t.Errorf("Check(%s) = %v, want %q", tt.url, err, tt.wantErr)
-		case tt.wantErr != "" && !errors.Is(err, ErrEgressRefused):
-			t.Errorf("Check(%s) = %v, not an ErrEgressRefused", tt.url, err)
+		case tt.wantErr != "" && !errors.Is(err, ErrRefused):
+			t.Errorf("Check(%s) = %v, not an ErrRefused", tt.url, err)
 		}
 	}
 }
@@ -135,7 +135,7 @@ func TestGuardHTTPClient(t *testing.T) {
 			t.Errorf("GET %s succeeded, want an egress refusal", u)
 			continue
 		}
-		if !errors.Is(err, ErrEgressRefused) {
+		if !errors.Is(err, ErrRefused) {
 			t.Errorf("GET %s: %v, want an egress refusal", u, err)
 		}
 	}

@@ -1,4 +1,9 @@
-package browser
+// Package egress decides whether Quarry may talk to a URL and gives it an
+// HTTP client that holds to that decision at dial time: only http(s), and
+// never a loopback, private, link-local, metadata or otherwise special
+// address unless the operator allowed the host. Every request Quarry makes
+// to the web, the browser's included, passes through a Guard.
+package egress
 
 import (
 	"context"
@@ -12,12 +17,12 @@ import (
 	"time"
 )
 
-// ErrEgressRefused is wrapped by every refusal of the egress guard, so callers
+// ErrRefused is wrapped by every refusal of the guard, so callers
 // can tell a policy refusal from a network failure with errors.Is.
-var ErrEgressRefused = errors.New("egress refused")
+var ErrRefused = errors.New("egress refused")
 
-// EgressError explains why the guard refused a request.
-type EgressError struct {
+// Error explains why the guard refused a request.
+type Error struct {
 	URL    string // the URL that was refused, when known
 	Host   string // the host name as written in the URL
 	IP     string // the resolved address that was refused, if any
@@ -25,7 +30,7 @@ type EgressError struct {
 }
 
 // Error reads like "egress refused: 127.0.0.1 is a loopback address".
-func (e *EgressError) Error() string {
+func (e *Error) Error() string {
 	subject := e.IP
 	if subject == "" {
 		subject = e.Host
@@ -39,8 +44,8 @@ func (e *EgressError) Error() string {
 	return fmt.Sprintf("egress refused: %s %s", subject, e.Reason)
 }
 
-// Unwrap lets errors.Is(err, ErrEgressRefused) match.
-func (e *EgressError) Unwrap() error { return ErrEgressRefused }
+// Unwrap lets errors.Is(err, ErrRefused) match.
+func (e *Error) Unwrap() error { return ErrRefused }
 
 // Guard decides whether Quarry may talk to a URL. It refuses non-http(s)
 // schemes and any host that resolves to a loopback, private, link-local,
@@ -121,19 +126,19 @@ func (g *Guard) AllowList() []string {
 }
 
 // Check refuses rawURL unless it is http(s) and its host resolves only to
-// public addresses or is allowed. The error wraps ErrEgressRefused for a
+// public addresses or is allowed. The error wraps ErrRefused for a
 // refusal and is a resolution error otherwise.
 func (g *Guard) Check(ctx context.Context, rawURL string) error {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return &EgressError{URL: rawURL, Reason: "is not a valid URL"}
+		return &Error{URL: rawURL, Reason: "is not a valid URL"}
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return &EgressError{URL: rawURL, Host: u.Host, Reason: fmt.Sprintf("uses the %q scheme (only http and https are allowed)", u.Scheme)}
+		return &Error{URL: rawURL, Host: u.Host, Reason: fmt.Sprintf("uses the %q scheme (only http and https are allowed)", u.Scheme)}
 	}
 	host := strings.ToLower(u.Hostname())
 	if host == "" {
-		return &EgressError{URL: rawURL, Reason: "has no host"}
+		return &Error{URL: rawURL, Reason: "has no host"}
 	}
 	port := u.Port()
 	if port == "" {
@@ -144,7 +149,7 @@ func (g *Guard) Check(ctx context.Context, rawURL string) error {
 	}
 	_, err = g.resolve(ctx, host, port)
 	if err != nil {
-		var ee *EgressError
+		var ee *Error
 		if errors.As(err, &ee) {
 			ee.URL = rawURL
 		}
@@ -166,17 +171,18 @@ func (g *Guard) HTTPClient(timeout time.Duration) *http.Client {
 				return errors.New("stopped after 10 redirects")
 			}
 			if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-				return &EgressError{URL: req.URL.String(), Reason: fmt.Sprintf("uses the %q scheme (only http and https are allowed)", req.URL.Scheme)}
+				return &Error{URL: req.URL.String(), Reason: fmt.Sprintf("uses the %q scheme (only http and https are allowed)", req.URL.Scheme)}
 			}
 			return nil
 		},
 	}
 }
 
-// noRedirectClient is the client the browser's request interception uses:
-// redirects go back to Chromium, which asks again, so every hop is checked
-// and the page's final URL stays right.
-func (g *Guard) noRedirectClient(timeout time.Duration) *http.Client {
+// NoRedirectClient returns a guarded client that never follows redirects.
+// The browser's request interception uses it: redirects go back to
+// Chromium, which asks again, so every hop is checked and the page's final
+// URL stays right.
+func (g *Guard) NoRedirectClient(timeout time.Duration) *http.Client {
 	return &http.Client{
 		Timeout:   timeout,
 		Transport: g.transport,
@@ -206,7 +212,7 @@ func (g *Guard) dialContext(ctx context.Context, network, addr string) (net.Conn
 	return nil, lastErr
 }
 
-// resolve returns the addresses to dial for host:port, or an *EgressError
+// resolve returns the addresses to dial for host:port, or an *Error
 // if any of them is forbidden. Every answer must be public: a name that
 // resolves to both a public and a private address is refused.
 func (g *Guard) resolve(ctx context.Context, host, port string) ([]netip.Addr, error) {
@@ -218,13 +224,13 @@ func (g *Guard) resolve(ctx context.Context, host, port string) ([]netip.Addr, e
 			return []netip.Addr{ip}, nil
 		}
 		if reason := forbiddenReason(ip); reason != "" {
-			return nil, &EgressError{Host: host, IP: ip.String(), Reason: reason}
+			return nil, &Error{Host: host, IP: ip.String(), Reason: reason}
 		}
 		return []netip.Addr{ip}, nil
 	}
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		if !allowed {
-			return nil, &EgressError{Host: host, Reason: "is a loopback name"}
+			return nil, &Error{Host: host, Reason: "is a loopback name"}
 		}
 	}
 	addrs, err := g.lookup(ctx, host)
@@ -239,7 +245,7 @@ func (g *Guard) resolve(ctx context.Context, host, port string) ([]netip.Addr, e
 		ip = ip.Unmap()
 		if !allowed && !g.inAllowedNet(ip) {
 			if reason := forbiddenReason(ip); reason != "" {
-				return nil, &EgressError{Host: host, IP: ip.String(), Reason: reason}
+				return nil, &Error{Host: host, IP: ip.String(), Reason: reason}
 			}
 		}
 		out = append(out, ip)
