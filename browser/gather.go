@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/quarryhq/quarry/extract"
 )
 
 // DefaultSearchPages is how many results a search action visits by default.
@@ -35,11 +37,11 @@ type PageError struct {
 // the pipeline numbers sources in. The results page itself never becomes
 // evidence.
 type SearchOutcome struct {
-	Engine  string      `json:"engine"`
-	Blocked []string    `json:"blocked,omitempty"` // "engine: kind" for engines that refused
-	Results []Result    `json:"results"`
-	Pages   []Page      `json:"pages"`
-	Errors  []PageError `json:"errors,omitempty"`
+	Engine  string         `json:"engine"`
+	Blocked []string       `json:"blocked,omitempty"` // "engine: kind" for engines that refused
+	Results []Result       `json:"results"`
+	Pages   []extract.Page `json:"pages"`
+	Errors  []PageError    `json:"errors,omitempty"`
 }
 
 // Gatherer turns search and navigate actions into evidence pages.
@@ -88,7 +90,7 @@ func (g *Gatherer) Search(ctx context.Context, a SearchAction) (SearchOutcome, e
 	seen := map[string]bool{}
 	var targets []string
 	for _, r := range res.Results {
-		key := CanonicalURL(r.URL)
+		key := extract.CanonicalURL(r.URL)
 		if seen[key] || skip(key) {
 			continue
 		}
@@ -114,7 +116,7 @@ func (g *Gatherer) Search(ctx context.Context, a SearchAction) (SearchOutcome, e
 				return
 			}
 			// Two results may redirect (or declare rel=canonical) to one page.
-			if key := page.CanonicalURL; key != CanonicalURL(target) {
+			if key := page.CanonicalURL; key != extract.CanonicalURL(target) {
 				if seen[key] || skip(key) {
 					return
 				}
@@ -128,9 +130,9 @@ func (g *Gatherer) Search(ctx context.Context, a SearchAction) (SearchOutcome, e
 }
 
 // Navigate visits one URL (a navigate action).
-func (g *Gatherer) Navigate(ctx context.Context, rawURL string) (Page, error) {
+func (g *Gatherer) Navigate(ctx context.Context, rawURL string) (extract.Page, error) {
 	if err := g.pool.guard.Check(ctx, rawURL); err != nil {
-		return Page{}, fmt.Errorf("navigate %s: %w", rawURL, err)
+		return extract.Page{}, fmt.Errorf("navigate %s: %w", rawURL, err)
 	}
 	return g.pool.Visit(ctx, rawURL)
 }

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/quarryhq/quarry/extract"
 )
 
 // bingResults writes a Bing-style results page linking to hrefs.
@@ -41,7 +43,7 @@ func TestGathererSearch(t *testing.T) {
 	out, err := g.Search(context.Background(), SearchAction{
 		Query: "rainfall survey",
 		Pages: 6,
-		Skip:  func(u string) bool { return u == CanonicalURL(testSite.url("/article/known")) },
+		Skip:  func(u string) bool { return u == extract.CanonicalURL(testSite.url("/article/known")) },
 	})
 	if err != nil {
 		t.Fatal(err)

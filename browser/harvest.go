@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/quarryhq/quarry/extract"
 	"golang.org/x/net/html"
 )
 
@@ -119,7 +120,7 @@ func (h *harvester) add(href, title, snippet string) {
 	if !ok {
 		return
 	}
-	key := CanonicalURL(u.String())
+	key := extract.CanonicalURL(u.String())
 	if h.seen[key] {
 		return
 	}
@@ -361,7 +362,7 @@ func harvestJSON(engine, body string) ([]Result, error) {
 		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || title == "" {
 			return
 		}
-		key := CanonicalURL(u)
+		key := extract.CanonicalURL(u)
 		if seen[key] || len(out) >= maxResults {
 			return
 		}
@@ -412,4 +413,11 @@ func harvestJSON(engine, body string) ([]Result, error) {
 		return nil, fmt.Errorf("harvest %s: not a JSON engine", engine)
 	}
 	return out, nil
+}
+
+// Result is one organic link harvested from a search results page.
+type Result struct {
+	URL     string `json:"url"`
+	Title   string `json:"title"`
+	Snippet string `json:"snippet,omitempty"`
 }

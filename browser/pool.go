@@ -1,3 +1,9 @@
+// Package browser is the Rod pool: a bounded set of headless Chromium tabs,
+// each in its own browser context, shared by every run of the process. It
+// navigates, waits for a page to settle and returns the rendered DOM, prints
+// documents to PDF, and answers every request the browser makes itself
+// through the egress guard. What a page means (its main text, its
+// metadata) is the extract package's business, and search drives both.
 package browser
 
 import (

@@ -3,9 +3,9 @@ package browser
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strings"
 	"time"
+
+	"github.com/quarryhq/quarry/extract"
 )
 
 // HTTPStatusError is returned when a page answers with an error status.
@@ -20,26 +20,17 @@ func (e *HTTPStatusError) Error() string {
 
 // Visit loads rawURL in a pooled tab and extracts its main content. The tab
 // is released before extraction so the CPU work does not hold it.
-func (p *Pool) Visit(ctx context.Context, rawURL string) (Page, error) {
+func (p *Pool) Visit(ctx context.Context, rawURL string) (extract.Page, error) {
 	r, err := p.renderURL(ctx, rawURL)
 	if err != nil {
-		return Page{}, fmt.Errorf("visit %s: %w", rawURL, err)
+		return extract.Page{}, fmt.Errorf("visit %s: %w", rawURL, err)
 	}
 	if r.Status >= 400 {
-		return Page{}, fmt.Errorf("visit %s: %w", rawURL, &HTTPStatusError{URL: r.FinalURL, Status: r.Status})
+		return extract.Page{}, fmt.Errorf("visit %s: %w", rawURL, &HTTPStatusError{URL: r.FinalURL, Status: r.Status})
 	}
-	page, err := extractPage(r.HTML, r.FinalURL)
+	page, err := extract.Rendered(rawURL, r.FinalURL, r.Title, r.HTML)
 	if err != nil {
-		return Page{}, fmt.Errorf("extract %s: %w", rawURL, err)
-	}
-	page.URL = rawURL
-	page.FinalURL = r.FinalURL
-	if page.Title == "" {
-		page.Title = strings.TrimSpace(r.Title)
-	}
-	page.CanonicalURL = canonicalFor(page.CanonicalURL, r.FinalURL)
-	if u, err := url.Parse(r.FinalURL); err == nil && page.Host == "" {
-		page.Host = strings.ToLower(u.Hostname())
+		return extract.Page{}, err
 	}
 	page.FetchedAt = time.Now().UTC()
 	page.LoadTime = r.LoadTime
@@ -63,24 +54,4 @@ func (p *Pool) renderURL(ctx context.Context, rawURL string) (*rendered, error) 
 	}
 	p.Release(tab, tabErr)
 	return r, err
-}
-
-// canonicalFor picks the page's de-duplication key: its rel=canonical when
-// that stays on the same host and does not collapse an article onto the
-// site's home page (a common misconfiguration), else its final URL; either
-// normalised by CanonicalURL.
-func canonicalFor(declared, finalURL string) string {
-	final := CanonicalURL(finalURL)
-	if declared == "" {
-		return final
-	}
-	d, err1 := url.Parse(CanonicalURL(declared))
-	f, err2 := url.Parse(final)
-	if err1 != nil || err2 != nil || d.Scheme == "" || !strings.EqualFold(d.Hostname(), f.Hostname()) {
-		return final
-	}
-	if d.Path == "/" && f.Path != "/" {
-		return final
-	}
-	return d.String()
 }

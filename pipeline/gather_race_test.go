@@ -12,6 +12,7 @@ import (
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
 	"github.com/quarryhq/quarry/engine/extractive"
+	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
 )
@@ -42,14 +43,14 @@ func (g *burstGatherer) Search(ctx context.Context, a browser.SearchAction) (bro
 	var out browser.SearchOutcome
 	for i := range pagesPerSearch {
 		u := fmt.Sprintf("https://docs.example.org/page-%d", base+i)
-		out.Pages = append(out.Pages, browser.Page{URL: u, CanonicalURL: u, Title: fmt.Sprintf("Page %d", base+i), Host: "docs.example.org",
+		out.Pages = append(out.Pages, extract.Page{URL: u, CanonicalURL: u, Title: fmt.Sprintf("Page %d", base+i), Host: "docs.example.org",
 			Text: fmt.Sprintf("Page %d explains how Quillstore and Emberdb store %s rows on disk in detail.", base+i, a.Query), FetchedAt: time.Now()})
 	}
 	return out, nil
 }
 
-func (g *burstGatherer) Navigate(ctx context.Context, url string) (browser.Page, error) {
-	return browser.Page{}, fmt.Errorf("navigate %s: not in this test", url)
+func (g *burstGatherer) Navigate(ctx context.Context, url string) (extract.Page, error) {
+	return extract.Page{}, fmt.Errorf("navigate %s: not in this test", url)
 }
 
 // TestConcurrentActionsRecordEverySource runs a batch of parallel searches

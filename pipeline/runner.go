@@ -18,6 +18,7 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -25,7 +26,7 @@ import (
 // implements it.
 type Gatherer interface {
 	Search(ctx context.Context, a browser.SearchAction) (browser.SearchOutcome, error)
-	Navigate(ctx context.Context, url string) (browser.Page, error)
+	Navigate(ctx context.Context, url string) (extract.Page, error)
 }
 
 // Options configure a Runner.

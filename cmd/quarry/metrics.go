@@ -8,6 +8,7 @@ import (
 
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
 )
@@ -155,7 +156,7 @@ func (g meteredGatherer) Search(ctx context.Context, a browser.SearchAction) (br
 }
 
 // Navigate implements pipeline.Gatherer.
-func (g meteredGatherer) Navigate(ctx context.Context, url string) (browser.Page, error) {
+func (g meteredGatherer) Navigate(ctx context.Context, url string) (extract.Page, error) {
 	start := time.Now()
 	p, err := g.Gatherer.Navigate(ctx, url)
 	d := p.LoadTime

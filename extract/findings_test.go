@@ -1,4 +1,4 @@
-package browser
+package extract
 
 import (
 	"strings"
@@ -69,7 +69,9 @@ func TestKeyFindingsDeduplicatesAndBoundsLength(t *testing.T) {
 	}
 }
 
-func TestSplitSentences(t *testing.T) {
+// TestFindingSentences pins how KeyFindings cuts a paragraph into
+// sentences with the shared splitter.
+func TestFindingSentences(t *testing.T) {
 	tests := []struct {
 		in   string
 		want []string
@@ -84,9 +86,9 @@ func TestSplitSentences(t *testing.T) {
 		{"", nil},
 	}
 	for _, tt := range tests {
-		got := splitSentences(tt.in)
+		got := sentences(tt.in)
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
-			t.Errorf("splitSentences(%q) = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("sentences(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package browser
+package main
 
 import (
 	"compress/gzip"
@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/quarryhq/quarry/extract"
 )
 
 // shingleSize is the n of the word n-grams compared by the extraction
@@ -23,22 +25,22 @@ const shingleSize = 4
 // maxGroundTruthBytes bounds the ground-truth file an evaluation reads.
 const maxGroundTruthBytes = 64 << 20
 
-// EvalReport is the outcome of scoring the extractor over a benchmark
+// evalReport is the outcome of scoring the extractor over a benchmark
 // directory: shingle precision and recall averaged over pages, and the F1 of
 // those averages (the scoring of the Scrapinghub article-extraction
 // benchmark).
-type EvalReport struct {
+type evalReport struct {
 	Pages     int         `json:"pages"`
 	Failures  int         `json:"failures"` // pages whose HTML could not be read or extracted
 	Precision float64     `json:"precision"`
 	Recall    float64     `json:"recall"`
 	F1        float64     `json:"f1"`
 	Seconds   float64     `json:"seconds"`
-	PerPage   []PageScore `json:"-"`
+	PerPage   []pageScore `json:"-"`
 }
 
-// PageScore is the shingle score of one benchmark page.
-type PageScore struct {
+// pageScore is the shingle score of one benchmark page.
+type pageScore struct {
 	ID        string
 	Precision float64
 	Recall    float64
@@ -51,12 +53,12 @@ type PageScore struct {
 // are empty).
 type shingleCounts struct{ tp, fp, fn float64 }
 
-// ScoreShingles compares an extracted text with the expected one by word
+// scoreShingles compares an extracted text with the expected one by word
 // 4-gram shingles and returns precision and recall. Tokens are runs of
 // letters, digits and underscores, compared case-sensitively as in the
 // benchmark's reference scorer; texts shorter than four words form a single
 // shingle. Two empty texts score 1, 1.
-func ScoreShingles(pred, truth string) (p, r float64) {
+func scoreShingles(pred, truth string) (p, r float64) {
 	c := countShingles(pred, truth)
 	return c.precision(), c.recall()
 }
@@ -152,19 +154,19 @@ type groundTruth struct {
 	URL         string `json:"url"`
 }
 
-// EvalDir runs Extract over every page of a benchmark directory laid out as
+// evalDir runs Extract over every page of a benchmark directory laid out as
 // html/<id>.html.gz (or html/<id>.html) plus ground-truth.json mapping each id
 // to {"articleBody", "url"}, with the given number of parallel workers. It
 // returns the scores and the predicted article body of every page by id.
 // A page that cannot be read or extracted counts as an empty prediction.
-func EvalDir(dir string, workers int) (EvalReport, map[string]string, error) {
+func evalDir(dir string, workers int) (evalReport, map[string]string, error) {
 	truth, err := readGroundTruth(dir)
 	if err != nil {
-		return EvalReport{}, nil, err
+		return evalReport{}, nil, err
 	}
 	htmlDir := filepath.Join(dir, "html")
 	if st, err := os.Stat(htmlDir); err != nil || !st.IsDir() {
-		return EvalReport{}, nil, fmt.Errorf("eval %s: missing html/ directory of pages", dir)
+		return evalReport{}, nil, fmt.Errorf("eval %s: missing html/ directory of pages", dir)
 	}
 	ids := make([]string, 0, len(truth))
 	for id := range truth {
@@ -197,14 +199,14 @@ func EvalDir(dir string, workers int) (EvalReport, map[string]string, error) {
 	close(next)
 	wg.Wait()
 
-	report := EvalReport{Pages: len(ids), Seconds: time.Since(start).Seconds()}
+	report := evalReport{Pages: len(ids), Seconds: time.Since(start).Seconds()}
 	preds := make(map[string]string, len(ids))
 	counts := make([]shingleCounts, len(ids))
 	for i, id := range ids {
 		res := results[i]
 		counts[i] = res.counts
 		preds[id] = res.text
-		ps := PageScore{ID: id, Precision: res.counts.precision(), Recall: res.counts.recall()}
+		ps := pageScore{ID: id, Precision: res.counts.precision(), Recall: res.counts.recall()}
 		if ps.Precision+ps.Recall > 0 {
 			ps.F1 = 2 * ps.Precision * ps.Recall / (ps.Precision + ps.Recall)
 		}
@@ -262,7 +264,7 @@ func extractBenchmarkPage(htmlDir, id, pageURL string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("page %s: %w", id, err)
 	}
-	page, err := Extract(raw, pageURL)
+	page, err := extract.Extract(raw, pageURL)
 	if err != nil {
 		return "", fmt.Errorf("page %s: %w", id, err)
 	}
@@ -285,7 +287,7 @@ func readPageFile(path string, gz bool) ([]byte, error) {
 		r = zr
 	}
 	// Read one byte past the cap so an oversized page is noticed, not cut.
-	raw, err := io.ReadAll(io.LimitReader(r, MaxExtractInput+1))
+	raw, err := io.ReadAll(io.LimitReader(r, extract.MaxExtractInput+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", filepath.Base(path), err)
 	}

@@ -1,4 +1,4 @@
-package browser
+package extract
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"github.com/go-shiori/go-readability"
 	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
+
+	"github.com/quarryhq/quarry/text"
 )
 
 // MaxExtractInput is the most HTML Extract reads; the rest of a larger page
@@ -158,20 +160,5 @@ func wordCount(s string) int { return len(strings.Fields(s)) }
 // joinParagraphs makes the page text: paragraphs separated by blank lines,
 // at most maxTextBytes long.
 func joinParagraphs(paras []string) string {
-	s := strings.Join(paras, "\n\n")
-	if len(s) > maxTextBytes {
-		s = truncateUTF8(s, maxTextBytes)
-	}
-	return s
-}
-
-// truncateUTF8 cuts s to at most n bytes without splitting a rune.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return text.ClipBytes(strings.Join(paras, "\n\n"), maxTextBytes)
 }

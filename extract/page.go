@@ -1,9 +1,8 @@
-// Package browser turns search actions and URLs into clean, attributed
-// evidence: a bounded pool of headless Chromium tabs (go-rod), result-page
-// harvesting for several search engines, main-content extraction and an
-// egress guard that keeps every request away from private addresses. It knows
-// nothing of HTTP handlers or the database.
-package browser
+// Package extract turns a rendered HTML page into evidence: its main text
+// without page furniture, its metadata (title, site, byline, date,
+// language), its canonical URL for de-duplication and its key findings. It
+// works on bytes and URLs only; fetching and rendering are the caller's.
+package extract
 
 import "time"
 
@@ -22,11 +21,4 @@ type Page struct {
 	Findings     []string      `json:"findings,omitempty"` // informative sentences without boilerplate
 	FetchedAt    time.Time     `json:"fetched_at"`
 	LoadTime     time.Duration `json:"load_ms"`
-}
-
-// Result is one organic link harvested from a search results page.
-type Result struct {
-	URL     string `json:"url"`
-	Title   string `json:"title"`
-	Snippet string `json:"snippet,omitempty"`
 }

@@ -1,4 +1,4 @@
-package browser
+package main
 
 import (
 	"math"
@@ -29,9 +29,9 @@ func TestScoreShingles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, r := ScoreShingles(tt.pred, tt.truth)
+			p, r := scoreShingles(tt.pred, tt.truth)
 			if math.Abs(p-tt.p) > 1e-9 || math.Abs(r-tt.r) > 1e-9 {
-				t.Errorf("ScoreShingles = (%.4f, %.4f), want (%.4f, %.4f)", p, r, tt.p, tt.r)
+				t.Errorf("scoreShingles = (%.4f, %.4f), want (%.4f, %.4f)", p, r, tt.p, tt.r)
 			}
 		})
 	}
@@ -58,7 +58,7 @@ func TestSummariseSkipsEmptySides(t *testing.T) {
 // TestEvalDir scores the two-page benchmark in testdata/evalbench (one page
 // gzipped, one plain).
 func TestEvalDir(t *testing.T) {
-	report, preds, err := EvalDir(filepath.Join("testdata", "evalbench"), 2)
+	report, preds, err := evalDir(filepath.Join("testdata", "evalbench"), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,9 +104,9 @@ func TestEvalDirErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := EvalDir(tt.dir, 1)
+			_, _, err := evalDir(tt.dir, 1)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("EvalDir(%s) error = %v, want it to mention %q", tt.name, err, tt.want)
+				t.Errorf("evalDir(%s) error = %v, want it to mention %q", tt.name, err, tt.want)
 			}
 		})
 	}
@@ -121,7 +121,7 @@ func TestEvalDirMissingPageCountsAsFailure(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "ground-truth.json"), []byte(truth), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	report, preds, err := EvalDir(dir, 1)
+	report, preds, err := evalDir(dir, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,14 @@
-package browser
+package extract
 
 import (
 	"net/url"
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/markusmobius/go-trafilatura"
+	"github.com/quarryhq/quarry/text"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -162,15 +164,12 @@ func firstNonEmpty(vals ...string) string {
 	return ""
 }
 
-// clip bounds a metadata string to maxMetaRunes runes.
+// clip bounds a metadata string to maxMetaRunes runes and marks a cut
+// with an ellipsis after them.
 func clip(s string) string {
 	s = collapseSpace(s)
-	n := 0
-	for i := range s {
-		if n == maxMetaRunes {
-			return strings.TrimSpace(s[:i]) + "…"
-		}
-		n++
+	if utf8.RuneCountInString(s) <= maxMetaRunes {
+		return s
 	}
-	return s
+	return text.Clip(s, maxMetaRunes) + "…"
 }

@@ -1,4 +1,4 @@
-package browser
+package extract
 
 import (
 	"regexp"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/quarryhq/quarry/text"
 )
 
 // Sentence length bounds for a key finding.
@@ -35,39 +37,18 @@ var boilerplateRe = regexp.MustCompile(`(?i)(` +
 	`download (the|our) app` +
 	`)`)
 
-// abbreviations that end in a full stop without ending a sentence.
-var abbreviations = map[string]bool{
-	"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "sr": true,
-	"jr": true, "st": true, "vs": true, "etc": true, "inc": true, "ltd": true,
-	"co": true, "corp": true, "gen": true, "gov": true, "sen": true, "rep": true,
-	"no": true, "fig": true, "jan": true, "feb": true, "mar": true, "apr": true,
-	"jun": true, "jul": true, "aug": true, "sep": true, "sept": true, "oct": true,
-	"nov": true, "dec": true, "mt": true, "ft": true, "approx": true, "e.g": true,
-	"i.e": true, "u.s": true, "u.k": true, "a.m": true, "p.m": true,
-}
-
-// stopwords carry no content of their own when scoring sentences.
-var stopwords = toSet(`a about above after again against all also am an and any are as at be
-because been before being below between both but by can could did do does doing down during
-each few for from further had has have having he her here hers herself him himself his how i
-if in into is it its itself just me more most my myself no nor not now of off on once only or
-other our ours ourselves out over own same she should so some such than that the their theirs
-them themselves then there these they this those through to too under until up very was we
-were what when where which while who whom why will with would you your yours yourself said says
-one two new like get got make made many much may might must well even still back way`)
-
 var yearRe = regexp.MustCompile(`\b(1[89]\d\d|20\d\d)\b`)
 
-// KeyFindings returns up to max of the most informative sentences of text
+// KeyFindings returns up to max of the most informative sentences of body
 // in document order. Sentences that look like page furniture (cookie
 // banners, sign-in and subscription prompts, navigation, sharing, copyright
 // lines) or are too short or too long are skipped; the rest are ranked by
 // numbers, dates, names and the share of content words.
-func KeyFindings(text string, max int) []string {
-	if max <= 0 || text == "" {
+func KeyFindings(body string, max int) []string {
+	if max <= 0 || body == "" {
 		return nil
 	}
-	text = truncateUTF8(text, maxFindingsInput)
+	body = text.ClipBytes(body, maxFindingsInput)
 	type candidate struct {
 		idx   int
 		text  string
@@ -75,8 +56,8 @@ func KeyFindings(text string, max int) []string {
 	}
 	var cands []candidate
 	seen := map[string]bool{}
-	for _, para := range strings.Split(text, "\n\n") {
-		for _, s := range splitSentences(para) {
+	for _, para := range strings.Split(body, "\n\n") {
+		for _, s := range sentences(para) {
 			n := utf8.RuneCountInString(s)
 			words := strings.Fields(s)
 			if n < minFindingRunes || n > maxFindingRunes || (len(words) < minFindingWords && !unspaced(s)) {
@@ -122,7 +103,7 @@ func sentenceScore(s string, words []string) float64 {
 		case i > 0 && unicode.IsUpper(first):
 			names++
 		}
-		if !stopwords[strings.ToLower(w)] {
+		if !text.IsStopword(strings.ToLower(w)) {
 			content++
 		}
 	}
@@ -162,114 +143,38 @@ func unspaced(s string) bool {
 	return letters > 0 && ideo*2 > letters
 }
 
-// splitSentences splits a paragraph at sentence-final punctuation followed by
-// white space, unless the word before the stop is a known abbreviation or a
-// single initial, or the next word starts in lower case. The ideographic
-// full stop and the full-width marks end a sentence without a space.
-func splitSentences(para string) []string {
-	para = strings.Join(strings.Fields(para), " ")
-	var out []string
-	start := 0
-	for i, r := range para {
-		if i < start {
-			continue
-		}
-		switch r {
-		case '。', '！', '？':
-			end := i + utf8.RuneLen(r)
-			end += closerLen(para[end:])
-			out = appendSentence(out, para[start:end])
-			start = end
-			continue
-		case '.', '!', '?':
-		default:
-			continue
-		}
-		end := i + 1
-		end += closerLen(para[end:])
-		if end >= len(para) || para[end] != ' ' {
-			continue
-		}
-		if r == '.' && isAbbreviation(para[start:i]) {
-			continue
-		}
-		if next, _ := utf8.DecodeRuneInString(para[end+1:]); unicode.IsLower(next) {
-			continue
-		}
-		out = appendSentence(out, para[start:end])
-		start = end + 1
-	}
-	if start < len(para) {
-		out = appendSentence(out, para[start:])
+// sentences splits a paragraph, laid out on one line, into sentences with
+// the shared splitter.
+func sentences(para string) []string {
+	spans := text.Sentences(text.OneLine(para))
+	out := make([]string, len(spans))
+	for i, sp := range spans {
+		out[i] = sp.Text
 	}
 	return out
 }
 
-// closerLen is the length of the closing quotes and brackets at the start
-// of s, which belong to the sentence before them.
-func closerLen(s string) int {
-	n := 0
-	for n < len(s) {
-		r, size := utf8.DecodeRuneInString(s[n:])
-		if !strings.ContainsRune(`"')]”’」』）»`, r) {
-			break
-		}
-		n += size
-	}
-	return n
-}
-
-func appendSentence(out []string, s string) []string {
-	if s = strings.TrimSpace(s); s != "" {
-		out = append(out, s)
-	}
-	return out
-}
-
-// isAbbreviation reports whether the text before a full stop ends with an
-// abbreviation or an initial.
-func isAbbreviation(before string) bool {
-	i := strings.LastIndexAny(before, " (\"“")
-	word := strings.ToLower(before[i+1:])
-	if word == "" {
-		return false
-	}
-	if utf8.RuneCountInString(word) == 1 {
-		r, _ := utf8.DecodeRuneInString(word)
-		return unicode.IsLetter(r)
-	}
-	return abbreviations[word]
-}
-
-// Excerpt returns the start of text cut at a word boundary to at most
+// Excerpt returns the start of body cut at a word boundary to at most
 // maxChars runes, with an ellipsis when something was cut.
-func Excerpt(text string, maxChars int) string {
-	text = strings.TrimSpace(text)
+func Excerpt(body string, maxChars int) string {
+	body = strings.TrimSpace(body)
 	if maxChars <= 0 {
 		return ""
 	}
-	if utf8.RuneCountInString(text) <= maxChars {
-		return text
+	if utf8.RuneCountInString(body) <= maxChars {
+		return body
 	}
 	cut, n := 0, 0
-	for i := range text {
+	for i := range body {
 		if n == maxChars-1 {
 			cut = i
 			break
 		}
 		n++
 	}
-	s := text[:cut]
+	s := body[:cut]
 	if sp := strings.LastIndexAny(s, " \n"); sp > len(s)/2 {
 		s = s[:sp]
 	}
 	return strings.TrimRightFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) + "…"
-}
-
-func toSet(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
 }
