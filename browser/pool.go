@@ -32,7 +32,7 @@ const (
 	cdpShortDeadline    = 3 * time.Second
 )
 
-// ErrPoolClosed is returned by Acquire and Visit after Close.
+// ErrPoolClosed is returned by Acquire, Render and PrintPDF after Close.
 var ErrPoolClosed = errors.New("browser pool closed")
 
 // PoolOptions configures a Pool. Zero values take the documented defaults.

@@ -28,6 +28,7 @@ import (
 	"github.com/quarryhq/quarry/handlers"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -196,7 +197,7 @@ func startUIEnv() (*uiEnv, error) {
 	engines := []string{site.engine(""), site.engine("slow"), site.engine("hostile")}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	runner := pipeline.NewRunner(pipeline.Options{
-		Store: store, Engine: extractive.New(), Gatherer: browser.NewGatherer(pool, browser.NewSearcher(pool, browser.SearchOptions{Guard: guard})),
+		Store: store, Engine: extractive.New(), Gatherer: search.NewGatherer(pool, search.NewSearcher(pool, search.Options{Guard: guard})),
 		Engines: engines, Workers: 2, Logger: log, LeaseTTL: 5 * time.Second, PollInterval: 100 * time.Millisecond,
 	})
 	runner.Start()

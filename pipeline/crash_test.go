@@ -18,6 +18,7 @@ import (
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 )
 
 const crashWorkerEnv = "QUARRY_CRASH_WORKER"
@@ -40,7 +41,7 @@ func runCrashWorker() {
 	r := pipeline.NewRunner(pipeline.Options{
 		Store:        db.NewStore(conn, nil),
 		Engine:       extractive.New(),
-		Gatherer:     browser.NewGatherer(pool, browser.NewSearcher(pool, browser.SearchOptions{Guard: guard})),
+		Gatherer:     search.NewGatherer(pool, search.NewSearcher(pool, search.Options{Guard: guard})),
 		Engines:      []string{os.Getenv("QUARRY_CRASH_ENGINE")},
 		Workers:      1,
 		LeaseTTL:     2 * time.Second,

@@ -24,6 +24,7 @@ import (
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 )
 
 // site serves the benchmark pages in testdata/site behind a search results
@@ -103,8 +104,8 @@ func testGatherer(t testing.TB, allow ...string) pipeline.Gatherer {
 	if poolErr != nil {
 		t.Fatal(poolErr)
 	}
-	searcher := browser.NewSearcher(pool, browser.SearchOptions{Guard: guard})
-	return browser.NewGatherer(pool, searcher)
+	searcher := search.NewSearcher(pool, search.Options{Guard: guard})
+	return search.NewGatherer(pool, searcher)
 }
 
 func newRunner(t testing.TB, s *site, engine engine.Engine) (*pipeline.Runner, *db.Store) {

@@ -11,11 +11,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 )
 
 // gather runs the pending actions batch by batch, in parallel within a
@@ -265,7 +265,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		}
 	default:
 		engines := append([]string{row.Engine}, without(st.Engines, row.Engine)...)
-		out, err := r.opt.Gatherer.Search(actx, browser.SearchAction{
+		out, err := r.opt.Gatherer.Search(actx, search.Action{
 			Engines: engines,
 			Query:   row.Query,
 			Pages:   st.Spec.Budget.PagesPerSearch,

@@ -19,6 +19,7 @@ import (
 
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/egress"
+	"github.com/quarryhq/quarry/search"
 )
 
 // benchResult is the line `quarry bench fetch` prints.
@@ -124,7 +125,7 @@ func benchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(string) 
 				if i >= len(urls) || ctx.Err() != nil {
 					return
 				}
-				page, err := pool.Visit(ctx, urls[i])
+				page, err := search.Visit(ctx, pool, urls[i])
 				if err == nil && strings.TrimSpace(page.Text) == "" {
 					err = errors.New("no text extracted")
 				}

@@ -1,4 +1,4 @@
-package browser
+package search
 
 import (
 	"context"
@@ -34,13 +34,13 @@ func TestGathererSearch(t *testing.T) {
 		testSite.url("/article/g5"),
 	}
 	key := strings.ReplaceAll(t.Name(), "/", "-")
-	s := NewSearcher(testPool, SearchOptions{
+	s := NewSearcher(testPool, Options{
 		Engines:  []string{"bing"},
 		BaseURLs: map[string]string{"bing": testSite.url("/gather/" + key)},
 	})
 	testSite.results.Store(key, hrefs)
 	g := NewGatherer(testPool, s)
-	out, err := g.Search(context.Background(), SearchAction{
+	out, err := g.Search(context.Background(), Action{
 		Query: "rainfall survey",
 		Pages: 6,
 		Skip:  func(u string) bool { return u == extract.CanonicalURL(testSite.url("/article/known")) },
@@ -71,7 +71,7 @@ func TestGathererSearch(t *testing.T) {
 }
 
 func TestGathererNavigate(t *testing.T) {
-	g := NewGatherer(testPool, NewSearcher(testPool, SearchOptions{}))
+	g := NewGatherer(testPool, NewSearcher(testPool, Options{}))
 	page, err := g.Navigate(context.Background(), testSite.url("/article/nav"))
 	if err != nil || page.Title != "Article nav" {
 		t.Fatalf("Navigate = %q, %v", page.Title, err)

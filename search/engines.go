@@ -1,4 +1,4 @@
-package browser
+package search
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ var DefaultEngines = []string{"duckduckgo", "bing", "wikipedia"}
 // pick organic results out of it, and which links are its own.
 type engine struct {
 	name string
-	// base is the default scheme://host; SearchOptions.BaseURLs overrides it.
+	// base is the default scheme://host; Options.BaseURLs overrides it.
 	base string
 	// path is appended to base with {query} replaced by the escaped query.
 	path string

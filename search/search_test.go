@@ -1,4 +1,4 @@
-package browser
+package search
 
 import (
 	"context"
@@ -63,7 +63,7 @@ func TestParseEngines(t *testing.T) {
 
 // newTestSearcher serves the saved results pages from the loopback site:
 // every engine's base URL points at /engine/<test>/<engine>/.
-func newTestSearcher(t *testing.T, pages map[string]string, opt SearchOptions) *Searcher {
+func newTestSearcher(t *testing.T, pages map[string]string, opt Options) *Searcher {
 	t.Helper()
 	key := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
 	opt.BaseURLs = map[string]string{}
@@ -83,7 +83,7 @@ func TestSearchEnginesThroughBrowser(t *testing.T) {
 		"bing":       "bing.html",
 		"wikipedia":  "wikipedia.html",
 		"hackernews": "hackernews.json",
-	}, SearchOptions{})
+	}, Options{})
 	for engine, first := range map[string]string{
 		"duckduckgo": "https://go.dev/doc/tutorial/generics",
 		"bing":       "https://go.dev/doc/tutorial/generics",
@@ -106,7 +106,7 @@ func TestSearchAnyFallsBackOnCaptcha(t *testing.T) {
 		"duckduckgo": "duckduckgo_captcha.html",
 		"google":     "google_consent.html",
 		"bing":       "bing.html",
-	}, SearchOptions{Engines: []string{"duckduckgo", "google", "bing"}})
+	}, Options{Engines: []string{"duckduckgo", "google", "bing"}})
 
 	res, err := s.Search(context.Background(), "duckduckgo", "go generics tutorial")
 	var blocked *BlockedError
@@ -136,7 +136,7 @@ func TestSearchSearxngAPI(t *testing.T) {
 	defer srv.Close()
 	// The guard allows nothing, yet the configured SearXNG host is reachable
 	// for its API.
-	s := NewSearcher(testPool, SearchOptions{SearxngURL: srv.URL, Guard: egress.NewGuard(nil)})
+	s := NewSearcher(testPool, Options{SearxngURL: srv.URL, Guard: egress.NewGuard(nil)})
 	res, err := s.Search(context.Background(), "searxng", "go  generics\ttutorial")
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +150,7 @@ func TestSearchSearxngAPI(t *testing.T) {
 }
 
 func TestSearchURLTemplate(t *testing.T) {
-	s := NewSearcher(testPool, SearchOptions{})
+	s := NewSearcher(testPool, Options{})
 	res, err := s.Search(context.Background(), "url:"+testSite.url("/serp/unseen_mojeek.html?q={query}"), "go generics")
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package browser
+package search
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 )
 
 // Kinds of block page, as reported in BlockedError.Kind and
-// SearchResults.Blocked.
+// Results.Blocked.
 const (
 	BlockCaptcha = "captcha"
 	BlockConsent = "consent"

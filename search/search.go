@@ -1,4 +1,9 @@
-package browser
+// Package search turns search and navigate actions into evidence: it asks
+// search engines (results pages rendered by the browser pool, JSON APIs
+// through the egress guard), harvests the organic results, recognises
+// CAPTCHA, consent and block pages, and visits the chosen results, handing
+// each rendered page to extract.
+package search
 
 import (
 	"context"
@@ -12,7 +17,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/egress"
+	"github.com/quarryhq/quarry/text"
 )
 
 const (
@@ -21,8 +28,8 @@ const (
 	apiTimeout      = 20 * time.Second
 )
 
-// SearchOptions configures a Searcher.
-type SearchOptions struct {
+// Options configures a Searcher.
+type Options struct {
 	// Engines is the order SearchAny tries (QUARRY_SEARCH_ENGINES); empty
 	// means DefaultEngines.
 	Engines []string
@@ -40,8 +47,8 @@ type SearchOptions struct {
 	Logger *slog.Logger
 }
 
-// SearchResults is what one engine returned for one query.
-type SearchResults struct {
+// Results is what one engine returned for one query.
+type Results struct {
 	Engine  string   `json:"engine"`
 	Query   string   `json:"query"`
 	URL     string   `json:"url"` // the results page or API URL fetched
@@ -49,17 +56,24 @@ type SearchResults struct {
 	Blocked string   `json:"blocked,omitempty"` // BlockCaptcha, BlockConsent, BlockDenied
 }
 
+// Result is one organic link harvested from a search results page.
+type Result struct {
+	URL     string `json:"url"`
+	Title   string `json:"title"`
+	Snippet string `json:"snippet,omitempty"`
+}
+
 // Searcher runs queries against search engines: results pages through the
 // browser pool, JSON APIs through the guarded HTTP client.
 type Searcher struct {
-	pool   *Pool
-	opt    SearchOptions
+	pool   *browser.Pool
+	opt    Options
 	client *http.Client
 	log    *slog.Logger
 }
 
 // NewSearcher returns a Searcher that renders results pages in pool.
-func NewSearcher(pool *Pool, opt SearchOptions) *Searcher {
+func NewSearcher(pool *browser.Pool, opt Options) *Searcher {
 	if len(opt.Engines) == 0 {
 		opt.Engines = append([]string(nil), DefaultEngines...)
 	}
@@ -85,13 +99,13 @@ func NewSearcher(pool *Pool, opt SearchOptions) *Searcher {
 func (s *Searcher) Engines() []string { return append([]string(nil), s.opt.Engines...) }
 
 // Search asks one engine. A CAPTCHA, consent or block page yields
-// SearchResults.Blocked and a *BlockedError.
-func (s *Searcher) Search(ctx context.Context, engineName, query string) (SearchResults, error) {
-	query = strings.Join(strings.Fields(query), " ")
+// Results.Blocked and a *BlockedError.
+func (s *Searcher) Search(ctx context.Context, engineName, query string) (Results, error) {
+	query = text.OneLine(query)
 	if r := []rune(query); len(r) > maxQueryRunes {
 		query = string(r[:maxQueryRunes])
 	}
-	out := SearchResults{Engine: engineName, Query: query}
+	out := Results{Engine: engineName, Query: query}
 	if query == "" {
 		return out, errors.New("search: empty query")
 	}
@@ -106,7 +120,7 @@ func (s *Searcher) Search(ctx context.Context, engineName, query string) (Search
 	if e != nil && e.api {
 		return s.searchAPI(ctx, e, out)
 	}
-	r, err := s.pool.renderURL(ctx, target)
+	r, err := s.pool.Render(ctx, target)
 	if err != nil {
 		return out, fmt.Errorf("search %s: %w", engineName, err)
 	}
@@ -129,12 +143,12 @@ func (s *Searcher) Search(ctx context.Context, engineName, query string) (Search
 // returns the first that gives results. Blocks and failures move on to the
 // next engine; if none gives results, the last answer is returned with every
 // failure joined into the error (nil when engines merely found nothing).
-func (s *Searcher) SearchAny(ctx context.Context, engineNames []string, query string) (SearchResults, error) {
+func (s *Searcher) SearchAny(ctx context.Context, engineNames []string, query string) (Results, error) {
 	if len(engineNames) == 0 {
 		engineNames = s.opt.Engines
 	}
 	var errs []error
-	last := SearchResults{Query: query}
+	last := Results{Query: query}
 	for _, name := range engineNames {
 		if ctx.Err() != nil {
 			errs = append(errs, ctx.Err())
@@ -175,7 +189,7 @@ func (s *Searcher) resultsURL(engineName, query string) (string, *engine, error)
 	return strings.TrimRight(base, "/") + strings.ReplaceAll(e.path, "{query}", url.QueryEscape(query)), e, nil
 }
 
-func (s *Searcher) searchAPI(ctx context.Context, e *engine, out SearchResults) (SearchResults, error) {
+func (s *Searcher) searchAPI(ctx context.Context, e *engine, out Results) (Results, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, out.URL, nil)
 	if err != nil {
 		return out, fmt.Errorf("search %s: %w", e.name, err)

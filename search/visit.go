@@ -1,10 +1,11 @@
-package browser
+package search
 
 import (
 	"context"
 	"fmt"
 	"time"
 
+	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/extract"
 )
 
@@ -18,10 +19,11 @@ func (e *HTTPStatusError) Error() string {
 	return fmt.Sprintf("%s answered HTTP %d", e.URL, e.Status)
 }
 
-// Visit loads rawURL in a pooled tab and extracts its main content. The tab
-// is released before extraction so the CPU work does not hold it.
-func (p *Pool) Visit(ctx context.Context, rawURL string) (extract.Page, error) {
-	r, err := p.renderURL(ctx, rawURL)
+// Visit renders rawURL in a tab of pool and extracts its main content. The
+// tab is given back before extraction, so the CPU work does not hold it.
+// A page that answers with an error status is an *HTTPStatusError.
+func Visit(ctx context.Context, pool *browser.Pool, rawURL string) (extract.Page, error) {
+	r, err := pool.Render(ctx, rawURL)
 	if err != nil {
 		return extract.Page{}, fmt.Errorf("visit %s: %w", rawURL, err)
 	}
@@ -35,23 +37,4 @@ func (p *Pool) Visit(ctx context.Context, rawURL string) (extract.Page, error) {
 	page.FetchedAt = time.Now().UTC()
 	page.LoadTime = r.LoadTime
 	return page, nil
-}
-
-// renderURL acquires a tab, renders rawURL and releases the tab, replacing
-// it when the navigation left it in doubt.
-func (p *Pool) renderURL(ctx context.Context, rawURL string) (*rendered, error) {
-	tab, err := p.Acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	r, err := tab.render(ctx, rawURL)
-	var tabErr error
-	if tab.broken.Load() {
-		tabErr = err
-		if tabErr == nil {
-			tabErr = ErrTabUnresponsive
-		}
-	}
-	p.Release(tab, tabErr)
-	return r, err
 }

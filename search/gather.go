@@ -1,4 +1,4 @@
-package browser
+package search
 
 import (
 	"context"
@@ -6,21 +6,22 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/extract"
 )
 
-// DefaultSearchPages is how many results a search action visits by default.
-const DefaultSearchPages = 5
+// DefaultPages is how many results a search action visits by default.
+const DefaultPages = 5
 
-// SearchAction is a two-step search: a results page, then the top Pages
+// Action is a two-step search: a results page, then the top Pages
 // results visited in parallel.
-type SearchAction struct {
+type Action struct {
 	// Engines to try in order; nil means the Searcher's configured order.
 	Engines []string
 	Query   string
 	// Pages is how many results to visit (default 5, at most 10).
 	Pages int
-	// Skip reports URLs the run already has (by CanonicalURL); they are
+	// Skip reports URLs the run already has (by extract.CanonicalURL); they are
 	// neither visited nor returned. Nil skips nothing. It may be called
 	// from several goroutines.
 	Skip func(canonicalURL string) bool
@@ -32,11 +33,11 @@ type PageError struct {
 	Err string `json:"error"`
 }
 
-// SearchOutcome is the evidence a search action produced. Pages are in
+// Outcome is the evidence a search action produced. Pages are in
 // retrieval order (the order their visits finished), which is the order
 // the pipeline numbers sources in. The results page itself never becomes
 // evidence.
-type SearchOutcome struct {
+type Outcome struct {
 	Engine  string         `json:"engine"`
 	Blocked []string       `json:"blocked,omitempty"` // "engine: kind" for engines that refused
 	Results []Result       `json:"results"`
@@ -46,13 +47,13 @@ type SearchOutcome struct {
 
 // Gatherer turns search and navigate actions into evidence pages.
 type Gatherer struct {
-	pool     *Pool
+	pool     *browser.Pool
 	searcher *Searcher
 }
 
 // NewGatherer returns a Gatherer visiting pages in pool and searching with
 // searcher.
-func NewGatherer(pool *Pool, searcher *Searcher) *Gatherer {
+func NewGatherer(pool *browser.Pool, searcher *Searcher) *Gatherer {
 	return &Gatherer{pool: pool, searcher: searcher}
 }
 
@@ -60,8 +61,8 @@ func NewGatherer(pool *Pool, searcher *Searcher) *Gatherer {
 // returned with whatever is known; when only some pages fail, the outcome
 // holds the pages that succeeded and an entry in Errors per failure, and the
 // error is nil.
-func (g *Gatherer) Search(ctx context.Context, a SearchAction) (SearchOutcome, error) {
-	var out SearchOutcome
+func (g *Gatherer) Search(ctx context.Context, a Action) (Outcome, error) {
+	var out Outcome
 	res, err := g.searcher.SearchAny(ctx, a.Engines, a.Query)
 	out.Engine = res.Engine
 	out.Results = res.Results
@@ -80,7 +81,7 @@ func (g *Gatherer) Search(ctx context.Context, a SearchAction) (SearchOutcome, e
 
 	n := a.Pages
 	if n <= 0 {
-		n = DefaultSearchPages
+		n = DefaultPages
 	}
 	n = min(n, maxResults)
 	skip := a.Skip
@@ -108,7 +109,7 @@ func (g *Gatherer) Search(ctx context.Context, a SearchAction) (SearchOutcome, e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			page, err := g.pool.Visit(ctx, target)
+			page, err := Visit(ctx, g.pool, target)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -131,10 +132,10 @@ func (g *Gatherer) Search(ctx context.Context, a SearchAction) (SearchOutcome, e
 
 // Navigate visits one URL (a navigate action).
 func (g *Gatherer) Navigate(ctx context.Context, rawURL string) (extract.Page, error) {
-	if err := g.pool.guard.Check(ctx, rawURL); err != nil {
+	if err := g.pool.Guard().Check(ctx, rawURL); err != nil {
 		return extract.Page{}, fmt.Errorf("navigate %s: %w", rawURL, err)
 	}
-	return g.pool.Visit(ctx, rawURL)
+	return Visit(ctx, g.pool, rawURL)
 }
 
 func unwrapJoined(err error) []error {

@@ -1,4 +1,4 @@
-package browser
+package search
 
 import (
 	"encoding/base64"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/quarryhq/quarry/extract"
+	"github.com/quarryhq/quarry/text"
 	"golang.org/x/net/html"
 )
 
@@ -156,7 +157,7 @@ func (h *harvester) resolve(href string) (*url.URL, bool) {
 	u.Fragment = ""
 	if h.engine != nil && h.engine.keep != nil && h.engine.keep(u) {
 		if h.engine.name == "stackoverflow" {
-			u.RawQuery = "" // ?r=SearchResults and similar click tracking
+			u.RawQuery = "" // ?r=Results and similar click tracking
 		}
 		return u, true
 	}
@@ -308,10 +309,6 @@ func snippetNear(a *goquery.Selection) string {
 	return ""
 }
 
-func cleanText(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
 // inlineTags do not separate words; every other element does, so
 // <span>go.dev</span>Tutorial reads "go.dev Tutorial" but golang/<em>go</em>
 // stays "golang/go".
@@ -350,7 +347,7 @@ func textOf(s *goquery.Selection) string {
 			walk(c)
 		}
 	}
-	return cleanText(b.String())
+	return text.OneLine(b.String())
 }
 
 // harvestJSON reads the JSON API engines.
@@ -367,7 +364,7 @@ func harvestJSON(engine, body string) ([]Result, error) {
 			return
 		}
 		seen[key] = true
-		out = append(out, Result{URL: u, Title: cleanText(title), Snippet: cleanText(snippet)})
+		out = append(out, Result{URL: u, Title: text.OneLine(title), Snippet: text.OneLine(snippet)})
 	}
 	switch engine {
 	case "hackernews":
@@ -413,11 +410,4 @@ func harvestJSON(engine, body string) ([]Result, error) {
 		return nil, fmt.Errorf("harvest %s: not a JSON engine", engine)
 	}
 	return out, nil
-}
-
-// Result is one organic link harvested from a search results page.
-type Result struct {
-	URL     string `json:"url"`
-	Title   string `json:"title"`
-	Snippet string `json:"snippet,omitempty"`
 }
