@@ -24,6 +24,7 @@ type PageTooLargeError struct {
 	Limit int64
 }
 
+// Error names the URL and the limit it went over.
 func (e *PageTooLargeError) Error() string {
 	return fmt.Sprintf("page too large: %s is over the %d-byte limit", e.URL, e.Limit)
 }

@@ -21,6 +21,7 @@ type BlockedError struct {
 	Kind   string // BlockCaptcha, BlockConsent or BlockDenied
 }
 
+// Error names the engine and what it answered instead of results.
 func (e *BlockedError) Error() string {
 	switch e.Kind {
 	case BlockCaptcha:

@@ -15,6 +15,7 @@ type HTTPStatusError struct {
 	Status int
 }
 
+// Error reads like "https://example.org/a answered HTTP 404".
 func (e *HTTPStatusError) Error() string {
 	return fmt.Sprintf("%s answered HTTP %d", e.URL, e.Status)
 }
