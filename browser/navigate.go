@@ -175,20 +175,20 @@ func (t *Tab) readyState(ctx context.Context) string {
 	return res.Result.Value.Str()
 }
 
-// rendered is a page as the browser left it after loading and settling.
-type rendered struct {
-	URL      string
-	FinalURL string
-	Title    string
-	HTML     string
-	Status   int
-	LoadTime time.Duration
-	Partial  bool // the load did not finish in time; the DOM as far as it got
+// Rendered is a page as the browser left it after loading and settling.
+type Rendered struct {
+	URL      string        // the URL that was asked for
+	FinalURL string        // location.href at capture: after redirects and script navigation
+	Title    string        // document.title
+	HTML     string        // the rendered DOM, serialised with a doctype
+	Status   int           // HTTP status of the main document, 0 when none was seen
+	LoadTime time.Duration // from the guard's check to the captured DOM
+	Partial  bool          // the load did not finish in time; the DOM as far as it got
 }
 
 // render navigates the tab to rawURL and returns the rendered DOM. Errors
 // that leave the tab in doubt mark it broken so Release replaces it.
-func (t *Tab) render(ctx context.Context, rawURL string) (*rendered, error) {
+func (t *Tab) render(ctx context.Context, rawURL string) (*Rendered, error) {
 	start := time.Now()
 	opt := t.pool.opt
 	if err := t.pool.guard.Check(ctx, rawURL); err != nil {
@@ -218,7 +218,7 @@ func (t *Tab) render(ctx context.Context, rawURL string) (*rendered, error) {
 		return nil, fmt.Errorf("navigate %s: %s", rawURL, res.ErrorText)
 	}
 
-	out := &rendered{URL: rawURL}
+	out := &Rendered{URL: rawURL}
 	loader := res.LoaderID
 	err = t.waitLoaded(navCtx, loader)
 	switch {
@@ -292,7 +292,7 @@ const captureJS = `((limit) => {
 
 // capture reads the DOM, retrying briefly when the document is caught
 // between two states (no root element while a script rewrites it).
-func (t *Tab) capture(ctx context.Context, out *rendered) error {
+func (t *Tab) capture(ctx context.Context, out *Rendered) error {
 	for attempt := 0; ; attempt++ {
 		err := t.captureOnce(ctx, out)
 		if err != nil || strings.TrimPrefix(out.HTML, "<!DOCTYPE html>") != "" || attempt == 5 {
@@ -306,7 +306,7 @@ func (t *Tab) capture(ctx context.Context, out *rendered) error {
 	}
 }
 
-func (t *Tab) captureOnce(ctx context.Context, out *rendered) error {
+func (t *Tab) captureOnce(ctx context.Context, out *Rendered) error {
 	limit := 2 * t.pool.opt.MaxPageBytes // the DOM is often larger than the source
 	cctx, cancel := context.WithTimeout(ctx, captureDeadline)
 	defer cancel()

@@ -16,23 +16,20 @@ const pdfDeadline = 30 * time.Second
 // backgrounds on, CSS page size honoured). source is an http(s) URL or a
 // complete HTML document; HTML should be self-contained, since it is shown
 // on about:blank and images are blocked.
-func (p *Pool) PrintPDF(ctx context.Context, source string) ([]byte, error) {
+func (p *Pool) PrintPDF(ctx context.Context, source string) (pdf []byte, err error) {
 	ctx, cancel := context.WithTimeout(ctx, pdfDeadline)
 	defer cancel()
 	tab, err := p.Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("print PDF: %w", err)
 	}
-	data, err := tab.printPDF(ctx, source)
-	var tabErr error
-	if err != nil {
-		tabErr = err
-	}
-	p.Release(tab, tabErr)
+	// A tab that failed to print is in doubt and is replaced.
+	defer func() { p.Release(tab, err) }()
+	pdf, err = tab.printPDF(ctx, source)
 	if err != nil {
 		return nil, fmt.Errorf("print PDF: %w", err)
 	}
-	return data, nil
+	return pdf, nil
 }
 
 func (t *Tab) printPDF(ctx context.Context, source string) ([]byte, error) {

@@ -1,3 +1,9 @@
+// Package browser is the Rod pool: a bounded set of headless Chromium tabs,
+// each in its own browser context, shared by every run of the process. It
+// navigates, waits for a page to settle and returns the rendered DOM, prints
+// documents to PDF, and answers every request the browser makes itself
+// through the egress guard. What a page means (its main text, its
+// metadata) is the extract package's business, and search drives both.
 package browser
 
 import (
@@ -11,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/quarryhq/quarry/egress"
 )
 
 // Defaults for PoolOptions fields left at zero.
@@ -24,7 +32,7 @@ const (
 	cdpShortDeadline    = 3 * time.Second
 )
 
-// ErrPoolClosed is returned by Acquire and Visit after Close.
+// ErrPoolClosed is returned by Acquire, Render and PrintPDF after Close.
 var ErrPoolClosed = errors.New("browser pool closed")
 
 // PoolOptions configures a Pool. Zero values take the documented defaults.
@@ -46,8 +54,8 @@ type PoolOptions struct {
 	// (default 5 MB).
 	MaxPageBytes int64
 	// Guard checks every request the browser makes; nil allows only public
-	// addresses (NewGuard(nil)).
-	Guard *Guard
+	// addresses (egress.NewGuard(nil)).
+	Guard *egress.Guard
 	// Logger receives pool events; nil discards them.
 	Logger *slog.Logger
 	// Heartbeat is how often the supervisor pings the browser (default 5 s).
@@ -71,7 +79,7 @@ type PoolStats struct {
 type Pool struct {
 	opt    PoolOptions
 	log    *slog.Logger
-	guard  *Guard
+	guard  *egress.Guard
 	slots  chan struct{} // a token per tab that may be held
 	launch chan struct{} // held while a browser is being started
 
@@ -113,7 +121,7 @@ func NewPool(ctx context.Context, opt PoolOptions) (*Pool, error) {
 		opt.Heartbeat = defaultHeartbeat
 	}
 	if opt.Guard == nil {
-		opt.Guard = NewGuard(nil)
+		opt.Guard = egress.NewGuard(nil)
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/quarryhq/quarry/egress"
 )
 
 // ErrDownloadRefused is returned when a navigation leads to a file download.
@@ -23,6 +24,7 @@ type PageTooLargeError struct {
 	Limit int64
 }
 
+// Error names the URL and the limit it went over.
 func (e *PageTooLargeError) Error() string {
 	return fmt.Sprintf("page too large: %s is over the %d-byte limit", e.URL, e.Limit)
 }
@@ -111,7 +113,7 @@ func (inst *instance) failRequest(ctx context.Context, id proto.FetchRequestID, 
 func failReason(err error) proto.NetworkErrorReason {
 	var tooLarge *PageTooLargeError
 	switch {
-	case errors.Is(err, ErrEgressRefused), errors.Is(err, ErrDownloadRefused), errors.As(err, &tooLarge):
+	case errors.Is(err, egress.ErrRefused), errors.Is(err, ErrDownloadRefused), errors.As(err, &tooLarge):
 		return proto.NetworkErrorReasonBlockedByClient
 	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
 		return proto.NetworkErrorReasonTimedOut
@@ -151,7 +153,7 @@ func (inst *instance) fetch(ctx context.Context, e *proto.FetchRequestPaused, ma
 	}
 	resp, err := inst.client.Do(req)
 	if err != nil {
-		var ee *EgressError
+		var ee *egress.Error
 		if errors.As(err, &ee) {
 			if ee.URL == "" {
 				ee.URL = rawURL
@@ -204,7 +206,7 @@ func schemeAllowed(rawURL string) error {
 		return nil
 	}
 	scheme, _, _ := strings.Cut(rawURL, ":")
-	return &EgressError{URL: rawURL, Host: rawURL, Reason: fmt.Sprintf("uses the %q scheme (only http and https are allowed)", scheme)}
+	return &egress.Error{URL: rawURL, Host: rawURL, Reason: fmt.Sprintf("uses the %q scheme (only http and https are allowed)", scheme)}
 }
 
 // checkDocument refuses a top-level response that is a download or not a

@@ -55,7 +55,7 @@ func (p *Pool) startInstance(ctx context.Context, id int) (*instance, error) {
 	inst := &instance{
 		id:        id,
 		pool:      p,
-		client:    p.guard.noRedirectClient(p.opt.NavTimeout),
+		client:    p.guard.NoRedirectClient(p.opt.NavTimeout),
 		exited:    make(chan struct{}),
 		bySession: map[proto.TargetSessionID]*Tab{},
 		byTarget:  map[proto.TargetTargetID]*Tab{},

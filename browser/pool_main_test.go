@@ -8,10 +8,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/quarryhq/quarry/egress"
 )
 
 // The browser tests share one pool of two tabs and one loopback site; tests
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 	testPool, err = NewPool(context.Background(), PoolOptions{
 		Size:       2,
 		NavTimeout: testNavTimeout,
-		Guard:      NewGuard([]string{testSite.host()}),
+		Guard:      egress.NewGuard([]string{testSite.host()}),
 		Heartbeat:  time.Second,
 	})
 	if err != nil {
@@ -58,8 +59,6 @@ type site struct {
 	*httptest.Server
 	imageHits, popupHits, downloadHits atomic.Int64
 	arrived                            chan string // ids of delayed article requests as they arrive
-	engines                            sync.Map    // "test/engine" → saved results page served under /engine/test/engine/
-	results                            sync.Map    // test → []string of result links for /gather/test/search
 }
 
 func (s *site) host() string { return s.Listener.Addr().String() }
@@ -191,28 +190,6 @@ window.onbeforeunload = function (e) { e.preventDefault(); return "stay"; };</sc
 	})
 	mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not here", http.StatusNotFound)
-	})
-	mux.HandleFunc("/engine/{test}/{engine}/{rest...}", func(w http.ResponseWriter, r *http.Request) {
-		file, ok := s.engines.Load(r.PathValue("test") + "/" + r.PathValue("engine"))
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		if strings.HasSuffix(file.(string), ".json") {
-			w.Header().Set("Content-Type", "application/json")
-		}
-		http.ServeFile(w, r, "testdata/serp/"+file.(string))
-	})
-	mux.HandleFunc("/gather/{test}/search", func(w http.ResponseWriter, r *http.Request) {
-		hrefs, ok := s.results.Load(r.PathValue("test"))
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		bingResults(w, hrefs.([]string))
-	})
-	mux.HandleFunc("/serp/{file}", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFile(w, r, "testdata/serp/"+r.PathValue("file"))
 	})
 	s.Server = httptest.NewServer(mux)
 	return s

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/quarryhq/quarry/egress"
 )
 
 func TestPoolContention(t *testing.T) {
@@ -24,9 +26,9 @@ func TestPoolContention(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			page, err := testPool.Visit(ctx, testSite.url(fmt.Sprintf("/article/c%d?delay=50", i)))
-			if err == nil && page.Title != fmt.Sprintf("Article c%d", i) {
-				err = fmt.Errorf("visit %d got page %q", i, page.Title)
+			r, err := testPool.Render(ctx, testSite.url(fmt.Sprintf("/article/c%d?delay=50", i)))
+			if err == nil && r.Title != fmt.Sprintf("Article c%d", i) {
+				err = fmt.Errorf("visit %d got page %q", i, r.Title)
 			}
 			errs <- err
 		}()
@@ -101,7 +103,7 @@ func TestAcquireHonoursDeadline(t *testing.T) {
 func TestBrowserKilledMidNavigation(t *testing.T) {
 	p, err := NewPool(context.Background(), PoolOptions{
 		Size: 2, NavTimeout: 5 * time.Second, Heartbeat: 500 * time.Millisecond,
-		Guard: NewGuard([]string{testSite.host()}),
+		Guard: egress.NewGuard([]string{testSite.host()}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +117,7 @@ func TestBrowserKilledMidNavigation(t *testing.T) {
 
 	result := make(chan error, 1)
 	go func() {
-		_, err := p.Visit(context.Background(), testSite.url("/article/slow?delay=3000"))
+		_, err := p.Render(context.Background(), testSite.url("/article/slow?delay=3000"))
 		result <- err
 	}()
 	// Kill the browser once the page's request reached the server.
@@ -140,12 +142,12 @@ func TestBrowserKilledMidNavigation(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	page, err := p.Visit(ctx, testSite.url("/article/after-crash"))
+	r, err := p.Render(ctx, testSite.url("/article/after-crash"))
 	if err != nil {
 		t.Fatalf("visit after the crash: %v", err)
 	}
-	if page.Title != "Article after-crash" {
-		t.Errorf("title = %q", page.Title)
+	if r.Title != "Article after-crash" {
+		t.Errorf("title = %q", r.Title)
 	}
 	s := p.Stats()
 	if s.Crashes < 1 || s.Relaunches < 1 {
@@ -158,7 +160,7 @@ func TestBrowserKilledMidNavigation(t *testing.T) {
 
 func TestBrowserRecycledAfterPages(t *testing.T) {
 	p, err := NewPool(context.Background(), PoolOptions{
-		Size: 2, RecycleAfter: 2, Guard: NewGuard([]string{testSite.host()}),
+		Size: 2, RecycleAfter: 2, Guard: egress.NewGuard([]string{testSite.host()}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +172,7 @@ func TestBrowserRecycledAfterPages(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := p.Visit(context.Background(), testSite.url(fmt.Sprintf("/article/r%d", i))); err != nil {
+			if _, err := p.Render(context.Background(), testSite.url(fmt.Sprintf("/article/r%d", i))); err != nil {
 				t.Errorf("visit %d: %v", i, err)
 			}
 		}()

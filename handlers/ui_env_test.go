@@ -23,10 +23,12 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/egress"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/handlers"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -186,7 +188,7 @@ func startUIEnv() (*uiEnv, error) {
 		return nil, err
 	}
 	uiClosers = append(uiClosers, site.Close)
-	guard := browser.NewGuard([]string{"127.0.0.1", site.hostPort()})
+	guard := egress.NewGuard([]string{"127.0.0.1", site.hostPort()})
 	pool, err := browser.NewPool(ctx, browser.PoolOptions{ChromiumPath: chromiumBin, Size: 2, Guard: guard, NavTimeout: 15 * time.Second})
 	if err != nil {
 		return nil, fmt.Errorf("browser pool: %w", err)
@@ -195,7 +197,7 @@ func startUIEnv() (*uiEnv, error) {
 	engines := []string{site.engine(""), site.engine("slow"), site.engine("hostile")}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	runner := pipeline.NewRunner(pipeline.Options{
-		Store: store, Engine: extractive.New(), Gatherer: browser.NewGatherer(pool, browser.NewSearcher(pool, browser.SearchOptions{Guard: guard})),
+		Store: store, Engine: extractive.New(), Gatherer: search.NewGatherer(pool, search.NewSearcher(pool, search.Options{Guard: guard})),
 		Engines: engines, Workers: 2, Logger: log, LeaseTTL: 5 * time.Second, PollInterval: 100 * time.Millisecond,
 	})
 	runner.Start()

@@ -10,9 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 	"github.com/quarryhq/quarry/text"
 )
 
@@ -65,14 +66,14 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 	if err := r.emit(ctx, run, event{research.EventAction, actionPayload(row, research.ActionRunning, "", "", nil)}); err != nil {
 		return err
 	}
-	var pages []browser.Page
+	var pages []extract.Page
 	var failure string
 	var pageErrs []string
 	switch {
 	case r.opt.Gatherer == nil:
 		failure = "no browser is configured"
 	case row.Kind == research.ActionNavigate:
-		if !known.claim(browser.CanonicalURL(row.URL)) {
+		if !known.claim(extract.CanonicalURL(row.URL)) {
 			failure = "already fetched"
 			break
 		}
@@ -84,7 +85,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		}
 	default:
 		engines := append([]string{row.Engine}, without(st.Engines, row.Engine)...)
-		out, err := r.opt.Gatherer.Search(actx, browser.SearchAction{
+		out, err := r.opt.Gatherer.Search(actx, search.Action{
 			Engines: engines,
 			Query:   row.Query,
 			Pages:   st.Spec.Budget.PagesPerSearch,
@@ -113,7 +114,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		for _, p := range pages {
 			canon := p.CanonicalURL
 			if canon == "" {
-				canon = browser.CanonicalURL(p.URL)
+				canon = extract.CanonicalURL(p.URL)
 			}
 			findings, _ := json.Marshal(p.Findings)
 			src, added, err := tx.AddSource(ctx, db.Source{RunID: run.ID, URL: firstNonEmpty(p.FinalURL, p.URL), CanonicalURL: canon,

@@ -14,9 +14,11 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/egress"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 )
 
 const crashWorkerEnv = "QUARRY_CRASH_WORKER"
@@ -30,7 +32,7 @@ func runCrashWorker() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	guard := browser.NewGuard([]string{os.Getenv("QUARRY_CRASH_ALLOW")})
+	guard := egress.NewGuard([]string{os.Getenv("QUARRY_CRASH_ALLOW")})
 	pool, err := browser.NewPool(ctx, browser.PoolOptions{Size: 2, Guard: guard, NavTimeout: 20 * time.Second})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -39,7 +41,7 @@ func runCrashWorker() {
 	r := pipeline.NewRunner(pipeline.Options{
 		Store:        db.NewStore(conn, nil),
 		Engine:       extractive.New(),
-		Gatherer:     browser.NewGatherer(pool, browser.NewSearcher(pool, browser.SearchOptions{Guard: guard})),
+		Gatherer:     search.NewGatherer(pool, search.NewSearcher(pool, search.Options{Guard: guard})),
 		Engines:      []string{os.Getenv("QUARRY_CRASH_ENGINE")},
 		Workers:      1,
 		LeaseTTL:     2 * time.Second,

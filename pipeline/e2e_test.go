@@ -19,10 +19,12 @@ import (
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/egress"
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 )
 
 // site serves the benchmark pages in testdata/site behind a search results
@@ -95,15 +97,15 @@ var (
 // allowed to reach the loopback test sites (and nothing else private).
 func testGatherer(t testing.TB, allow ...string) pipeline.Gatherer {
 	t.Helper()
-	guard := browser.NewGuard(append([]string{"127.0.0.1"}, allow...))
+	guard := egress.NewGuard(append([]string{"127.0.0.1"}, allow...))
 	poolOnce.Do(func() {
 		pool, poolErr = browser.NewPool(context.Background(), browser.PoolOptions{Size: 2, Guard: guard, NavTimeout: 15 * time.Second})
 	})
 	if poolErr != nil {
 		t.Fatal(poolErr)
 	}
-	searcher := browser.NewSearcher(pool, browser.SearchOptions{Guard: guard})
-	return browser.NewGatherer(pool, searcher)
+	searcher := search.NewSearcher(pool, search.Options{Guard: guard})
+	return search.NewGatherer(pool, searcher)
 }
 
 func newRunner(t testing.TB, s *site, engine engine.Engine) (*pipeline.Runner, *db.Store) {

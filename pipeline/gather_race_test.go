@@ -8,11 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db/dbtest"
 	"github.com/quarryhq/quarry/engine/extractive"
+	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 )
 
 // pagesPerSearch is how many new pages each search of burstGatherer returns.
@@ -28,7 +29,7 @@ type burstGatherer struct {
 	calls   sync.WaitGroup
 }
 
-func (g *burstGatherer) Search(ctx context.Context, a browser.SearchAction) (browser.SearchOutcome, error) {
+func (g *burstGatherer) Search(ctx context.Context, a search.Action) (search.Outcome, error) {
 	g.mu.Lock()
 	base := g.n
 	g.n += pagesPerSearch
@@ -38,17 +39,17 @@ func (g *burstGatherer) Search(ctx context.Context, a browser.SearchAction) (bro
 	case <-time.After(300 * time.Millisecond):
 		g.once.Do(func() { close(g.release) })
 	}
-	var out browser.SearchOutcome
+	var out search.Outcome
 	for i := range pagesPerSearch {
 		u := fmt.Sprintf("https://docs.example.org/page-%d", base+i)
-		out.Pages = append(out.Pages, browser.Page{URL: u, CanonicalURL: u, Title: fmt.Sprintf("Page %d", base+i), Host: "docs.example.org",
+		out.Pages = append(out.Pages, extract.Page{URL: u, CanonicalURL: u, Title: fmt.Sprintf("Page %d", base+i), Host: "docs.example.org",
 			Text: fmt.Sprintf("Page %d explains how Quillstore and Emberdb store %s rows on disk in detail.", base+i, a.Query), FetchedAt: time.Now()})
 	}
 	return out, nil
 }
 
-func (g *burstGatherer) Navigate(ctx context.Context, url string) (browser.Page, error) {
-	return browser.Page{}, fmt.Errorf("navigate %s: not in this test", url)
+func (g *burstGatherer) Navigate(ctx context.Context, url string) (extract.Page, error) {
+	return extract.Page{}, fmt.Errorf("navigate %s: not in this test", url)
 }
 
 // TestConcurrentActionsRecordEverySource runs a batch of parallel searches

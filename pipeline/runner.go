@@ -15,17 +15,18 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 )
 
-// Gatherer fetches evidence: a two-step search or one page. *browser.Gatherer
+// Gatherer fetches evidence: a two-step search or one page. *search.Gatherer
 // implements it.
 type Gatherer interface {
-	Search(ctx context.Context, a browser.SearchAction) (browser.SearchOutcome, error)
-	Navigate(ctx context.Context, url string) (browser.Page, error)
+	Search(ctx context.Context, a search.Action) (search.Outcome, error)
+	Navigate(ctx context.Context, url string) (extract.Page, error)
 }
 
 // Options configure a Runner.

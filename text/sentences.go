@@ -239,7 +239,7 @@ func isTerminal(r rune) bool {
 
 func isCJKTerminal(r rune) bool { return r == '。' || r == '！' || r == '？' }
 
-func isCloser(r rune) bool { return strings.ContainsRune("\"'”’)]»", r) }
+func isCloser(r rune) bool { return strings.ContainsRune("\"'”’)]»", r) || isCJKCloser(r) }
 
 // isOpener reports whether r can begin a new sentence.
 func isOpener(r rune) bool {

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/browser"
+	"github.com/quarryhq/quarry/egress"
+	"github.com/quarryhq/quarry/search"
 )
 
 // benchResult is the line `quarry bench fetch` prints.
@@ -92,7 +94,7 @@ func benchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(string) 
 		Size:         size,
 		RecycleAfter: *recycle,
 		NavTimeout:   *timeout,
-		Guard:        browser.NewGuard(splitList(*allow)),
+		Guard:        egress.NewGuard(splitList(*allow)),
 		Logger:       logger,
 	})
 	if err != nil {
@@ -123,7 +125,7 @@ func benchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(string) 
 				if i >= len(urls) || ctx.Err() != nil {
 					return
 				}
-				page, err := pool.Visit(ctx, urls[i])
+				page, err := search.Visit(ctx, pool, urls[i])
 				if err == nil && strings.TrimSpace(page.Text) == "" {
 					err = errors.New("no text extracted")
 				}

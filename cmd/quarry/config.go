@@ -13,9 +13,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/quarryhq/quarry/auth"
-	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/handlers"
+	"github.com/quarryhq/quarry/search"
 )
 
 // Config is Quarry's configuration, read once from the environment and
@@ -100,7 +100,7 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 			}
 		}
 	}
-	engines, err := browser.ParseEngines(getenv("QUARRY_SEARCH_ENGINES"))
+	engines, err := search.ParseEngines(getenv("QUARRY_SEARCH_ENGINES"))
 	if err != nil {
 		return nil, fmt.Errorf("QUARRY_SEARCH_ENGINES: %w", err)
 	}

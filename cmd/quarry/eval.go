@@ -10,8 +10,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-
-	"github.com/quarryhq/quarry/browser"
 )
 
 // runEval implements `quarry eval extraction --dir DIR [--out FILE]`: it
@@ -41,7 +39,7 @@ func evalTo(ctx context.Context, w io.Writer, args []string) error {
 		return err
 	}
 
-	report, preds, err := browser.EvalDir(*dir, *workers)
+	report, preds, err := evalDir(*dir, *workers)
 	if err != nil {
 		return err
 	}
@@ -84,8 +82,8 @@ func writePredictions(path string, preds map[string]string) error {
 	return nil
 }
 
-func printWorst(w io.Writer, pages []browser.PageScore, n int) {
-	sorted := append([]browser.PageScore(nil), pages...)
+func printWorst(w io.Writer, pages []pageScore, n int) {
+	sorted := append([]pageScore(nil), pages...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].F1 < sorted[j].F1 })
 	for _, p := range sorted[:min(n, len(sorted))] {
 		fmt.Fprintf(w, "%.3f  p=%.3f r=%.3f  %s %s\n", p.F1, p.Precision, p.Recall, p.ID, p.Err)

@@ -6,10 +6,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/search"
 )
 
 // runMetrics are the pipeline's figures on /metrics: stage durations,
@@ -143,7 +144,7 @@ type meteredGatherer struct {
 }
 
 // Search implements pipeline.Gatherer.
-func (g meteredGatherer) Search(ctx context.Context, a browser.SearchAction) (browser.SearchOutcome, error) {
+func (g meteredGatherer) Search(ctx context.Context, a search.Action) (search.Outcome, error) {
 	out, err := g.Gatherer.Search(ctx, a)
 	for _, p := range out.Pages {
 		g.m.pageLoads.WithLabelValues("ok").Observe(p.LoadTime.Seconds())
@@ -155,7 +156,7 @@ func (g meteredGatherer) Search(ctx context.Context, a browser.SearchAction) (br
 }
 
 // Navigate implements pipeline.Gatherer.
-func (g meteredGatherer) Navigate(ctx context.Context, url string) (browser.Page, error) {
+func (g meteredGatherer) Navigate(ctx context.Context, url string) (extract.Page, error) {
 	start := time.Now()
 	p, err := g.Gatherer.Navigate(ctx, url)
 	d := p.LoadTime

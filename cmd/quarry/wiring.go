@@ -6,9 +6,11 @@ import (
 	"log/slog"
 
 	"github.com/quarryhq/quarry/browser"
+	"github.com/quarryhq/quarry/egress"
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/engine/llm"
+	"github.com/quarryhq/quarry/search"
 )
 
 // buildEngine returns the engine QUARRY_LLM selects.
@@ -31,8 +33,8 @@ func buildEngine(cfg *Config, logger *slog.Logger) (engine.Engine, error) {
 }
 
 // buildBrowser starts the tab pool and the search/gather layer on it.
-func buildBrowser(ctx context.Context, cfg *Config, logger *slog.Logger) (*browser.Pool, *browser.Gatherer, error) {
-	guard := browser.NewGuard(cfg.AllowHosts)
+func buildBrowser(ctx context.Context, cfg *Config, logger *slog.Logger) (*browser.Pool, *search.Gatherer, error) {
+	guard := egress.NewGuard(cfg.AllowHosts)
 	pool, err := browser.NewPool(ctx, browser.PoolOptions{
 		ChromiumPath: cfg.Chromium,
 		RemoteURL:    cfg.BrowserURL,
@@ -43,6 +45,6 @@ func buildBrowser(ctx context.Context, cfg *Config, logger *slog.Logger) (*brows
 	if err != nil {
 		return nil, nil, fmt.Errorf("start browser (QUARRY_CHROMIUM / QUARRY_BROWSER_URL): %w", err)
 	}
-	searcher := browser.NewSearcher(pool, browser.SearchOptions{Engines: cfg.SearchEngines, SearxngURL: cfg.SearxngURL, Guard: guard, Logger: logger})
-	return pool, browser.NewGatherer(pool, searcher), nil
+	searcher := search.NewSearcher(pool, search.Options{Engines: cfg.SearchEngines, SearxngURL: cfg.SearxngURL, Guard: guard, Logger: logger})
+	return pool, search.NewGatherer(pool, searcher), nil
 }

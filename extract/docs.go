@@ -1,0 +1,369 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Documentation pages (mdBook, Sphinx, MkDocs, Docusaurus, rustdoc, plain
+// manuals) are not articles: the article extractors drop their option lists,
+// code blocks and headings as boilerplate. For them the main content element
+// is walked directly, keeping that structure.
+
+// docGeneratorRe matches the generator meta tag of documentation tools.
+var docGeneratorRe = regexp.MustCompile(`(?i)\b(mdbook|sphinx|docutils|mkdocs|docusaurus|rustdoc|hugo-book|docfx|jsdoc|typedoc|pkgsite|vitepress|vuepress|gitbook|antora|doxygen|pdoc|godoc|makeinfo|texi2html|javadoc|asciidoctor|docbook)\b`)
+
+// docChromeRe matches the class or id tokens of documentation-site chrome
+// inside or around the content element: sidebars, menus, popups, search,
+// prev/next links, edit buttons, breadcrumbs, theme pickers.
+var docChromeRe = regexp.MustCompile(`^(sidebar.*|navheader|navfooter|.*-sidebar|menu-bar|menu|nav-wrapper|nav-wide-wrapper|nav-chapters|navbar.*|breadcrumbs?|.*-breadcrumbs?|search.*|.*-search|mdbook-help-.*|.*popup.*|modal|theme-.*-?popover|theme-popup|headerlink|skip-link|skip-to-content|edit-this-page|md-content__button|theme-edit-this-page|pagination-nav.*|md-footer.*|md-header.*|md-sidebar.*|md-source-file|rst-footer-buttons|related|footer|copyright|sphinxsidebar.*|toc|toc-drawer|toctree-wrapper|on-this-page|table-of-contents|rustdoc-toolbar|hideme|sub-heading|out-of-band|copy-path|hash-link|rule-link|doc-anchor|src|tooltip|buttons|clip-button|play-button|fa-.*)$`)
+
+// docContentIDs and docContentClasses name, in order of preference, the
+// elements that hold the main content of the common documentation
+// generators: rustdoc, Docusaurus, MkDocs Material and Sphinx themes; mdBook
+// and plain manuals are found by <main>, [role=main] or <article>, and
+// docFallbackClasses are tried last (Sphinx's classic themes).
+var (
+	docContentIDs      = []string{"main-content"}
+	docContentClasses  = []string{"theme-doc-markdown", "md-content__inner", "rst-content"}
+	docFallbackClasses = []string{"body", "document"}
+)
+
+// minDocStructure is the fewest inline code elements a page without a
+// documentation generator tag needs to be taken for documentation.
+const minDocStructure = 4
+
+// docRoot returns the main content element of a documentation page, or nil
+// when doc does not look like one. A page is documentation when its
+// generator meta tag names a documentation tool, or when its main content
+// element holds several section headings and code, option or definition
+// blocks.
+func docRoot(doc *html.Node) *html.Node {
+	body := findBody(doc)
+	if body == nil {
+		return nil
+	}
+	generated := docGenerator(doc)
+	root := findDocContent(body)
+	if root == nil {
+		if !generated {
+			return nil
+		}
+		root = body
+	}
+	if generated {
+		return root
+	}
+	var headings, blocks, codes, paras int
+	walkElements(root, func(n *html.Node) {
+		switch n.DataAtom {
+		case atom.H2, atom.H3, atom.H4:
+			headings++
+		case atom.Pre, atom.Dl:
+			blocks++
+		case atom.Code, atom.Kbd, atom.Samp:
+			codes++
+		case atom.P:
+			paras++
+		}
+	})
+	if headings >= 2 && blocks >= 2 && codes >= minDocStructure && blocks*4 >= paras/2 {
+		return root
+	}
+	return nil
+}
+
+// docGenerator reports whether the page's generator meta tag names a
+// documentation tool, or its markup carries a tool's signature.
+func docGenerator(doc *html.Node) bool {
+	found := false
+	walkElements(doc, func(n *html.Node) {
+		if found {
+			return
+		}
+		switch n.DataAtom {
+		case atom.Meta:
+			if strings.EqualFold(attr(n, "name"), "generator") && docGeneratorRe.MatchString(attr(n, "content")) {
+				found = true
+			}
+		case atom.Div:
+			// mdBook has no generator tag but always its help popup or
+			// its sidebar scrollbox.
+			switch attr(n, "id") {
+			case "mdbook-help-container", "mdbook-body-container":
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// findDocContent finds the main content element: a known generator's
+// container, else <main>, [role=main] or a single <article>.
+func findDocContent(body *html.Node) *html.Node {
+	var byID, byClass, main, roleMain, article, fallback *html.Node
+	classRank := len(docContentClasses)
+	articles := 0
+	walkElements(body, func(n *html.Node) {
+		id := attr(n, "id")
+		for _, want := range docContentIDs {
+			if id == want && byID == nil {
+				byID = n
+			}
+		}
+		for _, c := range strings.Fields(attr(n, "class")) {
+			for i, want := range docContentClasses {
+				if c == want && i < classRank {
+					byClass, classRank = n, i
+				}
+			}
+			for _, want := range docFallbackClasses {
+				if c == want && fallback == nil {
+					fallback = n
+				}
+			}
+		}
+		switch {
+		case n.DataAtom == atom.Main && main == nil:
+			main = n
+		case attr(n, "role") == "main" && roleMain == nil:
+			roleMain = n
+		case n.DataAtom == atom.Article:
+			if articles == 0 {
+				article = n
+			}
+			articles++
+		}
+	})
+	if articles > 1 {
+		article = nil
+	}
+	for _, n := range []*html.Node{byID, byClass, roleMain, main, article, fallback} {
+		if n != nil {
+			return n
+		}
+	}
+	return nil
+}
+
+// walkElements calls fn for every element under n, n included, in
+// document order.
+func walkElements(n *html.Node, fn func(*html.Node)) {
+	if n.Type == html.ElementNode {
+		fn(n)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		walkElements(c, fn)
+	}
+}
+
+// isDocChrome reports whether an element inside a documentation page is
+// navigation or a control rather than content.
+func isDocChrome(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Nav, atom.Footer, atom.Aside, atom.Dialog, atom.Form:
+		return true
+	}
+	if hasAttr(n, "hidden") || attr(n, "aria-hidden") == "true" {
+		return true
+	}
+	switch attr(n, "role") {
+	case "navigation", "search", "dialog", "banner", "contentinfo", "toolbar":
+		return true
+	}
+	if docChromeRe.MatchString(strings.ToLower(attr(n, "id"))) {
+		return true
+	}
+	for _, c := range strings.Fields(strings.ToLower(attr(n, "class"))) {
+		// An anchor link beside a heading ("§", "¶"); a heading may itself
+		// carry the class.
+		if docChromeRe.MatchString(c) || (n.DataAtom == atom.A && c == "anchor") {
+			return true
+		}
+	}
+	return false
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// docParagraphs returns the text of a documentation content element as
+// paragraphs: each heading on its own, a definition term joined to its
+// definition as "term: definition", code blocks with their lines, table
+// rows with their cells separated by " | ", and chrome left out. At most
+// limit bytes are collected (0: no limit).
+func docParagraphs(root *html.Node, limit int) []string {
+	b := &docBuilder{textBuilder: textBuilder{limit: limit}, done: map[*html.Node]bool{}}
+	b.walk(root)
+	b.flush()
+	return b.paras
+}
+
+// docBuilder is a textBuilder that knows documentation structure.
+type docBuilder struct {
+	textBuilder
+	inPre int
+	done  map[*html.Node]bool // <dd>s already written with their term
+}
+
+func (b *docBuilder) walk(n *html.Node) {
+	if b.full() {
+		return
+	}
+	switch n.Type {
+	case html.TextNode:
+		if b.inPre > 0 {
+			b.cur.WriteString(strings.ReplaceAll(n.Data, "\n", string(lineSep)))
+		} else {
+			b.cur.WriteString(n.Data)
+		}
+		return
+	case html.ElementNode:
+		if skippedTags[n.DataAtom] || isDocChrome(n) || b.done[n] {
+			return
+		}
+		switch n.DataAtom {
+		case atom.Br:
+			b.lineBreak()
+			return
+		case atom.Tr:
+			b.row(n)
+			return
+		case atom.Dt:
+			b.term(n)
+			return
+		case atom.Pre:
+			b.flush()
+			b.inPre++
+			b.children(n)
+			b.inPre--
+			b.flush()
+			return
+		}
+	case html.CommentNode, html.DoctypeNode:
+		return
+	}
+	block := n.Type == html.ElementNode && (blockTags[n.DataAtom] || !isKnownInline(n))
+	if block {
+		b.flush()
+	}
+	b.children(n)
+	if block {
+		b.flush()
+	}
+}
+
+func (b *docBuilder) children(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.walk(c)
+	}
+}
+
+// textOf returns the text inside n as one line.
+func (b *docBuilder) textOf(n *html.Node) string {
+	sub := &docBuilder{textBuilder: textBuilder{limit: b.limit}, done: b.done}
+	sub.children(n)
+	sub.flush()
+	return strings.Join(sub.paras, " ")
+}
+
+// row writes a table row as one paragraph, its cells separated by " | ".
+func (b *docBuilder) row(tr *html.Node) {
+	b.flush()
+	var cells []string
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || skippedTags[c.DataAtom] || isDocChrome(c) {
+			continue
+		}
+		cells = append(cells, b.textOf(c))
+	}
+	if p := strings.TrimSpace(strings.Join(cells, " | ")); strings.Trim(p, "| ") != "" {
+		b.paras = append(b.paras, p)
+		b.size += len(p) + 2
+	}
+}
+
+// term writes a definition term, with the terms that directly follow it
+// (an option's short and long forms). When a definition follows, the terms
+// lead its first paragraph: "-v, --verbose: Use verbose output."
+func (b *docBuilder) term(dt *html.Node) {
+	b.flush()
+	var terms []string
+	next := dt
+	for next != nil && next.DataAtom == atom.Dt {
+		if next != dt {
+			b.done[next] = true
+		}
+		if t := b.textOf(next); t != "" {
+			terms = append(terms, t)
+		}
+		next = nextElement(next)
+	}
+	termText := strings.Join(terms, ", ")
+	if termText == "" {
+		return
+	}
+	b.size += len(termText) + 2
+	if next == nil || next.DataAtom != atom.Dd {
+		b.paras = append(b.paras, termText)
+		return
+	}
+	start := len(b.paras)
+	b.walk(next)
+	b.done[next] = true
+	if len(b.paras) == start {
+		b.paras = append(b.paras, termText)
+	} else {
+		b.paras[start] = termText + ": " + b.paras[start]
+	}
+}
+
+// nextElement returns the next sibling element of n.
+func nextElement(n *html.Node) *html.Node {
+	for s := n.NextSibling; s != nil; s = s.NextSibling {
+		if s.Type == html.ElementNode {
+			return s
+		}
+	}
+	return nil
+}
+
+// docTitle returns the text of the first <h1> in the content element, else
+// of its first <h2> (an mdBook sub-chapter starts with one), or "".
+func docTitle(root *html.Node) string {
+	var h1, h2 *html.Node
+	walkElements(root, func(n *html.Node) {
+		switch {
+		case n.DataAtom == atom.H1 && h1 == nil && !isDocChrome(n):
+			h1 = n
+		case n.DataAtom == atom.H2 && h2 == nil && !isDocChrome(n):
+			h2 = n
+		}
+	})
+	if h1 == nil {
+		h1 = h2
+	}
+	if h1 == nil {
+		return ""
+	}
+	return strings.Join(docParagraphs(h1, maxMetaRunes*4), " ")
+}
+
+// documentationText returns the structure-preserving text and the heading
+// of a documentation page; isDoc is false when doc is not one.
+func documentationText(doc *html.Node) (paras []string, h1 string, isDoc bool) {
+	root := docRoot(doc)
+	if root == nil {
+		return nil, "", false
+	}
+	return docParagraphs(root, maxTextBytes), docTitle(root), true
+}

@@ -1,0 +1,99 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// commentClassRe matches the class tokens of reader-comment sections in the
+// common publishing systems (WordPress, Disqus and the like).
+var commentClassRe = regexp.MustCompile(`^(comments?|comment-(body|content|list|respond|thread|section|area|form)|commentlist|comments-(area|list|section|wrapper|container)|comment-reply|disqus_thread)$`)
+
+// commentIDRe matches the ids of reader-comment sections.
+var commentIDRe = regexp.MustCompile(`^(comments?|respond|disqus_thread|comment-\d+|div-comment-\d+|comments-(area|section|list|wrapper))$`)
+
+// maxDocText bounds the visible text of a document handed to the
+// extractors; the rest of the tree is cut. Extraction time grows faster than
+// linearly with text (a megabyte of prose takes trafilatura seconds), while
+// the largest benchmark page holds about 100 KB.
+const maxDocText = 256 << 10
+
+// precleanDocument removes, in place, the parts of a page no extractor
+// should consider: reader-comment sections (the fallback extractors
+// otherwise take a long comment thread for the article when the post itself
+// is short), mdBook's hidden help popup and whatever follows the first
+// maxDocText bytes of text.
+func precleanDocument(doc *html.Node) {
+	limitText(doc, maxDocText)
+	var doomed []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && isCommentSection(n) {
+			doomed = append(doomed, n)
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	for _, n := range doomed {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
+
+// isCommentSection reports whether an element holds reader comments.
+func isCommentSection(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Body, atom.Html, atom.Main, atom.Article:
+		return false
+	}
+	if attr(n, "id") == "mdbook-help-container" {
+		return true // mdBook's keyboard-shortcut popup, hidden until asked for
+	}
+	if commentIDRe.MatchString(strings.ToLower(attr(n, "id"))) {
+		return true
+	}
+	for _, c := range strings.Fields(strings.ToLower(attr(n, "class"))) {
+		if commentClassRe.MatchString(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// limitText cuts the tree after the text node at which the visible text
+// exceeds limit bytes, removing every later sibling of that node and of its
+// ancestors.
+func limitText(doc *html.Node, limit int) {
+	seen := 0
+	var walk func(n *html.Node) bool // reports whether the limit was hit
+	walk = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				seen += len(c.Data)
+			case html.ElementNode:
+				if skippedTags[c.DataAtom] && c.DataAtom != atom.Head {
+					continue
+				}
+				if walk(c) {
+					seen = limit + 1
+				}
+			}
+			if seen > limit {
+				for c.NextSibling != nil {
+					n.RemoveChild(c.NextSibling)
+				}
+				return true
+			}
+		}
+		return false
+	}
+	walk(doc)
+}

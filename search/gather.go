@@ -1,0 +1,149 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/quarryhq/quarry/browser"
+	"github.com/quarryhq/quarry/extract"
+)
+
+// DefaultPages is how many results a search action visits by default.
+const DefaultPages = 5
+
+// Action is a two-step search: a results page, then the top Pages
+// results visited in parallel.
+type Action struct {
+	// Engines to try in order; nil means the Searcher's configured order.
+	Engines []string
+	Query   string
+	// Pages is how many results to visit (default 5, at most 10).
+	Pages int
+	// Skip reports URLs the run already has (by extract.CanonicalURL); they are
+	// neither visited nor returned. Nil skips nothing. It may be called
+	// from several goroutines.
+	Skip func(canonicalURL string) bool
+}
+
+// PageError is a result that could not be turned into evidence.
+type PageError struct {
+	URL string `json:"url"`
+	Err string `json:"error"`
+}
+
+// Outcome is the evidence a search action produced. Pages are in
+// retrieval order (the order their visits finished), which is the order
+// the pipeline numbers sources in. The results page itself never becomes
+// evidence.
+type Outcome struct {
+	Engine  string         `json:"engine"`
+	Blocked []string       `json:"blocked,omitempty"` // "engine: kind" for engines that refused
+	Results []Result       `json:"results"`
+	Pages   []extract.Page `json:"pages"`
+	Errors  []PageError    `json:"errors,omitempty"`
+}
+
+// Gatherer turns search and navigate actions into evidence pages.
+type Gatherer struct {
+	pool     *browser.Pool
+	searcher *Searcher
+}
+
+// NewGatherer returns a Gatherer visiting pages in pool and searching with
+// searcher.
+func NewGatherer(pool *browser.Pool, searcher *Searcher) *Gatherer {
+	return &Gatherer{pool: pool, searcher: searcher}
+}
+
+// Search runs a search action. When the search itself fails the error is
+// returned with whatever is known; when only some pages fail, the outcome
+// holds the pages that succeeded and an entry in Errors per failure, and the
+// error is nil.
+func (g *Gatherer) Search(ctx context.Context, a Action) (Outcome, error) {
+	var out Outcome
+	res, err := g.searcher.SearchAny(ctx, a.Engines, a.Query)
+	out.Engine = res.Engine
+	out.Results = res.Results
+	var blocked *BlockedError
+	for _, e := range unwrapJoined(err) {
+		if errors.As(e, &blocked) {
+			out.Blocked = append(out.Blocked, blocked.Engine+": "+blocked.Kind)
+		}
+	}
+	if len(res.Results) == 0 {
+		if err != nil {
+			return out, fmt.Errorf("search %q: %w", a.Query, err)
+		}
+		return out, nil
+	}
+
+	n := a.Pages
+	if n <= 0 {
+		n = DefaultPages
+	}
+	n = min(n, maxResults)
+	skip := a.Skip
+	if skip == nil {
+		skip = func(string) bool { return false }
+	}
+	seen := map[string]bool{}
+	var targets []string
+	for _, r := range res.Results {
+		key := extract.CanonicalURL(r.URL)
+		if seen[key] || skip(key) {
+			continue
+		}
+		seen[key] = true
+		targets = append(targets, r.URL)
+		if len(targets) == n {
+			break
+		}
+	}
+
+	// Every visit waits for a tab in the pool, which bounds the parallelism.
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, target := range targets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			page, err := Visit(ctx, g.pool, target)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				out.Errors = append(out.Errors, PageError{URL: target, Err: err.Error()})
+				return
+			}
+			// Two results may redirect (or declare rel=canonical) to one page.
+			if key := page.CanonicalURL; key != extract.CanonicalURL(target) {
+				if seen[key] || skip(key) {
+					return
+				}
+				seen[key] = true
+			}
+			out.Pages = append(out.Pages, page)
+		}()
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// Navigate visits one URL (a navigate action).
+func (g *Gatherer) Navigate(ctx context.Context, rawURL string) (extract.Page, error) {
+	if err := g.pool.Guard().Check(ctx, rawURL); err != nil {
+		return extract.Page{}, fmt.Errorf("navigate %s: %w", rawURL, err)
+	}
+	return Visit(ctx, g.pool, rawURL)
+}
+
+func unwrapJoined(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}

@@ -1,0 +1,413 @@
+package search
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/quarryhq/quarry/extract"
+	"github.com/quarryhq/quarry/text"
+	"golang.org/x/net/html"
+)
+
+// maxResults is how many results one results page yields at most.
+const maxResults = 10
+
+// Harvest picks the organic results out of a results page (HTML, or the
+// JSON body for the hackernews and searxng engines). engine is a name from
+// EngineNames or "url:<template>"; unknown engines use the generic
+// harvester. Redirect links are unwrapped, the engine's own links, ads and
+// duplicates dropped, and at most 10 results returned in page order.
+func Harvest(engine, pageURL, html string) ([]Result, error) {
+	base, err := url.Parse(pageURL)
+	if err != nil {
+		return nil, fmt.Errorf("harvest: page URL %q: %w", pageURL, err)
+	}
+	e := engines[strings.ToLower(engine)]
+	if e != nil && e.api {
+		return harvestJSON(e.name, html)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
+	if err != nil {
+		return nil, fmt.Errorf("harvest %s: parse: %w", engine, err)
+	}
+	h := harvester{engine: e, base: base, seen: map[string]bool{}}
+	if e != nil {
+		for _, sel := range e.selectors {
+			h.specific(doc, sel)
+			if len(h.out) > 0 {
+				return h.out, nil
+			}
+		}
+	}
+	h.generic(doc)
+	return h.out, nil
+}
+
+type harvester struct {
+	engine *engine // nil for url: templates and unknown engines
+	base   *url.URL
+	seen   map[string]bool
+	out    []Result
+}
+
+func (h *harvester) specific(doc *goquery.Document, sel resultSelector) {
+	doc.Find(sel.item).EachWithBreak(func(_ int, item *goquery.Selection) bool {
+		if isAd(item) {
+			return true
+		}
+		link := item.Find(sel.link).First()
+		href, ok := link.Attr("href")
+		if !ok {
+			return true
+		}
+		title := ""
+		if sel.title != "" {
+			title = textOf(item.Find(sel.title).First())
+		}
+		if title == "" {
+			title = textOf(link)
+		}
+		snippet := ""
+		if sel.snippet != "" {
+			snippet = textOf(item.Find(sel.snippet).First())
+		}
+		h.add(href, title, snippet)
+		return len(h.out) < maxResults
+	})
+}
+
+// generic finds results on a page it has never seen: links that are (or
+// hold) headings in the main results area, then, if there are none, the
+// longer links of the main area's lists.
+func (h *harvester) generic(doc *goquery.Document) {
+	doc.Find("script, style, noscript, template, header, footer, nav, aside, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true], form").Remove()
+	main := doc.Find("main, [role=main], #results, #search, #links, #content, .results, #main").First()
+	if main.Length() == 0 {
+		main = doc.Find("body")
+	}
+	main.Find("h1 a[href], h2 a[href], h3 a[href], h4 a[href], a[href]:has(h2), a[href]:has(h3), a[href]:has(h4)").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		if isAd(a) {
+			return true
+		}
+		href, _ := a.Attr("href")
+		h.add(href, textOf(a), snippetNear(a))
+		return len(h.out) < maxResults
+	})
+	if len(h.out) > 0 {
+		return
+	}
+	main.Find("li a[href], article a[href], dt a[href], td a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		title := textOf(a)
+		if len([]rune(title)) < 15 || isAd(a) {
+			return true
+		}
+		href, _ := a.Attr("href")
+		h.add(href, title, snippetNear(a))
+		return len(h.out) < maxResults
+	})
+}
+
+// add resolves, unwraps and filters one link and appends it if it is new.
+func (h *harvester) add(href, title, snippet string) {
+	if len(h.out) >= maxResults || title == "" {
+		return
+	}
+	u, ok := h.resolve(href)
+	if !ok {
+		return
+	}
+	key := extract.CanonicalURL(u.String())
+	if h.seen[key] {
+		return
+	}
+	h.seen[key] = true
+	if len([]rune(snippet)) > 400 {
+		snippet = string([]rune(snippet)[:400]) + "…"
+	}
+	snippet = strings.TrimSpace(strings.TrimPrefix(snippet, title))
+	h.out = append(h.out, Result{URL: u.String(), Title: title, Snippet: snippet})
+}
+
+// resolve turns href into the absolute URL of a result, or reports that the
+// link is not one (the engine's own, a script link, a non-web scheme).
+func (h *harvester) resolve(href string) (*url.URL, bool) {
+	href = strings.TrimSpace(href)
+	if href == "" || strings.HasPrefix(href, "#") {
+		return nil, false
+	}
+	u, err := h.base.Parse(href)
+	if err != nil {
+		return nil, false
+	}
+	for range 3 { // a redirect may wrap another
+		inner, ok := unwrapRedirect(u, h.base)
+		if !ok {
+			break
+		}
+		u = inner
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, false
+	}
+	u.Fragment = ""
+	if h.engine != nil && h.engine.keep != nil && h.engine.keep(u) {
+		if h.engine.name == "stackoverflow" {
+			u.RawQuery = "" // ?r=Results and similar click tracking
+		}
+		return u, true
+	}
+	if h.isOwn(u) {
+		return nil, false
+	}
+	return u, true
+}
+
+// isOwn reports links that belong to the engine rather than the web.
+func (h *harvester) isOwn(u *url.URL) bool {
+	host := strings.ToLower(u.Hostname())
+	if h.engine != nil {
+		for _, own := range h.engine.ownHosts {
+			if host == own || strings.HasSuffix(host, "."+own) {
+				return true
+			}
+		}
+		if len(h.engine.ownHosts) > 0 {
+			return false
+		}
+	}
+	if siteOf(host) != siteOf(strings.ToLower(h.base.Hostname())) {
+		return false
+	}
+	// A site's own search (url:https://docs.example.org/search?q={query})
+	// lists pages of that site, so same-site links are kept unless they are
+	// the results page again (pagination, filters) or site furniture.
+	if u.Path == h.base.Path || u.Path == "/" || u.Path == "" {
+		return true
+	}
+	first := strings.ToLower(strings.Split(strings.Trim(u.Path, "/"), "/")[0])
+	return siteFurniture[first]
+}
+
+// siteFurniture are first path segments of pages no search result is.
+var siteFurniture = map[string]bool{
+	"login": true, "signin": true, "sign-in": true, "signup": true, "register": true, "account": true,
+	"settings": true, "preferences": true, "prefs": true, "help": true, "about": true, "privacy": true,
+	"terms": true, "legal": true, "contact": true, "feedback": true, "search": true, "images": true,
+	"videos": true, "news": true, "maps": true, "shopping": true, "advanced_search": true, "cookies": true,
+}
+
+// unwrapRedirect returns the target of an engine's click-tracking link:
+// DuckDuckGo /l/?uddg=, Bing /ck/a?u=a1<base64>, Google /url?q=, Yahoo
+// /RU=…/RK=, and generic url=/u=/dest= parameters on the results site.
+func unwrapRedirect(u, base *url.URL) (*url.URL, bool) {
+	q := u.Query()
+	host := strings.ToLower(u.Hostname())
+	try := func(raw string) (*url.URL, bool) {
+		if raw == "" {
+			return nil, false
+		}
+		t, err := url.Parse(raw)
+		if err != nil || (t.Scheme != "http" && t.Scheme != "https") || t.Host == "" {
+			return nil, false
+		}
+		return t, true
+	}
+	switch {
+	case strings.HasPrefix(u.Path, "/l/") && q.Get("uddg") != "":
+		return try(q.Get("uddg"))
+	case u.Path == "/ck/a" && strings.HasPrefix(q.Get("u"), "a1"):
+		enc := strings.TrimPrefix(q.Get("u"), "a1")
+		for _, dec := range []*base64.Encoding{base64.RawURLEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.StdEncoding} {
+			if b, err := dec.DecodeString(enc); err == nil {
+				return try(string(b))
+			}
+		}
+		return nil, false
+	case u.Path == "/url" && (q.Get("q") != "" || q.Get("url") != ""):
+		if t, ok := try(q.Get("q")); ok {
+			return t, true
+		}
+		return try(q.Get("url"))
+	case strings.Contains(u.Path, "/RU="):
+		rest := u.Path[strings.Index(u.Path, "/RU=")+4:]
+		if i := strings.Index(rest, "/R"); i >= 0 {
+			rest = rest[:i]
+		}
+		if dec, err := url.PathUnescape(rest); err == nil {
+			return try(dec)
+		}
+	}
+	if host == "" || siteOf(host) != siteOf(strings.ToLower(base.Hostname())) {
+		return nil, false
+	}
+	for _, k := range []string{"uddg", "url", "u", "dest", "target", "redirect", "redirect_url", "to"} {
+		if t, ok := try(q.Get(k)); ok {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// siteOf approximates the registrable domain: the last two labels, or three
+// under a two-letter country code with a generic second level (co.uk).
+func siteOf(host string) string {
+	host = strings.TrimSuffix(host, ".")
+	if strings.Count(host, ".") < 2 || strings.Contains(host, ":") {
+		return host
+	}
+	labels := strings.Split(host, ".")
+	n := len(labels)
+	if len(labels[n-1]) == 2 {
+		switch labels[n-2] {
+		case "co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go":
+			return strings.Join(labels[n-3:], ".")
+		}
+	}
+	return strings.Join(labels[n-2:], ".")
+}
+
+// isAd reports sponsored results by the markers engines use.
+func isAd(s *goquery.Selection) bool {
+	for n := s; n.Length() > 0 && !n.Is("body"); n = n.Parent() {
+		class, _ := n.Attr("class")
+		for _, c := range strings.Fields(strings.ToLower(class)) {
+			switch c {
+			case "ad", "ads", "result--ad", "b_ad", "b_adtop", "b_adbottom", "sponsored", "ad-result", "adsbygoogle", "uefqab":
+				return true
+			}
+		}
+		if id, _ := n.Attr("id"); id == "tads" || id == "bottomads" || id == "tadsb" {
+			return true
+		}
+		if v, ok := n.Attr("data-type"); ok && (v == "ad" || v == "ads") {
+			return true
+		}
+		if _, ok := n.Attr("data-text-ad"); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// snippetNear returns the text of the closest result-sized container of a.
+func snippetNear(a *goquery.Selection) string {
+	title := textOf(a)
+	for n := a.Parent(); n.Length() > 0 && !n.Is("body, main"); n = n.Parent() {
+		text := textOf(n)
+		if len([]rune(text)) > len([]rune(title))+20 {
+			if n.Find("a[href]").Length() > 6 {
+				return "" // reached the list, not the item
+			}
+			return strings.TrimSpace(strings.Replace(text, title, "", 1))
+		}
+	}
+	return ""
+}
+
+// inlineTags do not separate words; every other element does, so
+// <span>go.dev</span>Tutorial reads "go.dev Tutorial" but golang/<em>go</em>
+// stays "golang/go".
+var inlineTags = map[string]bool{
+	"a": true, "b": true, "strong": true, "em": true, "i": true, "u": true, "mark": true,
+	"small": true, "sub": true, "sup": true, "code": true, "abbr": true, "wbr": true, "bdi": true,
+}
+
+// textOf is the visible text of s with word boundaries at block edges.
+func textOf(s *goquery.Selection) string {
+	var b strings.Builder
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			b.WriteString(n.Data)
+			return
+		case html.ElementNode:
+			if n.Data == "script" || n.Data == "style" {
+				return
+			}
+		}
+		sep := n.Type == html.ElementNode && !inlineTags[n.Data]
+		if sep {
+			b.WriteByte(' ')
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if sep {
+			b.WriteByte(' ')
+		}
+	}
+	for _, n := range s.Nodes {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	return text.OneLine(b.String())
+}
+
+// harvestJSON reads the JSON API engines.
+func harvestJSON(engine, body string) ([]Result, error) {
+	var out []Result
+	seen := map[string]bool{}
+	add := func(u, title, snippet string) {
+		p, err := url.Parse(u)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || title == "" {
+			return
+		}
+		key := extract.CanonicalURL(u)
+		if seen[key] || len(out) >= maxResults {
+			return
+		}
+		seen[key] = true
+		out = append(out, Result{URL: u, Title: text.OneLine(title), Snippet: text.OneLine(snippet)})
+	}
+	switch engine {
+	case "hackernews":
+		var v struct {
+			Hits []struct {
+				ObjectID  string `json:"objectID"`
+				Title     string `json:"title"`
+				URL       string `json:"url"`
+				StoryText string `json:"story_text"`
+				Author    string `json:"author"`
+				Points    int    `json:"points"`
+			} `json:"hits"`
+		}
+		if err := json.Unmarshal([]byte(body), &v); err != nil {
+			return nil, fmt.Errorf("harvest hackernews: decode JSON: %w", err)
+		}
+		for _, h := range v.Hits {
+			u := h.URL
+			if u == "" && h.ObjectID != "" {
+				u = "https://news.ycombinator.com/item?id=" + url.QueryEscape(h.ObjectID)
+			}
+			snippet := h.StoryText
+			if snippet == "" {
+				snippet = strconv.Itoa(h.Points) + " points by " + h.Author
+			}
+			add(u, h.Title, snippet)
+		}
+	case "searxng":
+		var v struct {
+			Results []struct {
+				URL     string `json:"url"`
+				Title   string `json:"title"`
+				Content string `json:"content"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(body), &v); err != nil {
+			return nil, fmt.Errorf("harvest searxng: decode JSON: %w", err)
+		}
+		for _, r := range v.Results {
+			add(r.URL, r.Title, r.Content)
+		}
+	default:
+		return nil, fmt.Errorf("harvest %s: not a JSON engine", engine)
+	}
+	return out, nil
+}
