@@ -100,7 +100,6 @@ type Server struct {
 	base    string // path prefix, "" at the root
 	handler http.Handler
 
-	reports  *reportCache  // processed published reports
 	pdfSlots chan struct{} // PDF prints at once; the rest wait or give up
 
 	sse          *sse.Server
@@ -141,7 +140,6 @@ func New(opt Options) *Server {
 		s.base = strings.TrimRight(u.Path, "/")
 	}
 	s.access = newAccess(opt.Limits, opt.Store)
-	s.reports = newReportCache()
 	s.pdfSlots = make(chan struct{}, maxPDFPrints)
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())
 	s.sse = newSSEServer(s)

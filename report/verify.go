@@ -125,12 +125,28 @@ type CriterionCheck struct {
 // cited sentence by a passage of its cited sources, grounding of numbers
 // and names, and coverage of the success criteria.
 func Verify(markdown string, sources []research.Source, prior []research.PriorSection, criteria []string, opt VerifyOptions) Verification {
-	opt = opt.withDefaults()
+	return verify(ReportSentences(clipReport(markdown)), sources, prior, criteria, opt)
+}
+
+// Verify checks the report r (see the function Verify) and keeps the
+// per-sentence verdicts in r, where rendering and the report page read them.
+func (r *Report) Verify(sources []research.Source, prior []research.PriorSection, criteria []string, opt VerifyOptions) Verification {
+	v := verify(r.split, sources, prior, criteria, opt)
+	r.Sentences, r.Verified = v.Sentences, true
+	return v
+}
+
+// clipReport cuts markdown to the part verification reads.
+func clipReport(markdown string) string {
 	if len(markdown) > maxReportBytes {
-		markdown = markdown[:maxReportBytes]
+		return markdown[:maxReportBytes]
 	}
+	return markdown
+}
+
+func verify(sents []ReportSentence, sources []research.Source, prior []research.PriorSection, criteria []string, opt VerifyOptions) Verification {
+	opt = opt.withDefaults()
 	docs := newDocSet(sources, prior)
-	sents := ReportSentences(markdown)
 	v := Verification{Sentences: make([]SentenceCheck, 0, len(sents))}
 	var markers, validMarkers, factual, cited, supported, facts, grounded int
 	for i, s := range sents {
