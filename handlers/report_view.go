@@ -82,21 +82,12 @@ func (s *Server) setParent(ctx context.Context, run *db.Run, rv *web.ReportView)
 }
 
 // reportFromEvent is the report as the completion event carried it, for a
-// run whose report row is missing: rendered from its Markdown, without
-// evidence (the event carries no verdicts).
+// run whose report row is missing: the body HTML publishing rendered, the
+// title read from the Markdown, without evidence (the event carries no
+// verdicts).
 func (s *Server) reportFromEvent(run *db.Run, p research.CompletedPayload) *web.ReportView {
-	doc := report.Parse(report.Body(p.Markdown))
-	known := map[string]bool{}
-	for _, src := range p.Sources {
-		known[src.ID] = true
-	}
-	for _, id := range doc.Cited() {
-		if strings.HasPrefix(id, "P") {
-			known[id] = true // the event does not list prior sections
-		}
-	}
-	rv := &web.ReportView{RunID: run.ID, Title: doc.Title, Question: run.Question, Depth: run.Depth, Engine: s.engineLabel(p.Engine),
-		Date: run.UpdatedAt, BodyHTML: doc.Render(report.RenderOptions{Known: known}), Warning: p.Warning}
+	rv := &web.ReportView{RunID: run.ID, Title: report.Parse(report.Body(p.Markdown)).Title, Question: run.Question, Depth: run.Depth,
+		Engine: s.engineLabel(p.Engine), Date: run.UpdatedAt, BodyHTML: p.HTML, Warning: p.Warning}
 	if p.Verification != (research.VerificationPayload{}) {
 		rv.Scores = scoresView(p.Verification)
 	}
