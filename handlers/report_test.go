@@ -35,9 +35,10 @@ const (
 )
 
 // reportRow is a report version as publishing stores it: md parsed once,
-// the given verdicts attached (checks, nil for an unverified report), the
-// body rendered with evidence links, the data stored beside the HTML.
-func reportRow(t *testing.T, runID, md string, known []string, prior []research.PriorSection, checks []report.SentenceCheck, ver research.VerificationPayload) db.Report {
+// the given verdicts attached (checks, nil for an unverified report) with
+// their passages' context in texts (source id → fetched text), the body
+// rendered with evidence links, the data stored beside the HTML.
+func reportRow(t *testing.T, runID, md string, texts map[string]string, prior []research.PriorSection, checks []report.SentenceCheck, ver research.VerificationPayload) db.Report {
 	t.Helper()
 	doc := report.Parse(md)
 	if checks != nil {
@@ -47,15 +48,17 @@ func reportRow(t *testing.T, runID, md string, known []string, prior []research.
 		doc.Sentences, doc.Verified = checks, true
 	}
 	ids := map[string]bool{}
-	for _, id := range known {
-		ids[id] = true
+	all := map[string]string{}
+	for id, text := range texts {
+		ids[id], all[id] = true, text
 	}
 	for _, p := range prior {
-		ids[p.ID] = true
+		ids[p.ID], all[p.ID] = true, p.Text
 		if slices.Contains(doc.Cited(), p.ID) {
 			doc.Prior = append(doc.Prior, report.Prior{ID: p.ID, Heading: p.Heading})
 		}
 	}
+	doc.AddContext(all)
 	html := doc.Render(report.RenderOptions{Known: ids, Evidence: true})
 	return db.Report{RunID: runID, Markdown: doc.Markdown(), HTML: html, Verification: mustJSON(t, ver), Citations: mustJSON(t, doc), Published: true}
 }
@@ -93,7 +96,7 @@ func publishTestReport(t *testing.T, store *db.Store, question string) storedRep
 	}
 	ver := research.VerificationPayload{Pass: 1, Validity: 1, Coverage: 1, Support: 2.0 / 3, Grounding: 1, CriteriaCoverage: 1,
 		Passed: false, Warning: "One sentence is not supported by its source."}
-	row := reportRow(t, run.ID, md, []string{"S1", "S2"}, nil, checks, ver)
+	row := reportRow(t, run.ID, md, map[string]string{"S1": s1Text, "S2": s2Text}, nil, checks, ver)
 	row.Markdown += "\n\n" + report.SourcesMarkdown(sources)
 	row.Engine = "anthropic (claude-test)"
 	token := "tok-" + run.ID[:8]

@@ -130,36 +130,34 @@ type reportParts struct {
 
 // reportParts reads a stored report: the body HTML rendered at publish,
 // the report as data stored beside it (title, the verdicts behind every
-// citation link, the prior sections it cites), the sources list and the
-// verification summary. A report published before the report was stored
+// citation link with their passages in context, the prior sections it
+// cites), the sources list and the verification summary; no fetched text
+// is loaded. A report published before the report was stored
 // as data is rendered from its Markdown, without evidence entries.
 func (s *Server) reportParts(ctx context.Context, run *db.Run, rep *db.Report) (*reportParts, error) {
-	rows, err := s.store.Sources(ctx, run.ID)
+	rows, err := s.store.SourceCards(ctx, run.ID)
 	if err != nil {
 		return nil, err
 	}
-	var prior []research.PriorSection
-	if run.ParentRunID.Valid {
-		if prior, err = s.priorSections(ctx, run.ID); err != nil {
-			return nil, err
-		}
-	}
-	doc, stored := storedReport(rep.Citations)
 	parts := &reportParts{}
+	doc, stored := storedReport(rep.Citations)
 	if stored {
 		parts.body = rep.HTML
-		for _, p := range doc.Prior {
-			parts.prior = append(parts.prior, web.PriorView{ID: p.ID, Heading: p.Heading})
-		}
 	} else {
-		doc = legacyReport(rep, rows, prior)
-		parts.body = doc.Render(report.RenderOptions{Known: knownIDs(rows, prior)})
-		for _, p := range doc.Prior {
-			parts.prior = append(parts.prior, web.PriorView{ID: p.ID, Heading: p.Heading})
+		var prior []research.PriorSection
+		if run.ParentRunID.Valid {
+			if prior, err = s.priorSections(ctx, run.ID); err != nil {
+				return nil, err
+			}
 		}
+		doc = legacyReport(rep, prior)
+		parts.body = doc.Render(report.RenderOptions{Known: knownIDs(rows, prior)})
+	}
+	for _, p := range doc.Prior {
+		parts.prior = append(parts.prior, web.PriorView{ID: p.ID, Heading: p.Heading})
 	}
 	parts.title = doc.Title
-	ev := reportEvidence(doc, rows, prior)
+	ev := reportEvidence(doc, rows)
 	parts.evidence = ev.list
 	for _, src := range rows {
 		id := "S" + strconv.Itoa(src.SID)
@@ -197,7 +195,7 @@ func storedReport(raw json.RawMessage) (*report.Report, bool) {
 // parsed from its Markdown (the Sources list publishing appended cut off),
 // with the sentence verdicts stored then for its summary. Its citations
 // link to the Sources list; there are no evidence entries.
-func legacyReport(rep *db.Report, rows []db.Source, prior []research.PriorSection) *report.Report {
+func legacyReport(rep *db.Report, prior []research.PriorSection) *report.Report {
 	doc := report.Parse(report.Body(rep.Markdown))
 	var checks []report.SentenceCheck
 	if json.Unmarshal(rep.Citations, &checks) == nil {

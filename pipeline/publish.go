@@ -57,6 +57,14 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 			doc.Prior = append(doc.Prior, report.Prior{ID: p.ID, Heading: p.Heading})
 		}
 	}
+	texts := map[string]string{}
+	for _, s := range sources {
+		texts[s.ID] = s.Text
+	}
+	for _, p := range st.Prior {
+		texts[p.ID] = p.Text
+	}
+	doc.AddContext(texts)
 	htmlOut := doc.Render(report.RenderOptions{Known: known, Evidence: true})
 	md := doc.Markdown()
 	if len(sources) > 0 {

@@ -109,6 +109,9 @@ type Evidence struct {
 	Passage      string  `json:"passage,omitempty"` // verbatim
 	PassageStart int     `json:"passage_start"`     // byte offsets of Passage in the cited text
 	PassageEnd   int     `json:"passage_end"`
+	// Before and After are the cited text around Passage (AddContext).
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
 }
 
 // CriterionCheck says whether a success criterion was answered.
