@@ -132,8 +132,8 @@ type reportParts struct {
 // the report as data stored beside it (title, the verdicts behind every
 // citation link with their passages in context, the prior sections it
 // cites), the sources list and the verification summary; no fetched text
-// is loaded. A report published before the report was stored
-// as data is rendered from its Markdown, without evidence entries.
+// is loaded. A version published before reports were stored as data is
+// rendered from its Markdown, without evidence entries.
 func (s *Server) reportParts(ctx context.Context, run *db.Run, rep *db.Report) (*reportParts, error) {
 	rows, err := s.store.SourceCards(ctx, run.ID)
 	if err != nil {
@@ -197,11 +197,9 @@ func storedReport(raw json.RawMessage) (*report.Report, bool) {
 // link to the Sources list; there are no evidence entries.
 func legacyReport(rep *db.Report, prior []research.PriorSection) *report.Report {
 	doc := report.Parse(report.Body(rep.Markdown))
-	var checks []report.SentenceCheck
-	if json.Unmarshal(rep.Citations, &checks) == nil {
-		doc.Sentences = checks
-	} else {
-		doc.Sentences = nil
+	doc.Sentences = nil
+	if err := json.Unmarshal(rep.Citations, &doc.Sentences); err != nil {
+		doc.Sentences = nil // unreadable verdicts: the report shows without them
 	}
 	cited := doc.Cited()
 	for _, p := range prior {
