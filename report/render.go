@@ -105,7 +105,7 @@ func (r *Report) Markdown() string {
 			continue
 		}
 		at := m.end
-		for at < len(r.source) && strings.IndexByte(".,;:!?", r.source[at]) >= 0 {
+		for at < len(r.source) && strings.IndexByte(closingPunct, r.source[at]) >= 0 {
 			at++
 		}
 		ins = append(ins, insert{at, fmt.Sprintf(" *(unverified: %s)*", why)})
@@ -163,6 +163,7 @@ type citationNode struct {
 	sentence   int // index of the sentence it belongs to, or -1
 	links      []citeLink
 	mark       string // why its sentence is unverified, when it is the sentence's last marker
+	closing    *closingNode
 }
 
 // citeLink is how one id of a marker group renders.
@@ -177,6 +178,48 @@ func (n *citationNode) Kind() ast.NodeKind { return KindCitation }
 func (n *citationNode) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, map[string]string{"Group": n.group}, nil)
 }
+
+// closingNode is the punctuation right after a citation marker ("." of
+// "… [S1]."): a sentence's flag goes after it, where the sentence ends.
+type closingNode struct {
+	ast.BaseInline
+	text  []byte
+	owner *citationNode
+}
+
+// KindClosing is the node kind of the punctuation closing a cited sentence.
+var KindClosing = ast.NewNodeKind("CitationClosing")
+
+func (n *closingNode) Kind() ast.NodeKind { return KindClosing }
+
+func (n *closingNode) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Text": string(n.text)}, nil)
+}
+
+// splitClosing moves the punctuation that directly follows the marker
+// out of the next text node into a closingNode of its own.
+func (n *citationNode) splitClosing(src []byte) {
+	t, ok := n.NextSibling().(*ast.Text)
+	if !ok || t.Segment.Start != n.end {
+		return
+	}
+	v := t.Segment.Value(src)
+	k := 0
+	for k < len(v) && strings.IndexByte(closingPunct, v[k]) >= 0 {
+		k++
+	}
+	if k == 0 {
+		return
+	}
+	c := &closingNode{text: v[:k], owner: n}
+	t.Segment = t.Segment.WithStart(t.Segment.Start + k)
+	t.Parent().InsertBefore(t.Parent(), t, c)
+	n.closing = c
+}
+
+// closingPunct is the punctuation that may close a sentence after its
+// citations.
+const closingPunct = ".,;:!?"
 
 // leadingCitation is research.CitationPattern anchored at the start.
 var leadingCitation = regexp.MustCompile(`^(?:` + research.CitationPattern.String() + `)`)
@@ -205,6 +248,7 @@ type citationRenderer struct{}
 
 func (c citationRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(KindCitation, c.citation)
+	reg.Register(KindClosing, c.closing)
 	reg.Register(ast.KindImage, c.image)
 }
 
@@ -231,10 +275,26 @@ func (citationRenderer) citation(w util.BufWriter, _ []byte, node ast.Node, ente
 			fmt.Fprintf(w, `<a class="%s" data-testid="citation" data-cite="%s" data-ev="%s" id="%s" href="#%s">[%s]</a>`, class, l.cite, l.ev, l.link, l.ev, l.cite)
 		}
 	}
-	if n.mark != "" {
-		fmt.Fprintf(w, ` <em class="unverified" data-testid="unverified">(unverified: %s)</em>`, html.EscapeString(n.mark))
+	if n.closing == nil {
+		writeMark(w, n.mark)
 	}
 	return ast.WalkContinue, nil
+}
+
+func (citationRenderer) closing(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		n := node.(*closingNode)
+		w.WriteString(html.EscapeString(string(n.text)))
+		writeMark(w, n.owner.mark)
+	}
+	return ast.WalkContinue, nil
+}
+
+// writeMark flags a sentence verification could not support, with why.
+func writeMark(w util.BufWriter, why string) {
+	if why != "" {
+		fmt.Fprintf(w, ` <em class="unverified" data-testid="unverified">(unverified: %s)</em>`, html.EscapeString(why))
+	}
 }
 
 // image writes an image as its alt text: a picture in a report would load

@@ -74,6 +74,13 @@ func TestRenderCitationsCarryEvidence(t *testing.T) {
 	if marks.Length() != 2 || !strings.Contains(marks.Eq(0).Text(), "not supported by the cited source") || !strings.Contains(marks.Eq(1).Text(), "cites a source that does not exist") {
 		t.Errorf("unverified marks: %d %q", marks.Length(), marks.Text())
 	}
+	// The flag follows the sentence as written, citations and period included.
+	if got := doc.Find("p").First().Text(); !strings.HasSuffix(got, "daily [S1]. (unverified: not supported by the cited source)") {
+		t.Errorf("flag placement: %q", got)
+	}
+	if got := doc.Find("li").First().Text(); !strings.HasSuffix(got, "probe [S9]. (unverified: cites a source that does not exist)") {
+		t.Errorf("flag placement: %q", got)
+	}
 	if got := doc.Find("code").Text(); !strings.Contains(got, "port = 7420 [S1]") || !strings.Contains(got, "port 7420 [S2]") {
 		t.Errorf("code lost its markers: %q", got)
 	}

@@ -94,6 +94,9 @@ func Parse(markdown string) *Report {
 		}
 		return ast.WalkContinue, nil
 	})
+	for _, m := range r.markers {
+		m.splitClosing(src)
+	}
 	var spans []blockSpan
 	r.split, spans = splitSentences(clipReport(markdown))
 	r.Sentences = make([]SentenceCheck, len(r.split))
@@ -212,6 +215,8 @@ func plainText(n ast.Node, src []byte) string {
 			b.Write(c.Value)
 		case *citationNode:
 			b.WriteString(c.group)
+		case *closingNode:
+			b.Write(c.text)
 		}
 		return ast.WalkContinue, nil
 	})
