@@ -198,3 +198,37 @@ func outer(s *goquery.Selection) string {
 	h, _ := goquery.OuterHtml(s)
 	return h
 }
+
+// TestCitationsFindTheirSentence: a link belongs to the sentence whose
+// marker it is, even when an earlier sentence of the same paragraph shows
+// the same marker as code, or an escape hides one from the parser.
+func TestCitationsFindTheirSentence(t *testing.T) {
+	tests := []struct {
+		name string
+		md   string
+		want []int // sentence of each link
+	}{
+		{"marker in code first", "## A\n\nWrite `[S1]` to cite it. The default port is 7420 [S1].\n", []int{1}},
+		{"escaped marker first", "## A\n\nWrite \\[S1] to cite it. The default port is 7420 [S1]. Titan is large [S2].\n", []int{1, 2}},
+		{"list items and tables", "## A\n\n- The default port is 7420 [S1].\n- Titan is large [S2].\n\n| a | b |\n|---|---|\n| port | 7420 [S1] |\n", []int{0, 1, 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := report.Parse(tt.md)
+			r.Render(report.RenderOptions{Known: known, Evidence: true})
+			var got []int
+			for _, c := range r.Citations {
+				got = append(got, c.Sentence)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("links in sentences %v, want %v (%+v)", got, tt.want, r.Sentences)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Errorf("links in sentences %v, want %v (%+v)", got, tt.want, r.Sentences)
+					break
+				}
+			}
+		})
+	}
+}

@@ -107,17 +107,22 @@ func Parse(markdown string) *Report {
 	return r
 }
 
-// markerSlot is one citation group as the sentence splitter saw it.
+// markerSlot is one citation group as the sentence splitter saw it, with
+// its offset in the Markdown when known (else -1).
 type markerSlot struct {
 	sentence int
 	span     blockSpan
 	ids      []string
+	at       int
+	used     bool
 }
 
-// assign gives each marker node the sentence whose block holds it and
-// whose next unassigned group names the same ids. Both lists are in
-// document order, so one pass pairs them; a group the splitter saw but
-// the parser did not (inside a code span) is passed over.
+// assign gives each marker node its sentence. The splitter keeps every
+// group of a block as written (code spans lose only their backticks), so
+// when a block holds as many groups in its Markdown as in its sentences,
+// the k-th of each is the same group and the marker takes the slot at its
+// own offset. Otherwise (an escape or an HTML tag changed the count) the
+// marker takes the next free slot of its block naming the same ids.
 func (r *Report) assign(spans []blockSpan) {
 	var slots []markerSlot
 	for i, s := range r.split {
@@ -125,16 +130,40 @@ func (r *Report) assign(spans []blockSpan) {
 			if loc[0] > 0 && s.Raw[loc[0]-1] == '\\' {
 				continue
 			}
-			slots = append(slots, markerSlot{sentence: i, span: spans[i], ids: research.Citations(s.Raw[loc[0]:loc[1]])})
+			slots = append(slots, markerSlot{sentence: i, span: spans[i], ids: research.Citations(s.Raw[loc[0]:loc[1]]), at: -1})
 		}
 	}
-	next := 0
+	exact := map[int]int{} // Markdown offset → slot
+	for i := 0; i < len(slots); {
+		j := i
+		for j < len(slots) && slots[j].span == slots[i].span {
+			j++
+		}
+		sp := slots[i].span
+		if sp.end <= len(r.source) {
+			groups := research.CitationPattern.FindAllIndex(r.source[sp.start:sp.end], -1)
+			if len(groups) == j-i {
+				for k, g := range groups {
+					slots[i+k].at = sp.start + g[0]
+					exact[sp.start+g[0]] = i + k
+				}
+			}
+		}
+		i = j
+	}
 	for _, m := range r.markers {
 		m.sentence = -1
-		for j := next; j < len(slots) && slots[j].span.start <= m.start; j++ {
-			sl := slots[j]
-			if m.start <= sl.span.end && slices.Equal(sl.ids, m.ids) {
-				m.sentence, next = sl.sentence, j+1
+		if j, ok := exact[m.start]; ok && slices.Equal(slots[j].ids, m.ids) {
+			m.sentence, slots[j].used = slots[j].sentence, true
+			continue
+		}
+		for j := range slots {
+			sl := &slots[j]
+			if sl.span.start > m.start {
+				break
+			}
+			if !sl.used && sl.at < 0 && m.start <= sl.span.end && slices.Equal(sl.ids, m.ids) {
+				m.sentence, sl.used = sl.sentence, true
 				break
 			}
 		}
