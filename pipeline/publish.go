@@ -31,7 +31,7 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 		return err
 	}
 	// The report is parsed once; verification (with the run's thresholds)
-	// fills in its verdicts, rendering its links, and the whole value is
+	// fills in its verdicts, rendering numbers its links, and the value is
 	// stored beside the HTML for the report page to read.
 	doc := report.Parse(best.Markdown)
 	warning := ""
@@ -44,25 +44,18 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 			warning = "This report did not pass every citation check; flagged sentences are marked."
 		}
 	}
-	known := map[string]bool{}
+	// What the report may cite: sources and prior sections, with the text
+	// each passage's context is cut from.
+	known, texts := map[string]bool{}, map[string]string{}
 	for _, s := range sources {
-		known[s.ID] = true
-	}
-	for _, p := range st.Prior {
-		known[p.ID] = true
+		known[s.ID], texts[s.ID] = true, s.Text
 	}
 	cited := doc.Cited()
 	for _, p := range st.Prior {
+		known[p.ID], texts[p.ID] = true, p.Text
 		if slices.Contains(cited, p.ID) {
 			doc.Prior = append(doc.Prior, report.Prior{ID: p.ID, Heading: p.Heading})
 		}
-	}
-	texts := map[string]string{}
-	for _, s := range sources {
-		texts[s.ID] = s.Text
-	}
-	for _, p := range st.Prior {
-		texts[p.ID] = p.Text
 	}
 	doc.AddContext(texts)
 	htmlOut := doc.Render(report.RenderOptions{Known: known, Evidence: true})
