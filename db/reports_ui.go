@@ -56,3 +56,14 @@ func (s *Store) ReportSnippets(ctx context.Context, runIDs []string, query strin
 	}
 	return out, nil
 }
+
+// SourceCards returns the run's sources in sid order without their text
+// and findings: what a report page lists.
+func (s *Store) SourceCards(ctx context.Context, runID string) ([]Source, error) {
+	var out []Source
+	if err := s.db.SelectContext(ctx, &out, `SELECT run_id, sid, url, canonical_url, title, host, site, byline, published, lang,
+		'' AS text, '[]'::jsonb AS findings, action_idx, fetched_at FROM sources WHERE run_id = $1 ORDER BY sid`, runID); err != nil {
+		return nil, fmt.Errorf("source cards of run %s: %w", runID, err)
+	}
+	return out, nil
+}

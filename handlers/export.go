@@ -16,6 +16,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/static"
 	"github.com/quarryhq/quarry/web"
 )
@@ -55,9 +56,12 @@ type ReportExport struct {
 	Verification json.RawMessage `json:"verification"`
 	// Citations are the verification's verdict per sentence: its
 	// citations, support score and best supporting passage (with byte
-	// offsets into that source's text).
+	// offsets into that source's text), and each cited source's own.
 	Citations json.RawMessage `json:"citations"`
-	Sources   []SourceJSON    `json:"sources"`
+	// Links are the citation links of the report body in order, each with
+	// the sentence (an index into Citations) it belongs to.
+	Links   []report.Citation `json:"links,omitempty"`
+	Sources []SourceJSON      `json:"sources"`
 }
 
 // exportTarget says how an export request names its run and answers
@@ -194,6 +198,11 @@ func (s *Server) reportExport(run *db.Run, rep *db.Report, rv *web.ReportView) R
 	out := ReportExport{RunID: run.ID, Question: run.Question, Title: rv.Title, Depth: run.Depth, Engine: rv.Engine,
 		ParentID: run.ParentRunID.String, Version: rep.Version, PublishedAt: rv.Date, Markdown: rep.Markdown,
 		Verification: rep.Verification, Citations: rep.Citations, Sources: []SourceJSON{}}
+	if doc, ok := storedReport(rep.Citations); ok {
+		if b, err := json.Marshal(doc.Sentences); err == nil {
+			out.Citations, out.Links = b, doc.Citations
+		}
+	}
 	if len(out.Verification) == 0 {
 		out.Verification = json.RawMessage("{}")
 	}

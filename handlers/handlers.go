@@ -101,7 +101,6 @@ type Server struct {
 	base    string // path prefix, "" at the root
 	handler http.Handler
 
-	reports  *reportCache  // processed published reports
 	pdfSlots chan struct{} // PDF prints at once; the rest wait or give up
 
 	clients      atomic.Int64
@@ -142,7 +141,6 @@ func New(opt Options) *Server {
 	}
 	s.access = newAccess(opt.Limits, opt.Store)
 	s.sessions = auth.NewSessions(opt.Store, opt.Auth.SessionTTL)
-	s.reports = newReportCache()
 	s.pdfSlots = make(chan struct{}, maxPDFPrints)
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())
 	s.registerMetrics()

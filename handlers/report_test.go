@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,14 +14,14 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
 // storedReport is a finished run written the way the pipeline publishes
-// one: sources, a report rendered by pipeline.RenderMarkdown, the
-// verification and per-sentence citations, a share token.
+// one: sources, the report parsed and rendered by package report with
+// the verifier's verdicts stored as data beside it, a share token.
 type storedReport struct {
 	run      *db.Run
 	token    string
@@ -33,30 +34,71 @@ const (
 	s2Text = "Other page. A LISTEN session receives every notification sent on its channel after it started listening. More."
 )
 
+// reportRow is a report version as publishing stores it: md parsed once,
+// the given verdicts attached (checks, nil for an unverified report) with
+// their passages' context in texts (source id → fetched text), the body
+// rendered with evidence links, the data stored beside the HTML.
+func reportRow(t *testing.T, runID, md string, texts map[string]string, prior []research.PriorSection, checks []report.SentenceCheck, ver research.VerificationPayload) db.Report {
+	t.Helper()
+	doc := report.Parse(md)
+	if checks != nil {
+		if len(checks) != len(doc.Sentences) {
+			t.Fatalf("%d checks for %d sentences", len(checks), len(doc.Sentences))
+		}
+		doc.Sentences, doc.Verified = checks, true
+	}
+	ids := map[string]bool{}
+	all := map[string]string{}
+	for id, text := range texts {
+		ids[id], all[id] = true, text
+	}
+	for _, p := range prior {
+		ids[p.ID], all[p.ID] = true, p.Text
+		if slices.Contains(doc.Cited(), p.ID) {
+			doc.Prior = append(doc.Prior, report.Prior{ID: p.ID, Heading: p.Heading})
+		}
+	}
+	doc.AddContext(all)
+	html := doc.Render(report.RenderOptions{Known: ids, Evidence: true})
+	return db.Report{RunID: runID, Markdown: doc.Markdown(), HTML: html, Verification: mustJSON(t, ver), Citations: mustJSON(t, doc), Published: true}
+}
+
+// evidenceAt is the verdict for a cited source whose passage sits in text.
+func evidenceAt(cite, text, passage string, score float64, supported bool) report.Evidence {
+	i := strings.Index(text, passage)
+	return report.Evidence{Cite: cite, Found: true, Supported: supported, Score: score, Passage: passage, PassageStart: i, PassageEnd: i + len(passage)}
+}
+
 func publishTestReport(t *testing.T, store *db.Store, question string) storedReport {
 	t.Helper()
 	ctx := context.Background()
 	run := createRun(t, store, question)
 	p1 := "Postgres delivers NOTIFY messages when the transaction commits, never before."
 	p2 := "A LISTEN session receives every notification sent on its channel after it started listening."
+	p1b := "Listeners receive them in order."
 	md := "# How NOTIFY delivers\n\n## Delivery\n\nPostgres delivers notifications at commit [S1]. " +
 		"Listening sessions receive each notification once [S1][S2].\n\n" +
-		"- Notifications survive a server crash [S2]. *(unverified: not supported by the cited source)*\n"
+		"- Notifications survive a server crash [S2].\n"
 	sources := []research.Source{
 		{ID: "S1", URL: "https://docs.example.org/notify", Title: "NOTIFY", Host: "docs.example.org"},
 		{ID: "S2", URL: "https://blog.example.net/listen", Title: "LISTEN explained", Host: "blog.example.net"},
 	}
-	html := pipeline.RenderMarkdown(md, map[string]bool{"S1": true, "S2": true}) + pipeline.SourcesHTML(sources)
-	checks := []pipeline.SentenceCheck{
+	checks := []report.SentenceCheck{
 		{Index: 0, Section: "Delivery", Text: "Postgres delivers notifications at commit.", Citations: []string{"S1"}, Factual: true, Valid: true,
-			Supported: true, Score: 0.8, SourceID: "S1", Passage: p1, PassageStart: strings.Index(s1Text, p1), PassageEnd: strings.Index(s1Text, p1) + len(p1)},
+			Supported: true, Score: 0.8, SourceID: "S1", Passage: p1, PassageStart: strings.Index(s1Text, p1), PassageEnd: strings.Index(s1Text, p1) + len(p1),
+			Evidence: []report.Evidence{evidenceAt("S1", s1Text, p1, 0.8, true)}},
 		{Index: 1, Section: "Delivery", Text: "Listening sessions receive each notification once.", Citations: []string{"S1", "S2"}, Factual: true, Valid: true,
-			Supported: true, Score: 0.7, SourceID: "S2", Passage: p2, PassageStart: strings.Index(s2Text, p2), PassageEnd: strings.Index(s2Text, p2) + len(p2)},
+			Supported: true, Score: 0.7, SourceID: "S2", Passage: p2, PassageStart: strings.Index(s2Text, p2), PassageEnd: strings.Index(s2Text, p2) + len(p2),
+			Evidence: []report.Evidence{evidenceAt("S1", s1Text, p1b, 0.4, false), evidenceAt("S2", s2Text, p2, 0.7, true)}},
 		{Index: 2, Section: "Delivery", Text: "Notifications survive a server crash.", Citations: []string{"S2"}, Factual: true, Valid: true,
-			Supported: false, Score: 0.1, SourceID: "S2", Passage: "More.", PassageStart: strings.Index(s2Text, "More."), PassageEnd: len(s2Text)},
+			Supported: false, Score: 0.1, SourceID: "S2", Passage: "More.", PassageStart: strings.Index(s2Text, "More."), PassageEnd: len(s2Text),
+			Evidence: []report.Evidence{evidenceAt("S2", s2Text, "More.", 0.1, false)}},
 	}
 	ver := research.VerificationPayload{Pass: 1, Validity: 1, Coverage: 1, Support: 2.0 / 3, Grounding: 1, CriteriaCoverage: 1,
 		Passed: false, Warning: "One sentence is not supported by its source."}
+	row := reportRow(t, run.ID, md, map[string]string{"S1": s1Text, "S2": s2Text}, nil, checks, ver)
+	row.Markdown += "\n\n" + report.SourcesMarkdown(sources)
+	row.Engine = "anthropic (claude-test)"
 	token := "tok-" + run.ID[:8]
 	err := store.InTx(ctx, func(tx *db.Tx) error {
 		for _, s := range []struct {
@@ -67,7 +109,7 @@ func publishTestReport(t *testing.T, store *db.Store, question string) storedRep
 				return err
 			}
 		}
-		if _, err := tx.AddReport(ctx, db.Report{RunID: run.ID, Markdown: md, HTML: html, Verification: mustJSON(t, ver), Citations: mustJSON(t, checks), Published: true, Engine: "anthropic (claude-test)"}); err != nil {
+		if _, err := tx.AddReport(ctx, row); err != nil {
 			return err
 		}
 		if err := tx.SetShareToken(ctx, run.ID, token, nil); err != nil {
@@ -77,7 +119,7 @@ func publishTestReport(t *testing.T, store *db.Store, question string) storedRep
 		if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status}); err != nil {
 			return err
 		}
-		_, err := tx.AppendEvent(ctx, run.ID, research.EventRunCompleted, research.CompletedPayload{Status: status, HTML: html, Verification: ver})
+		_, err := tx.AppendEvent(ctx, run.ID, research.EventRunCompleted, research.CompletedPayload{Status: status, Markdown: row.Markdown, HTML: row.HTML, Verification: ver})
 		return err
 	})
 	if err != nil {
@@ -87,7 +129,7 @@ func publishTestReport(t *testing.T, store *db.Store, question string) storedRep
 	if err != nil {
 		t.Fatal(err)
 	}
-	return storedReport{run: run, token: token, markdown: md, passages: map[string]string{"ev-1": p1, "ev-3": p2, "ev-4": "More."}}
+	return storedReport{run: run, token: token, markdown: row.Markdown, passages: map[string]string{"ev-1": p1, "ev-3": p2, "ev-4": "More."}}
 }
 
 func getDoc(t *testing.T, url string, wantStatus int) *goquery.Document {
@@ -260,11 +302,11 @@ func TestReportExports(t *testing.T) {
 	}
 	for _, u := range []string{"/runs/" + sr.run.ID + "/report.json", "/api/runs/" + sr.run.ID + "/report.json", "/r/" + sr.token + "/report.json"} {
 		var ex struct {
-			RunID     string                   `json:"run_id"`
-			Engine    string                   `json:"engine"`
-			Title     string                   `json:"title"`
-			Markdown  string                   `json:"markdown"`
-			Citations []pipeline.SentenceCheck `json:"citations"`
+			RunID     string                 `json:"run_id"`
+			Engine    string                 `json:"engine"`
+			Title     string                 `json:"title"`
+			Markdown  string                 `json:"markdown"`
+			Citations []report.SentenceCheck `json:"citations"`
 			Sources   []struct{ ID, URL string }
 			Verify    struct{ Support float64 } `json:"verification"`
 		}
@@ -341,15 +383,17 @@ func TestFollowUpAndPriorResearch(t *testing.T) {
 	ctx := context.Background()
 	prior := []research.PriorSection{{ID: "P1", Heading: "Delivery", Text: "Postgres delivers notifications at commit. Earlier finding."}}
 	md := "## Replicas\n\nNotifications are delivered at commit [P1].\n"
-	html := pipeline.RenderMarkdown(md, map[string]bool{"P1": true}) + pipeline.PriorHTML(prior, map[string]bool{"P1": true})
 	passage := "Postgres delivers notifications at commit."
-	checks := []pipeline.SentenceCheck{{Text: "Notifications are delivered at commit.", Citations: []string{"P1"}, Factual: true, Valid: true, Supported: true,
-		Score: 0.9, SourceID: "P1", Passage: passage, PassageStart: 0, PassageEnd: len(passage)}}
+	checks := []report.SentenceCheck{{Section: "Replicas", Text: "Notifications are delivered at commit.", Citations: []string{"P1"}, Factual: true, Valid: true, Supported: true,
+		Score: 0.9, SourceID: "P1", Passage: passage, PassageStart: 0, PassageEnd: len(passage),
+		Evidence: []report.Evidence{{Cite: "P1", Found: true, Supported: true, Score: 0.9, Passage: passage, PassageEnd: len(passage)}}}}
+	row := reportRow(t, childID, md, nil, prior, checks, research.VerificationPayload{})
+	row.Verification = nil
 	err = rep.store.InTx(ctx, func(tx *db.Tx) error {
 		if err := tx.SaveCheckpoint(ctx, childID, "done", map[string]any{"prior": prior}); err != nil {
 			return err
 		}
-		if _, err := tx.AddReport(ctx, db.Report{RunID: childID, Markdown: md, HTML: html, Citations: mustJSON(t, checks), Published: true}); err != nil {
+		if _, err := tx.AddReport(ctx, row); err != nil {
 			return err
 		}
 		status := research.StatusDone
@@ -395,5 +439,67 @@ func TestHistorySearchReportText(t *testing.T) {
 	}
 	if got := doc.Find("[data-testid=history-count]").Text(); !strings.Contains(got, "1 run") || !strings.Contains(got, "crash") {
 		t.Errorf("count line %q", got)
+	}
+}
+
+// TestLegacyReportDisplays: a report published before reports were
+// stored as data (its HTML with the Sources list appended, a bare list of
+// sentence checks) still shows: its title, its body rendered from the
+// Markdown with citations linking to the Sources list, one Sources list,
+// its scores and flagged sentences, and its exports.
+func TestLegacyReportDisplays(t *testing.T) {
+	rep := newReplica(t, replicaOptions{})
+	ctx := context.Background()
+	run := createRun(t, rep.store, "an old report")
+	md := "# Old title\n\n## Delivery\n\nPostgres delivers notifications at commit [S1]. " +
+		"Notifications survive a server crash [S1]. *(unverified: not supported by the cited source)*\n\n" +
+		"## Sources\n\n- [S1] [NOTIFY](<https://docs.example.org/notify>) — docs.example.org\n"
+	html := `<h1>Old title</h1><h2>Delivery</h2><p>Postgres delivers notifications at commit <a class="citation" data-testid="citation" data-cite="S1" href="#src-S1">[S1]</a>. ` +
+		`Notifications survive a server crash <a class="citation" data-testid="citation" data-cite="S1" href="#src-S1">[S1]</a>. <em>(unverified: not supported by the cited source)</em></p>` +
+		`<section class="sources" aria-labelledby="sources-h"><h2 id="sources-h">Sources</h2><ol class="source-list"><li id="src-S1" data-testid="source" data-source="S1">NOTIFY</li></ol></section>`
+	checks := []report.SentenceCheck{
+		{Index: 0, Section: "Delivery", Text: "Postgres delivers notifications at commit.", Citations: []string{"S1"}, Factual: true, Valid: true, Supported: true, Score: 0.8, SourceID: "S1"},
+		{Index: 1, Section: "Delivery", Text: "Notifications survive a server crash.", Citations: []string{"S1"}, Factual: true, Valid: true, Score: 0.1, SourceID: "S1"},
+	}
+	ver := research.VerificationPayload{Pass: 1, Validity: 1, Coverage: 1, Support: 0.5, Grounding: 1, CriteriaCoverage: 1}
+	err := rep.store.InTx(ctx, func(tx *db.Tx) error {
+		if _, _, err := tx.AddSource(ctx, db.Source{RunID: run.ID, URL: "https://docs.example.org/notify", CanonicalURL: "https://docs.example.org/notify", Title: "NOTIFY", Host: "docs.example.org", Text: s1Text}); err != nil {
+			return err
+		}
+		if _, err := tx.AddReport(ctx, db.Report{RunID: run.ID, Markdown: md, HTML: html, Verification: mustJSON(t, ver), Citations: mustJSON(t, checks), Published: true}); err != nil {
+			return err
+		}
+		status := research.StatusDone
+		return tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := getDoc(t, rep.srv.URL+"/runs/"+run.ID, http.StatusOK)
+	if got := doc.Find("#report-title").Text(); got != "Old title" {
+		t.Errorf("title %q", got)
+	}
+	body := doc.Find("[data-testid=report]")
+	if links := body.Find("a[data-testid=citation][href='#src-S1']"); links.Length() != 2 {
+		t.Errorf("%d citation links to the source, want 2", links.Length())
+	}
+	if body.Find("h1, section.sources").Length() != 0 || doc.Find("[data-testid=source]").Length() != 1 || !strings.Contains(body.Text(), "(unverified: not supported") {
+		t.Errorf("body: %q", body.Text())
+	}
+	if doc.Find("[data-testid=evidence]").Length() != 0 {
+		t.Error("an old report has no stored evidence to list")
+	}
+	if got := doc.Find("[data-score=support] .score-value").Text(); got != "50%" || !strings.Contains(doc.Find("[data-testid=report-warning]").Text(), "Notifications survive a server crash.") {
+		t.Errorf("support %q, warning %q", got, doc.Find("[data-testid=report-warning]").Text())
+	}
+	if got := string(get(t, rep.srv.URL+"/runs/"+run.ID+"/report.md", "text/markdown")); got != md {
+		t.Errorf("Markdown export %q", got)
+	}
+	var ex struct {
+		Title     string                 `json:"title"`
+		Citations []report.SentenceCheck `json:"citations"`
+	}
+	if err := json.Unmarshal(get(t, rep.srv.URL+"/runs/"+run.ID+"/report.json", "application/json"), &ex); err != nil || ex.Title != "Old title" || len(ex.Citations) != 2 {
+		t.Errorf("JSON export: %+v %v", ex, err)
 	}
 }

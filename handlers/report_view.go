@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
@@ -82,11 +83,12 @@ func (s *Server) setParent(ctx context.Context, run *db.Run, rv *web.ReportView)
 }
 
 // reportFromEvent is the report as the completion event carried it, for a
-// run whose report row is missing.
+// run whose report row is missing: the body HTML publishing rendered, the
+// title read from the Markdown, without evidence (the event carries no
+// verdicts).
 func (s *Server) reportFromEvent(run *db.Run, p research.CompletedPayload) *web.ReportView {
-	ex := extractReport(p.HTML, nil, nil, nil)
-	rv := &web.ReportView{RunID: run.ID, Title: ex.title, Question: run.Question, Depth: run.Depth, Engine: s.engineLabel(p.Engine),
-		Date: run.UpdatedAt, BodyHTML: ex.body, Warning: p.Warning}
+	rv := &web.ReportView{RunID: run.ID, Title: report.Parse(report.Body(p.Markdown)).Title, Question: run.Question, Depth: run.Depth,
+		Engine: s.engineLabel(p.Engine), Date: run.UpdatedAt, BodyHTML: p.HTML, Warning: p.Warning}
 	if p.Verification != (research.VerificationPayload{}) {
 		rv.Scores = scoresView(p.Verification)
 	}
@@ -115,7 +117,7 @@ func (s *Server) engineLabel(recorded string) string {
 }
 
 // reportParts are the parts of a report view that depend only on the
-// report version: computed once, then cached.
+// report version.
 type reportParts struct {
 	title       string
 	body        string
@@ -127,40 +129,44 @@ type reportParts struct {
 	warning     string
 }
 
-// reportParts processes a stored report: its HTML (citation links to
-// their evidence), the passages behind every citation with their context
-// in the fetched text, the sources list and the verification summary.
-// A published version never changes, so the result is cached by version.
+// reportParts reads a stored report: the body HTML rendered at publish,
+// the report as data stored beside it (title, the verdicts behind every
+// citation link with their passages in context, the prior sections it
+// cites), the sources list and the verification summary; no fetched text
+// is loaded. A version published before reports were stored as data is
+// rendered from its Markdown, without evidence entries.
 func (s *Server) reportParts(ctx context.Context, run *db.Run, rep *db.Report) (*reportParts, error) {
-	key := run.ID + "/" + strconv.Itoa(rep.Version)
-	if p := s.reports.get(key); p != nil {
-		return p, nil
-	}
-	var checks []pipeline.SentenceCheck
-	if len(rep.Citations) > 0 {
-		if err := json.Unmarshal(rep.Citations, &checks); err != nil {
-			return nil, fmt.Errorf("report %s: read citations: %w", key, err)
-		}
-	}
-	rows, err := s.store.Sources(ctx, run.ID)
+	rows, err := s.store.SourceCards(ctx, run.ID)
 	if err != nil {
 		return nil, err
 	}
-	var prior []research.PriorSection
-	if run.ParentRunID.Valid {
-		if prior, err = s.priorSections(ctx, run.ID); err != nil {
-			return nil, err
+	parts := &reportParts{}
+	doc, stored := storedReport(rep.Citations)
+	if stored {
+		parts.body = rep.HTML
+	} else {
+		var prior []research.PriorSection
+		if run.ParentRunID.Valid {
+			if prior, err = s.priorSections(ctx, run.ID); err != nil {
+				return nil, err
+			}
 		}
+		doc = legacyReport(rep, prior)
+		parts.body = doc.Render(report.RenderOptions{Known: knownIDs(rows, prior)})
 	}
-	ex := extractReport(rep.HTML, checks, rows, prior)
-	parts := &reportParts{title: ex.title, body: ex.body, evidence: ex.evidence, prior: ex.prior}
+	for _, p := range doc.Prior {
+		parts.prior = append(parts.prior, web.PriorView{ID: p.ID, Heading: p.Heading})
+	}
+	parts.title = doc.Title
+	ev := reportEvidence(doc, rows)
+	parts.evidence = ev.list
 	for _, src := range rows {
 		id := "S" + strconv.Itoa(src.SID)
 		parts.sources = append(parts.sources, web.SourceView{ID: id, URL: src.URL, Title: src.Title, Host: src.Host,
-			FetchedAt: src.FetchedAt, Cited: ex.cited[id], FirstEv: ex.firstEv[id]})
+			FetchedAt: src.FetchedAt, Cited: ev.cited[id], FirstEv: ev.firstEv[id]})
 	}
-	parts.scores, parts.warning = reportScores(rep.Verification, checks)
-	for i, c := range checks {
+	parts.scores, parts.warning = reportScores(rep.Verification, doc.Sentences)
+	for i, c := range doc.Sentences {
 		if !c.Factual || len(c.Citations) == 0 || (c.Supported && c.Valid) {
 			continue
 		}
@@ -170,15 +176,56 @@ func (s *Server) reportParts(ctx context.Context, run *db.Run, rep *db.Report) (
 		} else if c.Score > 0 {
 			why = fmt.Sprintf("the best passage scores %.2f", c.Score)
 		}
-		parts.unsupported = append(parts.unsupported, web.ClaimView{Text: c.Text, Evidence: ex.sentenceEv[i], Why: why})
+		parts.unsupported = append(parts.unsupported, web.ClaimView{Text: c.Text, Evidence: ev.sentenceEv[i], Why: why})
 	}
-	s.reports.put(key, parts)
 	return parts, nil
+}
+
+// storedReport reads the report data stored with a published version, or
+// reports false for a version published before reports were stored as
+// data (its citations column holds a bare list of sentence checks).
+func storedReport(raw json.RawMessage) (*report.Report, bool) {
+	var doc report.Report
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &doc) != nil || doc.Format != report.Format {
+		return nil, false
+	}
+	return &doc, true
+}
+
+// legacyReport is a report published before reports were stored as data:
+// parsed from its Markdown (the Sources list publishing appended cut off),
+// with the sentence verdicts stored then for its summary. Its citations
+// link to the Sources list; there are no evidence entries.
+func legacyReport(rep *db.Report, prior []research.PriorSection) *report.Report {
+	doc := report.Parse(report.Body(rep.Markdown))
+	doc.Sentences = nil
+	if err := json.Unmarshal(rep.Citations, &doc.Sentences); err != nil {
+		doc.Sentences = nil // unreadable verdicts: the report shows without them
+	}
+	cited := doc.Cited()
+	for _, p := range prior {
+		if slices.Contains(cited, p.ID) {
+			doc.Prior = append(doc.Prior, report.Prior{ID: p.ID, Heading: p.Heading})
+		}
+	}
+	return doc
+}
+
+// knownIDs are the ids a report of these sources and prior sections may cite.
+func knownIDs(rows []db.Source, prior []research.PriorSection) map[string]bool {
+	known := map[string]bool{}
+	for _, src := range rows {
+		known["S"+strconv.Itoa(src.SID)] = true
+	}
+	for _, p := range prior {
+		known[p.ID] = true
+	}
+	return known
 }
 
 // reportScores reads the stored verification and counts the sentences
 // behind its ratios.
-func reportScores(raw json.RawMessage, checks []pipeline.SentenceCheck) (web.Scores, string) {
+func reportScores(raw json.RawMessage, checks []report.SentenceCheck) (web.Scores, string) {
 	var ver research.VerificationPayload
 	var keys map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &keys) != nil || keys["validity"] == nil || json.Unmarshal(raw, &ver) != nil {
@@ -207,63 +254,14 @@ func reportScores(raw json.RawMessage, checks []pipeline.SentenceCheck) (web.Sco
 // priorSections are the parent report's sections a follow-up could cite,
 // as its pipeline state recorded them.
 func (s *Server) priorSections(ctx context.Context, runID string) ([]research.PriorSection, error) {
-	cp, err := s.store.LatestCheckpoint(ctx, runID)
+	st, err := pipeline.LatestState(ctx, s.store, runID)
 	if errors.Is(err, db.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var st struct {
-		Prior []research.PriorSection `json:"prior"`
-	}
-	if err := json.Unmarshal(cp.State, &st); err != nil {
-		return nil, fmt.Errorf("read checkpoint of run %s: %w", runID, err)
-	}
 	return st.Prior, nil
-}
-
-// reportCacheSize bounds the processed reports kept in memory.
-const reportCacheSize = 64
-
-// reportCache keeps recently shown reports, least recently used out first.
-type reportCache struct {
-	mu    sync.Mutex
-	items map[string]*reportParts
-	order []string // oldest first
-}
-
-func newReportCache() *reportCache { return &reportCache{items: map[string]*reportParts{}} }
-
-func (c *reportCache) get(key string) *reportParts {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	p := c.items[key]
-	if p != nil {
-		c.touch(key)
-	}
-	return p
-}
-
-func (c *reportCache) put(key string, p *reportParts) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.items[key]; !ok && len(c.order) >= reportCacheSize {
-		delete(c.items, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.items[key] = p
-	c.touch(key)
-}
-
-func (c *reportCache) touch(key string) {
-	for i, k := range c.order {
-		if k == key {
-			c.order = append(c.order[:i], c.order[i+1:]...)
-			break
-		}
-	}
-	c.order = append(c.order, key)
 }
 
 // reportDate is when the report was published.

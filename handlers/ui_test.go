@@ -12,7 +12,7 @@ import (
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -209,7 +209,7 @@ func TestUIAskLiveReportCitation(t *testing.T) {
 func expectedPassage(t *testing.T, env *uiEnv, runID, evID string) (string, string) {
 	t.Helper()
 	var ex struct {
-		Citations []pipeline.SentenceCheck `json:"citations"`
+		Citations []report.SentenceCheck `json:"citations"`
 	}
 	if err := json.Unmarshal(get(t, env.srv.URL+"/runs/"+runID+"/report.json", "application/json"), &ex); err != nil {
 		t.Fatal(err)

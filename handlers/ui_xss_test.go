@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/db"
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -175,9 +175,9 @@ func TestUIXSSModelOutputInert(t *testing.T) {
 }
 
 // publishHostileReport stores a source and a report as the pipeline would:
-// the HTML rendered by pipeline.RenderMarkdown and SourcesHTML from
-// Markdown and titles full of payloads, and citations whose passages
-// carry them too; then the run completes.
+// the report rendered by package report from Markdown full of payloads, a
+// source whose title carries them, and citations whose passages carry
+// them too; then the run completes.
 func publishHostileReport(t *testing.T, store *db.Store, runID string) {
 	t.Helper()
 	ctx := context.Background()
@@ -187,18 +187,20 @@ func publishHostileReport(t *testing.T, store *db.Store, runID string) {
 	md := "# Title " + payload + "\n\n## Findings " + payload + "\n\nThe claim " + payload + " is in the source [S1].\n\n" +
 		"A [link](javascript:alert('md')) and ![img](x \"t\") and <div onclick=alert(1)>raw</div> [S1].\n"
 	src := research.Source{ID: "S1", URL: "https://example.org/a?x=\"><script>alert(1)</script>", Title: "title " + payload, Host: "example.org"}
-	html := pipeline.RenderMarkdown(md, map[string]bool{"S1": true}) + pipeline.SourcesHTML([]research.Source{src})
-	checks := []pipeline.SentenceCheck{
+	checks := []report.SentenceCheck{
 		{Index: 0, Text: "The claim " + payload + " is in the source.", Citations: []string{"S1"}, Factual: true, Valid: true, Supported: true,
-			Score: 0.9, SourceID: "S1", Passage: passage, PassageStart: start, PassageEnd: start + len(passage)},
-		{Index: 1, Text: "A link and and raw.", Citations: []string{"S1"}, Factual: true, Valid: true, Score: 0.1, SourceID: "S1", Passage: "Intro " + payload},
+			Score: 0.9, SourceID: "S1", Passage: passage, PassageStart: start, PassageEnd: start + len(passage),
+			Evidence: []report.Evidence{{Cite: "S1", Found: true, Supported: true, Score: 0.9, Passage: passage, PassageStart: start, PassageEnd: start + len(passage)}}},
+		{Index: 1, Text: "A link and and raw.", Citations: []string{"S1"}, Factual: true, Valid: true, Score: 0.1, SourceID: "S1", Passage: "Intro " + payload,
+			Evidence: []report.Evidence{{Cite: "S1", Found: true, Score: 0.1, Passage: "Intro " + payload}}},
 	}
 	ver := research.VerificationPayload{Pass: 2, Validity: 1, Coverage: 1, Support: 0.5, Passed: false, Warning: "warning " + payload}
+	row := reportRow(t, runID, md, map[string]string{"S1": text}, nil, checks, ver)
 	err := store.InTx(ctx, func(tx *db.Tx) error {
 		if _, _, err := tx.AddSource(ctx, db.Source{RunID: runID, URL: src.URL, CanonicalURL: src.URL, Title: src.Title, Host: src.Host, Text: text}); err != nil {
 			return err
 		}
-		if _, err := tx.AddReport(ctx, db.Report{RunID: runID, Markdown: md, HTML: html, Verification: mustJSON(t, ver), Citations: mustJSON(t, checks), Published: true}); err != nil {
+		if _, err := tx.AddReport(ctx, row); err != nil {
 			return err
 		}
 		if err := tx.SetShareToken(ctx, runID, "hostile-"+runID[:8], nil); err != nil {
@@ -208,7 +210,7 @@ func publishHostileReport(t *testing.T, store *db.Store, runID string) {
 		if err := tx.UpdateRun(ctx, runID, db.RunUpdate{Status: &status}); err != nil {
 			return err
 		}
-		_, err := tx.AppendEvent(ctx, runID, research.EventRunCompleted, research.CompletedPayload{Status: status, Markdown: md, HTML: html, Verification: ver})
+		_, err := tx.AppendEvent(ctx, runID, research.EventRunCompleted, research.CompletedPayload{Status: status, Markdown: row.Markdown, HTML: row.HTML, Verification: ver})
 		return err
 	})
 	if err != nil {

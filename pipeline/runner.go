@@ -18,6 +18,7 @@ import (
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/extract"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/search"
 )
@@ -50,7 +51,7 @@ type Options struct {
 	ShareTTL time.Duration
 	// Metrics, when set, is told of stage and action outcomes.
 	Metrics Metrics
-	Verify  VerifyOptions
+	Verify  report.VerifyOptions
 	Presets map[string]research.Budget
 	Logger  *slog.Logger
 	// PollInterval is how often idle workers look for runs queued by other
@@ -94,8 +95,8 @@ func NewRunner(opt Options) *Runner {
 	if opt.PollInterval <= 0 {
 		opt.PollInterval = time.Second
 	}
-	if opt.Verify == (VerifyOptions{}) {
-		opt.Verify = DefaultVerifyOptions()
+	if opt.Verify == (report.VerifyOptions{}) {
+		opt.Verify = report.DefaultVerifyOptions()
 	}
 	return &Runner{opt: opt, log: opt.Logger, wake: make(chan struct{}, 1), stop: make(chan struct{}), active: map[string]context.CancelFunc{}}
 }
@@ -229,7 +230,7 @@ func (r *Runner) Execute(run *db.Run) {
 	err := r.loop(ctx, run, log)
 	cancel()
 	<-renewDone
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, errLeaseLost) {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, db.ErrLeaseLost) {
 		return
 	}
 	var fail *RunError
@@ -264,10 +265,6 @@ type RunError struct{ Msg string }
 func (e *RunError) Error() string { return e.Msg }
 
 func failf(format string, args ...any) error { return &RunError{Msg: fmt.Sprintf(format, args...)} }
-
-// errLeaseLost is what a commit returns when this worker no longer holds
-// the run.
-var errLeaseLost = db.ErrLeaseLost
 
 // loop runs stages from the latest checkpoint until the run pauses or ends.
 func (r *Runner) loop(ctx context.Context, run *db.Run, log *slog.Logger) error {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/report"
 
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
@@ -78,10 +79,10 @@ func LatestState(ctx context.Context, store *db.Store, runID string) (*State, er
 
 // Draft is one synthesized version of the report with its verification.
 type Draft struct {
-	Pass         int           `json:"pass"`
-	Markdown     string        `json:"markdown"`
-	Verification *Verification `json:"verification,omitempty"`
-	Score        float64       `json:"score"`
+	Pass         int                  `json:"pass"`
+	Markdown     string               `json:"markdown"`
+	Verification *report.Verification `json:"verification,omitempty"`
+	Score        float64              `json:"score"`
 }
 
 // Options of a run as the user asked for it (stored in runs.options).

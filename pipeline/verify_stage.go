@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -19,9 +20,9 @@ func (r *Runner) verifyStage(ctx context.Context, run *db.Run, st *State) error 
 		return err
 	}
 	d := &st.Drafts[len(st.Drafts)-1]
-	v := Verify(d.Markdown, sources, st.Prior, st.Spec.Criteria, r.opt.Verify)
+	v := report.Verify(d.Markdown, sources, st.Prior, st.Spec.Criteria, r.opt.Verify)
 	d.Verification = &v
-	d.Score = Score(v)
+	d.Score = report.Score(v)
 	events := []event{{research.EventVerification, verificationPayload(d.Pass, v)}}
 	st.Stage = StagePublish
 	budget := st.Spec.Budget
@@ -33,7 +34,7 @@ func (r *Runner) verifyStage(ctx context.Context, run *db.Run, st *State) error 
 	return r.commit(ctx, run, st, db.RunUpdate{}, events...)
 }
 
-func verificationPayload(pass int, v Verification) research.VerificationPayload {
+func verificationPayload(pass int, v report.Verification) research.VerificationPayload {
 	return research.VerificationPayload{Pass: pass, Validity: v.Validity, Coverage: v.Coverage, Support: v.Support,
 		Grounding: v.Grounding, CriteriaCoverage: v.CriteriaCoverage, Passed: v.Passed, Warning: v.Warning}
 }

@@ -38,18 +38,45 @@ var (
 // inline Markdown is removed. A citation-only fragment ("… done. [S1]")
 // joins the sentence before it.
 func ReportSentences(markdown string) []ReportSentence {
+	out, _ := splitSentences(markdown)
+	return out
+}
+
+// blockSpan is the byte range of the Markdown block (paragraph, list
+// item, table row) a sentence was read from.
+type blockSpan struct{ start, end int }
+
+// splitSentences is ReportSentences, also returning for each sentence the
+// source range of its block, so a citation marker found in the parsed
+// Markdown can be given to the sentence it belongs to.
+func splitSentences(markdown string) ([]ReportSentence, []blockSpan) {
 	var out []ReportSentence
+	var spans []blockSpan
 	section := ""
 	skip := false // inside a Sources section
 	inFence := false
 	var block []string
+	var span blockSpan
 	flush := func() {
 		if len(block) > 0 && !skip {
 			out = appendBlock(out, section, strings.Join(block, " "))
+			for len(spans) < len(out) {
+				spans = append(spans, span)
+			}
 		}
 		block = block[:0]
 	}
+	add := func(text string, start, end int) {
+		if len(block) == 0 {
+			span.start = start
+		}
+		span.end = end
+		block = append(block, text)
+	}
+	offset := 0
 	for _, line := range strings.Split(markdown, "\n") {
+		start, end := offset, offset+len(line)
+		offset = end + 1
 		if fenceRe.MatchString(line) {
 			flush()
 			inFence = !inFence
@@ -74,17 +101,17 @@ func ReportSentences(markdown string) []ReportSentence {
 			for i := range cells {
 				cells[i] = strings.TrimSpace(cells[i])
 			}
-			block = append(block, strings.Join(cells, " "))
+			add(strings.Join(cells, " "), start, end)
 			flush()
 		case listItemRe.MatchString(line):
 			flush()
-			block = append(block, listItemRe.ReplaceAllString(line, ""))
+			add(listItemRe.ReplaceAllString(line, ""), start, end)
 		default:
-			block = append(block, strings.TrimLeft(trimmed, "> "))
+			add(strings.TrimLeft(trimmed, "> "), start, end)
 		}
 	}
 	flush()
-	return out
+	return out, spans
 }
 
 var (

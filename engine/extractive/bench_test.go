@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/quarryhq/quarry/engine"
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -47,6 +47,6 @@ func BenchmarkVerify20Sources(b *testing.B) {
 	md, _, _ := e.Synthesize(context.Background(), engine.SynthesisRequest{Question: spec.Goal, Spec: spec, Sources: sources, Budget: spec.Budget}, nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		pipeline.Verify(md, sources, nil, spec.Criteria, pipeline.DefaultVerifyOptions())
+		report.Verify(md, sources, nil, spec.Criteria, report.DefaultVerifyOptions())
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/quarryhq/quarry/engine"
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -54,7 +54,7 @@ func TestChatAnswersFromNamedPages(t *testing.T) {
 		if !strings.HasPrefix(out, tt.heading) || !strings.Contains(out, tt.want) {
 			t.Errorf("Chat(%q) =\n%s", tt.msg, out)
 		}
-		v := pipeline.Verify(out, sources, nil, nil, pipeline.DefaultVerifyOptions())
+		v := report.Verify(out, sources, nil, nil, report.DefaultVerifyOptions())
 		if !v.Passed {
 			t.Errorf("Chat(%q) fails verification: %s %v", tt.msg, v.Warning, v.Failures)
 		}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/engine"
-	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 )
@@ -52,7 +51,7 @@ func TestUntrustedInput(t *testing.T) {
 		if _, _, err := e.Heartbeat(context.Background(), engine.HeartbeatRequest{Spec: spec, Sources: sources, Budget: spec.Budget, MaxNew: 3}); err != nil {
 			t.Fatalf("Heartbeat(%.40q): %v", q, err)
 		}
-		v := pipeline.Verify(md, sources, nil, spec.Criteria, pipeline.DefaultVerifyOptions())
+		v := report.Verify(md, sources, nil, spec.Criteria, report.DefaultVerifyOptions())
 		if v.Validity != 1 || v.Support != 1 {
 			t.Errorf("question %.40q: validity %v support %v\n%s", q, v.Validity, v.Support, md)
 		}

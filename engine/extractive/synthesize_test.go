@@ -168,7 +168,7 @@ func TestSynthesisUndeterminedCriterion(t *testing.T) {
 	if !strings.Contains(md, "The default port is 7420. [S2]") {
 		t.Errorf("port answer missing:\n%s", md)
 	}
-	v := pipeline.Verify(md, sources, nil, spec.Criteria, pipeline.DefaultVerifyOptions())
+	v := report.Verify(md, sources, nil, spec.Criteria, report.DefaultVerifyOptions())
 	if !v.Passed || !v.Criteria[1].Undetermined {
 		t.Errorf("verification %+v %+v", v.Warning, v.Criteria)
 	}
@@ -203,7 +203,7 @@ func TestVerifyPassesExtractiveOutput(t *testing.T) {
 		}
 		for _, q := range questions {
 			spec, md := synthesize(t, q, sources, depth)
-			v := pipeline.Verify(md, sources, nil, spec.Criteria, pipeline.DefaultVerifyOptions())
+			v := report.Verify(md, sources, nil, spec.Criteria, report.DefaultVerifyOptions())
 			if !v.Passed || v.Validity != 1 || v.Support != 1 || v.Coverage != 1 || v.Grounding != 1 {
 				t.Errorf("%s %q: verification %s %v\n%s", depth, q, v.Warning, v.Failures, md)
 			}
@@ -269,7 +269,7 @@ func TestSynthesisCitesPriorSections(t *testing.T) {
 	if strings.Contains(md, "[S4]") {
 		t.Errorf("the parent's source ids leaked into the report:\n%s", md)
 	}
-	v := pipeline.Verify(md, nil, prior, spec.Criteria, pipeline.DefaultVerifyOptions())
+	v := report.Verify(md, nil, prior, spec.Criteria, report.DefaultVerifyOptions())
 	if !v.Passed {
 		t.Errorf("verification: %s %v", v.Warning, v.Failures)
 	}

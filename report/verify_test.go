@@ -1,10 +1,10 @@
-package pipeline_test
+package report_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -55,7 +55,7 @@ Titan, with a diameter of 3,200 miles, is the second-biggest moon in the Solar S
 `
 
 func TestVerifyPassesFaithfulReport(t *testing.T) {
-	v := pipeline.Verify(goodReport, verifySources, nil, verifyCriteria, pipeline.DefaultVerifyOptions())
+	v := report.Verify(goodReport, verifySources, nil, verifyCriteria, report.DefaultVerifyOptions())
 	if !v.Passed || v.Warning != "" || len(v.Failures) != 0 {
 		t.Fatalf("faithful report failed: %s %q", v.Warning, v.Failures)
 	}
@@ -94,13 +94,13 @@ func TestVerifyCatchesProblems(t *testing.T) {
 	tests := []struct {
 		name     string
 		report   string
-		check    func(t *testing.T, v pipeline.Verification)
+		check    func(t *testing.T, v report.Verification)
 		failWith string
 	}{
 		{
 			name:   "fabricated citation",
 			report: "## Default port\n\nThe default port is 7420 [S1]. The server was written in 2019 by a team of four [S7].\n\n## How large is Titan\n\nTitan has a diameter of 3,200 miles [S2].",
-			check: func(t *testing.T, v pipeline.Verification) {
+			check: func(t *testing.T, v report.Verification) {
 				if v.Validity >= 1 || v.Sentences[1].Valid || v.Sentences[1].Supported {
 					t.Errorf("validity %v, sentence %+v", v.Validity, v.Sentences[1])
 				}
@@ -110,7 +110,7 @@ func TestVerifyCatchesProblems(t *testing.T) {
 		{
 			name:   "unsupported claim",
 			report: "## Default port\n\nThe default port is 7420 [S1]. The server encrypts every connection with TLS 1.3 and rotates its certificates daily [S1].\n\n## How large is Titan\n\nTitan has a diameter of 3,200 miles [S2].",
-			check: func(t *testing.T, v pipeline.Verification) {
+			check: func(t *testing.T, v report.Verification) {
 				s := v.Sentences[1]
 				if s.Supported || s.Score >= 0.6 || v.Support >= 0.9 {
 					t.Errorf("support %v, sentence %+v", v.Support, s)
@@ -121,7 +121,7 @@ func TestVerifyCatchesProblems(t *testing.T) {
 		{
 			name:   "wrong number",
 			report: "## Default port\n\nThe default port is 8080 [S1].\n\n## How large is Titan\n\nTitan has a diameter of 3,200 miles [S2].",
-			check: func(t *testing.T, v pipeline.Verification) {
+			check: func(t *testing.T, v report.Verification) {
 				s := v.Sentences[0]
 				if len(s.Ungrounded) != 1 || s.Ungrounded[0] != "8080" || v.Grounding >= 1 || s.Supported {
 					t.Errorf("grounding %v, sentence %+v", v.Grounding, s)
@@ -132,7 +132,7 @@ func TestVerifyCatchesProblems(t *testing.T) {
 		{
 			name:   "wrong name",
 			report: "## Default port\n\nThe default port is 7420 [S1].\n\n## How large is Titan\n\nTitan has a diameter of 3,200 miles, said planetary geologist Linda Morabito [S2].",
-			check: func(t *testing.T, v pipeline.Verification) {
+			check: func(t *testing.T, v report.Verification) {
 				if got := v.Sentences[1].Ungrounded; len(got) != 1 || got[0] != "Linda Morabito" {
 					t.Errorf("ungrounded %q", got)
 				}
@@ -142,7 +142,7 @@ func TestVerifyCatchesProblems(t *testing.T) {
 		{
 			name:   "uncited facts",
 			report: "## Default port\n\nThe default port is 7420 [S1]. The server also supports clustering across three data centres. It was first released in 2015.\n\n## How large is Titan\n\nTitan has a diameter of 3,200 miles [S2].",
-			check: func(t *testing.T, v pipeline.Verification) {
+			check: func(t *testing.T, v report.Verification) {
 				if v.Coverage != 0.5 || v.Sentences[1].Factual == false {
 					t.Errorf("coverage %v, sentence %+v", v.Coverage, v.Sentences[1])
 				}
@@ -152,7 +152,7 @@ func TestVerifyCatchesProblems(t *testing.T) {
 		{
 			name:   "criterion not addressed",
 			report: "## Default port\n\nThe default port is 7420 [S1].",
-			check: func(t *testing.T, v pipeline.Verification) {
+			check: func(t *testing.T, v report.Verification) {
 				if v.CriteriaCoverage != 0.5 || v.Criteria[1].Answered || v.Criteria[1].Undetermined {
 					t.Errorf("criteria %+v", v.Criteria)
 				}
@@ -162,33 +162,33 @@ func TestVerifyCatchesProblems(t *testing.T) {
 		{
 			name:     "empty report",
 			report:   "## Summary\n\n",
-			check:    func(t *testing.T, v pipeline.Verification) {},
+			check:    func(t *testing.T, v report.Verification) {},
 			failWith: "The report is empty",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := pipeline.Verify(tt.report, verifySources, nil, verifyCriteria, pipeline.DefaultVerifyOptions())
+			v := report.Verify(tt.report, verifySources, nil, verifyCriteria, report.DefaultVerifyOptions())
 			if v.Passed || v.Warning == "" {
 				t.Fatalf("passed (%+v)", v)
 			}
 			tt.check(t, v)
-			if !strings.Contains(strings.Join(pipeline.Feedback(v), "\n"), tt.failWith) {
+			if !strings.Contains(strings.Join(report.Feedback(v), "\n"), tt.failWith) {
 				t.Errorf("feedback %q lacks %q", v.Failures, tt.failWith)
 			}
-			good := pipeline.Verify(goodReport, verifySources, nil, verifyCriteria, pipeline.DefaultVerifyOptions())
-			if pipeline.Score(v) >= pipeline.Score(good) {
-				t.Errorf("score %v not below the faithful report's %v", pipeline.Score(v), pipeline.Score(good))
+			good := report.Verify(goodReport, verifySources, nil, verifyCriteria, report.DefaultVerifyOptions())
+			if report.Score(v) >= report.Score(good) {
+				t.Errorf("score %v not below the faithful report's %v", report.Score(v), report.Score(good))
 			}
 		})
 	}
 }
 
 func TestVerifyNonFactualSentences(t *testing.T) {
-	report := "## Default port\n\nThe default port is 7420 [S1]. Why would anyone change it? The sources do not say more about ports. " +
+	md := "## Default port\n\nThe default port is 7420 [S1]. Why would anyone change it? The sources do not say more about ports. " +
 		"Teams that run several instances on one host probably change it (inference).\n\n" +
 		"## How large is Titan\n\n" + research.Undetermined + "\n"
-	v := pipeline.Verify(report, verifySources, nil, verifyCriteria, pipeline.DefaultVerifyOptions())
+	v := report.Verify(md, verifySources, nil, verifyCriteria, report.DefaultVerifyOptions())
 	if !v.Passed {
 		t.Fatalf("failed: %s %q", v.Warning, v.Failures)
 	}
@@ -206,11 +206,11 @@ func TestVerifyNonFactualSentences(t *testing.T) {
 
 func TestVerifyCitationForms(t *testing.T) {
 	prior := []research.PriorSection{{ID: "P1", Heading: "Earlier findings", Text: "The cluster bus uses port 17420 for gossip between nodes [S3]."}}
-	report := "## Findings\n\n" +
+	md := "## Findings\n\n" +
 		"The default port is 7420 and Titan is 3,200 miles across [S1, S2].\n" +
 		"The TCP port for client connections is 7420. [S1][S2]\n" +
 		"- Nodes gossip over port 17420 on the cluster bus [P1].\n"
-	v := pipeline.Verify(report, verifySources, prior, nil, pipeline.DefaultVerifyOptions())
+	v := report.Verify(md, verifySources, prior, nil, report.DefaultVerifyOptions())
 	if !v.Passed {
 		t.Fatalf("failed: %s %q", v.Warning, v.Failures)
 	}
@@ -220,25 +220,25 @@ func TestVerifyCitationForms(t *testing.T) {
 	if s := v.Sentences[2]; s.SourceID != "P1" || !strings.Contains(s.Passage, "17420") {
 		t.Errorf("prior citation: %+v", s)
 	}
-	if v := pipeline.Verify(report, verifySources, nil, nil, pipeline.DefaultVerifyOptions()); v.Passed || v.Sentences[2].Valid {
+	if v := report.Verify(md, verifySources, nil, nil, report.DefaultVerifyOptions()); v.Passed || v.Sentences[2].Valid {
 		t.Error("[P1] must be invalid when the run has no prior sections")
 	}
 }
 
 func TestVerifyOptions(t *testing.T) {
-	report := "## Default port\n\nThe default port is 7420 [S1]. The server also supports clustering across three data centres.\n"
-	if v := pipeline.Verify(report, verifySources, nil, nil, pipeline.VerifyOptions{}); v.Passed {
+	md := "## Default port\n\nThe default port is 7420 [S1]. The server also supports clustering across three data centres.\n"
+	if v := report.Verify(md, verifySources, nil, nil, report.VerifyOptions{}); v.Passed {
 		t.Error("zero options must mean the strict defaults")
 	}
-	if v := pipeline.Verify(report, verifySources, nil, nil, pipeline.VerifyOptions{MinCoverage: -1}); !v.Passed {
+	if v := report.Verify(md, verifySources, nil, nil, report.VerifyOptions{MinCoverage: -1}); !v.Passed {
 		t.Errorf("a negative threshold disables its check: %s", v.Warning)
 	}
-	lenient := pipeline.VerifyOptions{SupportThreshold: 0.2}
+	lenient := report.VerifyOptions{SupportThreshold: 0.2}
 	claim := "## A\n\nThe default port changes with every major release and is chosen at random during installation [S1].\n"
-	if v := pipeline.Verify(claim, verifySources, nil, nil, lenient); !v.Sentences[0].Supported {
+	if v := report.Verify(claim, verifySources, nil, nil, lenient); !v.Sentences[0].Supported {
 		t.Errorf("score %v under a 0.2 threshold should be supported", v.Sentences[0].Score)
 	}
-	if v := pipeline.Verify(claim, verifySources, nil, nil, pipeline.DefaultVerifyOptions()); v.Sentences[0].Supported {
+	if v := report.Verify(claim, verifySources, nil, nil, report.DefaultVerifyOptions()); v.Sentences[0].Supported {
 		t.Errorf("score %v should fail the default threshold", v.Sentences[0].Score)
 	}
 }

@@ -1,11 +1,10 @@
-package pipeline
+package report
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
 
-	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/text"
 )
@@ -91,6 +90,28 @@ type SentenceCheck struct {
 	Ungrounded   []string `json:"ungrounded,omitempty"` // numbers and names missing from the cited sources
 	Inference    bool     `json:"inference,omitempty"`
 	Undetermined bool     `json:"undetermined,omitempty"`
+	// Evidence is the verdict per cited id, in the order of Citations:
+	// what a reader who opens that one citation should see.
+	Evidence []Evidence `json:"evidence,omitempty"`
+}
+
+// Evidence is the best passage of one cited source (or prior section) for
+// one sentence, as the verifier scored it with the run's thresholds.
+type Evidence struct {
+	Cite  string `json:"cite"`  // S1 or P1
+	Found bool   `json:"found"` // the id names a source or prior section of the run
+	// Supported: this source supports the sentence. For the sentence's best
+	// source it is the sentence's verdict (several sources may support it
+	// together); for another it is this passage's own score against the
+	// threshold.
+	Supported    bool    `json:"supported"`
+	Score        float64 `json:"score"`
+	Passage      string  `json:"passage,omitempty"` // verbatim
+	PassageStart int     `json:"passage_start"`     // byte offsets of Passage in the cited text
+	PassageEnd   int     `json:"passage_end"`
+	// Before and After are the cited text around Passage (AddContext).
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
 }
 
 // CriterionCheck says whether a success criterion was answered.
@@ -107,12 +128,28 @@ type CriterionCheck struct {
 // cited sentence by a passage of its cited sources, grounding of numbers
 // and names, and coverage of the success criteria.
 func Verify(markdown string, sources []research.Source, prior []research.PriorSection, criteria []string, opt VerifyOptions) Verification {
-	opt = opt.withDefaults()
+	return verify(ReportSentences(clipReport(markdown)), sources, prior, criteria, opt)
+}
+
+// Verify checks the report r (see the function Verify) and keeps the
+// per-sentence verdicts in r, where rendering and the report page read them.
+func (r *Report) Verify(sources []research.Source, prior []research.PriorSection, criteria []string, opt VerifyOptions) Verification {
+	v := verify(r.split, sources, prior, criteria, opt)
+	r.Sentences, r.Verified = v.Sentences, true
+	return v
+}
+
+// clipReport cuts markdown to the part verification reads.
+func clipReport(markdown string) string {
 	if len(markdown) > maxReportBytes {
-		markdown = markdown[:maxReportBytes]
+		return markdown[:maxReportBytes]
 	}
+	return markdown
+}
+
+func verify(sents []ReportSentence, sources []research.Source, prior []research.PriorSection, criteria []string, opt VerifyOptions) Verification {
+	opt = opt.withDefaults()
 	docs := newDocSet(sources, prior)
-	sents := report.ReportSentences(markdown)
 	v := Verification{Sentences: make([]SentenceCheck, 0, len(sents))}
 	var markers, validMarkers, factual, cited, supported, facts, grounded int
 	for i, s := range sents {
@@ -142,6 +179,8 @@ func Verify(markdown string, sources []research.Source, prior []research.PriorSe
 			n := len(f.Numbers) + len(f.Entities)
 			facts += n
 			grounded += n - len(c.Ungrounded)
+		} else if len(c.Citations) > 0 {
+			citedPassages(&c, docs)
 		}
 		v.Sentences = append(v.Sentences, c)
 	}
@@ -221,7 +260,9 @@ func checkSupport(c *SentenceCheck, docs *docSet, threshold float64) {
 	var best text.Passage
 	var bestDoc *text.Document
 	var cited []*text.Document
-	for _, id := range c.Citations {
+	c.Evidence = make([]Evidence, len(c.Citations))
+	for i, id := range c.Citations {
+		c.Evidence[i].Cite = id
 		d := docs.get(id)
 		if d == nil {
 			continue
@@ -231,6 +272,11 @@ func checkSupport(c *SentenceCheck, docs *docSet, threshold float64) {
 		union |= p.Mask
 		if bestDoc == nil || p.Score > best.Score {
 			best, bestDoc = p, d
+		}
+		e := &c.Evidence[i]
+		e.Found, e.Score = true, p.Score
+		if p.End > p.Start {
+			e.Passage, e.PassageStart, e.PassageEnd = d.Passage(p), p.Start, p.End
 		}
 	}
 	if bestDoc != nil {
@@ -244,6 +290,14 @@ func checkSupport(c *SentenceCheck, docs *docSet, threshold float64) {
 		c.Passage = bestDoc.Passage(best)
 	}
 	c.Supported = c.Valid && c.Score >= threshold
+	for i := range c.Evidence {
+		e := &c.Evidence[i]
+		if bestDoc != nil && e.Cite == bestDoc.ID {
+			e.Score, e.Supported = c.Score, c.Supported
+			continue
+		}
+		e.Supported = c.Valid && e.Found && e.Score >= threshold
+	}
 	f := text.ExtractFacts(c.Text)
 	for _, n := range f.Numbers {
 		if !anyDoc(cited, func(d *text.Document) bool { return d.Numbers()[n] }) {
@@ -253,6 +307,24 @@ func checkSupport(c *SentenceCheck, docs *docSet, threshold float64) {
 	for _, e := range f.Entities {
 		if !anyDoc(cited, func(d *text.Document) bool { return d.Mentions(e) }) {
 			c.Ungrounded = append(c.Ungrounded, e)
+		}
+	}
+}
+
+// citedPassages fills the Evidence of a sentence that is cited but not
+// checked (an inference, say): each cited source's best passage, for the
+// reader, with no verdict.
+func citedPassages(c *SentenceCheck, docs *docSet) {
+	claim := text.Unique(text.Tokens(c.Text))
+	c.Evidence = make([]Evidence, len(c.Citations))
+	for i, id := range c.Citations {
+		c.Evidence[i].Cite = id
+		if d := docs.get(id); d != nil {
+			p := d.BestPassage(claim)
+			c.Evidence[i].Found, c.Evidence[i].Score = true, p.Score
+			if p.End > p.Start {
+				c.Evidence[i].Passage, c.Evidence[i].PassageStart, c.Evidence[i].PassageEnd = d.Passage(p), p.Start, p.End
+			}
 		}
 	}
 }
