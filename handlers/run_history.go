@@ -62,21 +62,21 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, web.HistoryPage(p, f, list), web.HistoryBody(p, f, list))
 }
 
-// snippetNoise is Markdown a snippet need not show: citation markers,
-// heading marks, emphasis.
-var snippetNoise = regexp.MustCompile(`\[[SP]\d{1,4}\]|(?m)^#+\s*|\*+|\s+`)
+// snippetNoise is Markdown a snippet need not show: heading marks and
+// emphasis (citation markers go after, with research.StripCitations).
+var snippetNoise = regexp.MustCompile(`(?m)^#+\s*|\*+|\s+`)
 
 // snippetParts splits a search snippet at its match delimiters.
 func snippetParts(s string) []web.SnippetPart {
 	if s == "" {
 		return nil
 	}
-	s = snippetNoise.ReplaceAllStringFunc(s, func(m string) string {
+	s = research.StripCitations(snippetNoise.ReplaceAllStringFunc(s, func(m string) string {
 		if strings.TrimSpace(m) == "" {
 			return " "
 		}
 		return ""
-	})
+	}))
 	var out []web.SnippetPart
 	for s != "" {
 		i := strings.Index(s, db.SnippetStart)

@@ -37,7 +37,7 @@ var policy = func() *bluemonday.Policy {
 	p.AddTargetBlankToFullyQualifiedLinks(true)
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^citation(?: citation-unsupported)?$`)).OnElements("a")
 	p.AllowAttrs("data-testid").Matching(regexp.MustCompile(`^citation$`)).OnElements("a")
-	p.AllowAttrs("data-cite").Matching(regexp.MustCompile(`^[SP]\d{1,4}$`)).OnElements("a", "span")
+	p.AllowAttrs("data-cite").Matching(research.LabelPattern).OnElements("a", "span")
 	p.AllowAttrs("data-ev").Matching(regexp.MustCompile(`^ev-\d{1,6}$`)).OnElements("a")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(?:citation-bad|img-alt)$`)).OnElements("span")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^unverified$`)).OnElements("em")

@@ -9,7 +9,22 @@ import (
 // citationGroup is the one definition of a citation marker: a bracketed
 // group of source (S#) and prior-section (P#) ids: "[S3]", "[S1, S2]",
 // "[S1; P2]", "[S2-S4]" (a range). A backslash-escaped bracket is text.
-const citationGroup = `\[\s*([SP]\d{1,4}(?:\s*(?:[,;]|[-–]|and)\s*[SP]?\d{1,4})*)\s*\]`
+const citationGroup = `\[\s*(` + label + `(?:\s*(?:[,;]|[-–]|and)\s*[SP]?\d{1,4})*)\s*\]`
+
+// label is one source or prior-section id: S3, P2.
+const label = `[SP]\d{1,4}`
+
+// LabelPattern matches a whole id ("S3", "P2") and nothing else.
+var LabelPattern = regexp.MustCompile(`^` + label + `$`)
+
+// citationStart matches the opening of a marker, closed or not ("[S2",
+// "[ P1"): text that would read as a citation if it reached a report.
+var citationStart = regexp.MustCompile(`\[\s*` + label)
+
+// LooksLikeCitation reports whether s holds anything a reader (or the
+// verifier) could take for a citation marker, even an unclosed one. Page
+// text that does is never quoted into a report as it is.
+func LooksLikeCitation(s string) bool { return citationStart.MatchString(s) }
 
 // CitationPattern matches one citation group; submatch 1 is its inside.
 var CitationPattern = regexp.MustCompile(citationGroup)

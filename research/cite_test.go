@@ -33,3 +33,25 @@ func TestStripCitations(t *testing.T) {
 		t.Error("IsCitationOnly wrong")
 	}
 }
+
+func TestLooksLikeCitation(t *testing.T) {
+	for s, want := range map[string]bool{
+		"see [S2] for details":   true,
+		"an unclosed [ S12 mark": true,
+		"[P1, P2]":               true,
+		"array [5] and [x]":      false,
+		"plain prose":            false,
+	} {
+		if got := LooksLikeCitation(s); got != want {
+			t.Errorf("LooksLikeCitation(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestLabelPattern(t *testing.T) {
+	for s, want := range map[string]bool{"S1": true, "P20": true, SourceID(7): true, PriorID(3): true, "S": false, "S12345": false, "x S1": false} {
+		if got := LabelPattern.MatchString(s); got != want {
+			t.Errorf("LabelPattern(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -1,14 +1,12 @@
 package extractive
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-)
 
-// citeLikeRe matches text that would read as a citation marker.
-var citeLikeRe = regexp.MustCompile(`\[\s*[SP]\d`)
+	"github.com/quarryhq/quarry/research"
+)
 
 // quality rates how fit s is to be quoted as a finding: 0 for fragments,
 // questions, headings, code, boilerplate and run-ons; less for sentences
@@ -23,7 +21,7 @@ func quality(s string) float64 {
 		return 0
 	case isBoilerplate(s, n):
 		return 0
-	case codeLike(s), citeLikeRe.MatchString(s):
+	case codeLike(s), research.LooksLikeCitation(s):
 		return 0
 	}
 	q := 1.0
