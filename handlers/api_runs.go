@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -184,7 +183,7 @@ func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, src := range sources {
-		out.Sources = append(out.Sources, SourceJSON{ID: "S" + strconv.Itoa(src.SID), URL: src.URL, Title: src.Title, Host: src.Host, FetchedAt: src.FetchedAt})
+		out.Sources = append(out.Sources, SourceJSON{ID: research.SourceID(src.SID), URL: src.URL, Title: src.Title, Host: src.Host, FetchedAt: src.FetchedAt})
 	}
 	rep, err := s.store.PublishedReport(ctx, run.ID)
 	switch {

@@ -1,11 +1,11 @@
 package handlers
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/report"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -26,7 +26,7 @@ func reportEvidence(doc *report.Report, rows []db.Source) evidence {
 	ev := evidence{cited: map[string]int{}, firstEv: map[string]string{}, sentenceEv: map[int]string{}}
 	sources := map[string]*db.Source{}
 	for i := range rows {
-		sources["S"+strconv.Itoa(rows[i].SID)] = &rows[i]
+		sources[research.SourceID(rows[i].SID)] = &rows[i]
 	}
 	priors := map[string]string{}
 	for _, p := range doc.Prior {

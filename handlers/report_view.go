@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -161,7 +160,7 @@ func (s *Server) reportParts(ctx context.Context, run *db.Run, rep *db.Report) (
 	ev := reportEvidence(doc, rows)
 	parts.evidence = ev.list
 	for _, src := range rows {
-		id := "S" + strconv.Itoa(src.SID)
+		id := research.SourceID(src.SID)
 		parts.sources = append(parts.sources, web.SourceView{ID: id, URL: src.URL, Title: src.Title, Host: src.Host,
 			FetchedAt: src.FetchedAt, Cited: ev.cited[id], FirstEv: ev.firstEv[id]})
 	}
@@ -215,7 +214,7 @@ func legacyReport(rep *db.Report, prior []research.PriorSection) *report.Report 
 func knownIDs(rows []db.Source, prior []research.PriorSection) map[string]bool {
 	known := map[string]bool{}
 	for _, src := range rows {
-		known["S"+strconv.Itoa(src.SID)] = true
+		known[research.SourceID(src.SID)] = true
 	}
 	for _, p := range prior {
 		known[p.ID] = true

@@ -124,7 +124,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 				return err
 			}
 			if added {
-				ids = append(ids, fmt.Sprintf("S%d", src.SID))
+				ids = append(ids, research.SourceID(src.SID))
 				titles = append(titles, firstNonEmpty(src.Title, src.Host))
 			}
 		}

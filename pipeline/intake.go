@@ -135,7 +135,7 @@ func PriorSections(markdown string) []research.PriorSection {
 				cur = nil
 				continue
 			}
-			out = append(out, research.PriorSection{ID: fmt.Sprintf("P%d", len(out)+1), Heading: heading})
+			out = append(out, research.PriorSection{ID: research.PriorID(len(out) + 1), Heading: heading})
 			cur = &out[len(out)-1]
 			continue
 		}

@@ -394,7 +394,7 @@ func (r *Runner) engineSources(ctx context.Context, runID string) ([]research.So
 	for _, s := range rows {
 		var findings []string
 		json.Unmarshal(s.Findings, &findings)
-		out = append(out, research.Source{ID: fmt.Sprintf("S%d", s.SID), URL: s.URL, Title: s.Title, Host: s.Host,
+		out = append(out, research.Source{ID: research.SourceID(s.SID), URL: s.URL, Title: s.Title, Host: s.Host,
 			Published: s.Published, Text: s.Text, Findings: findings, FetchedAt: s.FetchedAt})
 	}
 	return out, nil

@@ -116,7 +116,7 @@ func researchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(strin
 	}
 	out.Sources = []researchSource{}
 	for _, s := range sources {
-		out.Sources = append(out.Sources, researchSource{ID: fmt.Sprintf("S%d", s.SID), URL: s.URL, Title: s.Title, Text: s.Text})
+		out.Sources = append(out.Sources, researchSource{ID: research.SourceID(s.SID), URL: s.URL, Title: s.Title, Text: s.Text})
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
