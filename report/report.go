@@ -9,6 +9,7 @@ import (
 	gtext "github.com/yuin/goldmark/text"
 
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Format is the version of the stored shape of a Report (reports.citations).
@@ -249,7 +250,7 @@ func plainText(n ast.Node, src []byte) string {
 		}
 		return ast.WalkContinue, nil
 	})
-	return strings.Join(strings.Fields(b.String()), " ")
+	return text.OneLine(b.String())
 }
 
 // evidenceID numbers evidence entries.

@@ -197,5 +197,5 @@ func cleanInline(s string) string {
 	})
 	s = escapeRe.ReplaceAllString(s, "$1")
 	s = restoreEmphasis.Replace(s)
-	return strings.Join(strings.Fields(s), " ")
+	return text.OneLine(s)
 }
