@@ -94,8 +94,7 @@ func publishTestReport(t *testing.T, store *db.Store, question string) storedRep
 			Supported: false, Score: 0.1, SourceID: "S2", Passage: "More.", PassageStart: strings.Index(s2Text, "More."), PassageEnd: len(s2Text),
 			Evidence: []report.Evidence{evidenceAt("S2", s2Text, "More.", 0.1, false)}},
 	}
-	ver := research.VerificationPayload{Pass: 1, Validity: 1, Coverage: 1, Support: 2.0 / 3, Grounding: 1, CriteriaCoverage: 1,
-		Passed: false, Warning: "One sentence is not supported by its source."}
+	ver := research.VerificationPayload{Pass: 1, Warning: "One sentence is not supported by its source.", Scores: research.Scores{Validity: 1, Coverage: 1, Support: 2.0 / 3, Grounding: 1, CriteriaCoverage: 1, Passed: false}}
 	row := reportRow(t, run.ID, md, map[string]string{"S1": s1Text, "S2": s2Text}, nil, checks, ver)
 	row.Markdown += "\n\n" + report.SourcesMarkdown(sources)
 	row.Engine = "anthropic (claude-test)"
@@ -461,7 +460,7 @@ func TestLegacyReportDisplays(t *testing.T) {
 		{Index: 0, Section: "Delivery", Text: "Postgres delivers notifications at commit.", Citations: []string{"S1"}, Factual: true, Valid: true, Supported: true, Score: 0.8, SourceID: "S1"},
 		{Index: 1, Section: "Delivery", Text: "Notifications survive a server crash.", Citations: []string{"S1"}, Factual: true, Valid: true, Score: 0.1, SourceID: "S1"},
 	}
-	ver := research.VerificationPayload{Pass: 1, Validity: 1, Coverage: 1, Support: 0.5, Grounding: 1, CriteriaCoverage: 1}
+	ver := research.VerificationPayload{Pass: 1, Scores: research.Scores{Validity: 1, Coverage: 1, Support: 0.5, Grounding: 1, CriteriaCoverage: 1}}
 	err := rep.store.InTx(ctx, func(tx *db.Tx) error {
 		if _, _, err := tx.AddSource(ctx, db.Source{RunID: run.ID, URL: "https://docs.example.org/notify", CanonicalURL: "https://docs.example.org/notify", Title: "NOTIFY", Host: "docs.example.org", Text: s1Text}); err != nil {
 			return err

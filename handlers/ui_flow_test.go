@@ -273,7 +273,7 @@ func TestUIReloadMatchesLive(t *testing.T) {
 	emit(research.EventSynthesisDelta, "", research.DeltaPayload{Pass: 1, Text: "## Answer\n\nFirst draft "})
 	emit(research.EventSynthesisDelta, "", research.DeltaPayload{Pass: 1, Text: "text [S1]."})
 	emit(research.EventStageStarted, "verifying", research.StagePayload{Stage: "verify", Status: "verifying"})
-	emit(research.EventVerification, "", research.VerificationPayload{Pass: 1, Validity: 1, Coverage: 0.5, Support: 0.4, Grounding: 1, CriteriaCoverage: 1})
+	emit(research.EventVerification, "", research.VerificationPayload{Pass: 1, Scores: research.Scores{Validity: 1, Coverage: 0.5, Support: 0.4, Grounding: 1, CriteriaCoverage: 1}})
 	emit(research.EventRepairStarted, "", research.RepairPayload{Pass: 2, Failures: []string{"sentence 1 is not supported"}})
 	emit(research.EventStageStarted, "synthesizing", research.StagePayload{Stage: "synthesize", Status: "synthesizing"})
 	emit(research.EventSynthesisDelta, "", research.DeltaPayload{Pass: 2, Text: "## Answer\n\nSecond draft [S1]."})

@@ -194,7 +194,7 @@ func publishHostileReport(t *testing.T, store *db.Store, runID string) {
 		{Index: 1, Text: "A link and and raw.", Citations: []string{"S1"}, Factual: true, Valid: true, Score: 0.1, SourceID: "S1", Passage: "Intro " + payload,
 			Evidence: []report.Evidence{{Cite: "S1", Found: true, Score: 0.1, Passage: "Intro " + payload}}},
 	}
-	ver := research.VerificationPayload{Pass: 2, Validity: 1, Coverage: 1, Support: 0.5, Passed: false, Warning: "warning " + payload}
+	ver := research.VerificationPayload{Pass: 2, Warning: "warning " + payload, Scores: research.Scores{Validity: 1, Coverage: 1, Support: 0.5, Passed: false}}
 	row := reportRow(t, runID, md, map[string]string{"S1": text}, nil, checks, ver)
 	err := store.InTx(ctx, func(tx *db.Tx) error {
 		if _, _, err := tx.AddSource(ctx, db.Source{RunID: runID, URL: src.URL, CanonicalURL: src.URL, Title: src.Title, Host: src.Host, Text: text}); err != nil {

@@ -35,6 +35,5 @@ func (r *Runner) verifyStage(ctx context.Context, run *db.Run, st *State) error 
 }
 
 func verificationPayload(pass int, v report.Verification) research.VerificationPayload {
-	return research.VerificationPayload{Pass: pass, Validity: v.Validity, Coverage: v.Coverage, Support: v.Support,
-		Grounding: v.Grounding, CriteriaCoverage: v.CriteriaCoverage, Passed: v.Passed, Warning: v.Warning}
+	return research.VerificationPayload{Pass: pass, Scores: v.Scores, Warning: v.Warning}
 }

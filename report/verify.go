@@ -61,16 +61,11 @@ func (o VerifyOptions) withDefaults() VerifyOptions {
 
 // Verification is the deterministic check of one report version.
 type Verification struct {
-	Validity         float64          `json:"validity"`
-	Coverage         float64          `json:"coverage"`
-	Support          float64          `json:"support"`
-	Grounding        float64          `json:"grounding"`
-	CriteriaCoverage float64          `json:"criteria_coverage"`
-	Passed           bool             `json:"passed"`
-	Sentences        []SentenceCheck  `json:"sentences"`
-	Criteria         []CriterionCheck `json:"criteria,omitempty"`
-	Failures         []string         `json:"failures,omitempty"` // feedback lines for a repair pass
-	Warning          string           `json:"warning,omitempty"`
+	research.Scores
+	Sentences []SentenceCheck  `json:"sentences"`
+	Criteria  []CriterionCheck `json:"criteria,omitempty"`
+	Failures  []string         `json:"failures,omitempty"` // feedback lines for a repair pass
+	Warning   string           `json:"warning,omitempty"`
 }
 
 // SentenceCheck is the verdict on one sentence of a report.

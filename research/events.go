@@ -75,16 +75,22 @@ type DeltaPayload struct {
 	Text string `json:"text"`
 }
 
+// Scores are the figures of one verification pass (DESIGN.md, Verify):
+// shares in [0,1], and whether every one met its threshold.
+type Scores struct {
+	Validity         float64 `json:"validity"`          // citations naming a source of the run
+	Coverage         float64 `json:"coverage"`          // factual sentences that cite
+	Support          float64 `json:"support"`           // cited sentences their source supports
+	Grounding        float64 `json:"grounding"`         // numbers, dates and names found in the cited source
+	CriteriaCoverage float64 `json:"criteria_coverage"` // success criteria answered or declared undetermined
+	Passed           bool    `json:"passed"`
+}
+
 // VerificationPayload summarises a verification pass.
 type VerificationPayload struct {
-	Pass             int     `json:"pass"`
-	Validity         float64 `json:"validity"`
-	Coverage         float64 `json:"coverage"`
-	Support          float64 `json:"support"`
-	Grounding        float64 `json:"grounding"`
-	CriteriaCoverage float64 `json:"criteria_coverage"`
-	Passed           bool    `json:"passed"`
-	Warning          string  `json:"warning,omitempty"`
+	Pass int `json:"pass"`
+	Scores
+	Warning string `json:"warning,omitempty"`
 }
 
 // RepairPayload starts a repair pass.

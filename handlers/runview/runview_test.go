@@ -138,7 +138,7 @@ func TestApplyReportsChangedBlocks(t *testing.T) {
 					t.Errorf("draft (pass %d) %q", v.DraftPass, v.Draft)
 				}
 			}},
-		{"verification", event(t, research.EventVerification, research.VerificationPayload{Pass: 1, Passed: true}), runview.Pass, nil},
+		{"verification", event(t, research.EventVerification, research.VerificationPayload{Pass: 1, Scores: research.Scores{Passed: true}}), runview.Pass, nil},
 		{"repair", event(t, research.EventRepairStarted, research.RepairPayload{Pass: 2, Failures: []string{"f"}}), runview.Draft | runview.Pass,
 			func(t *testing.T, v web.RunView, _ runview.Change) {
 				if v.Draft != "" || v.DraftPass != 2 || !reflect.DeepEqual(v.Passes, []web.PassView{{Pass: 1, Repair: true, Failures: []string{"f"}}}) {
