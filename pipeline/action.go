@@ -34,12 +34,6 @@ func (s *urlSet) claim(u string) bool {
 	return true
 }
 
-func (s *urlSet) has(u string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.urls[u]
-}
-
 func (r *Runner) knownURLs(ctx context.Context, runID string, st *State) (*urlSet, error) {
 	sources, err := r.opt.Store.Sources(ctx, runID)
 	if err != nil {

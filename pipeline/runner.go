@@ -400,8 +400,6 @@ func (r *Runner) engineSources(ctx context.Context, runID string) ([]research.So
 	return out, nil
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func mustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {

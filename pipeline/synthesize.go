@@ -80,10 +80,9 @@ type deltaStream struct {
 	run  *db.Run
 	pass int
 
-	mu      sync.Mutex
-	buf     strings.Builder
-	last    time.Time
-	flushed chan struct{}
+	mu   sync.Mutex
+	buf  strings.Builder
+	last time.Time
 }
 
 func newDeltaStream(ctx context.Context, r *Runner, run *db.Run, pass int) *deltaStream {

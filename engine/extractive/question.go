@@ -26,8 +26,6 @@ const (
 var (
 	whWords = set("what which who whom whose when where why how whether")
 	auxVerb = set("is are was were do does did can could should would will shall may might must has have had am")
-	// pronouns stand for the topic of an earlier clause.
-	pronouns = set("it its they them their this that these those he she him her his")
 	// fillerWords carry no search value.
 	fillerWords = set("tell explain describe know find want like need please give show list " +
 		"provide summarize summarise detail details information info anything something thing things " +
