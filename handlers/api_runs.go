@@ -34,35 +34,22 @@ type CreateRunResponse struct {
 
 // RunResponse is GET /api/runs/{id}.
 type RunResponse struct {
-	ID         string             `json:"id"`
-	Question   string             `json:"question"`
-	Depth      string             `json:"depth"`
-	Status     research.RunStatus `json:"status"`
-	StopReason string             `json:"stop_reason"`
-	Error      string             `json:"error"`
-	ParentID   string             `json:"parent_id,omitempty"`
-	TaskSpec   json.RawMessage    `json:"task_spec"`
-	Actions    []ActionJSON       `json:"actions"`
-	Sources    []SourceJSON       `json:"sources"`
-	Report     *ReportJSON        `json:"report,omitempty"`
-	ShareURL   string             `json:"share_url,omitempty"`
-	LastSeq    int64              `json:"last_seq"`
-	EventsURL  string             `json:"events_url"`
-	CreatedAt  time.Time          `json:"created_at"`
-	FinishedAt *time.Time         `json:"finished_at,omitempty"`
-}
-
-// ActionJSON is one action of a run.
-type ActionJSON struct {
-	Idx     int                   `json:"idx"`
-	Batch   int                   `json:"batch"`
-	Kind    string                `json:"kind"`
-	Engine  string                `json:"engine,omitempty"`
-	Query   string                `json:"query,omitempty"`
-	URL     string                `json:"url,omitempty"`
-	Status  research.ActionStatus `json:"status"`
-	Preview string                `json:"preview,omitempty"`
-	Error   string                `json:"error,omitempty"`
+	ID         string                   `json:"id"`
+	Question   string                   `json:"question"`
+	Depth      string                   `json:"depth"`
+	Status     research.RunStatus       `json:"status"`
+	StopReason string                   `json:"stop_reason"`
+	Error      string                   `json:"error"`
+	ParentID   string                   `json:"parent_id,omitempty"`
+	TaskSpec   json.RawMessage          `json:"task_spec"`
+	Actions    []research.ActionPayload `json:"actions"` // the same shape as the action events
+	Sources    []SourceJSON             `json:"sources"`
+	Report     *ReportJSON              `json:"report,omitempty"`
+	ShareURL   string                   `json:"share_url,omitempty"`
+	LastSeq    int64                    `json:"last_seq"`
+	EventsURL  string                   `json:"events_url"`
+	CreatedAt  time.Time                `json:"created_at"`
+	FinishedAt *time.Time               `json:"finished_at,omitempty"`
 }
 
 // SourceJSON is one fetched source, without its text.
@@ -159,7 +146,7 @@ func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) {
 		StopReason: run.StopReason, Error: run.Error, ParentID: run.ParentRunID.String,
 		TaskSpec: run.TaskSpec, ShareURL: s.shareURL(run), LastSeq: run.LastSeq,
 		EventsURL: s.url("/api/runs/" + run.ID + "/events"), CreatedAt: run.CreatedAt,
-		Actions: []ActionJSON{}, Sources: []SourceJSON{},
+		Actions: []research.ActionPayload{}, Sources: []SourceJSON{},
 	}
 	if len(out.TaskSpec) == 0 {
 		out.TaskSpec = json.RawMessage("null")
@@ -174,7 +161,7 @@ func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, a := range actions {
-		out.Actions = append(out.Actions, ActionJSON{Idx: a.Idx, Batch: a.Batch, Kind: a.Kind, Engine: a.Engine,
+		out.Actions = append(out.Actions, research.ActionPayload{Idx: a.Idx, Batch: a.Batch, Kind: a.Kind, Engine: a.Engine,
 			Query: a.Query, URL: a.URL, Status: a.Status, Preview: a.Preview, Error: a.Error})
 	}
 	sources, err := s.store.Sources(ctx, run.ID)
