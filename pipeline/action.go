@@ -82,6 +82,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		out, err := r.opt.Gatherer.Search(actx, search.Action{
 			Engines: engines,
 			Query:   row.Query,
+			Want:    row.Reason,
 			Pages:   st.Spec.Budget.PagesPerSearch,
 			// Claim on check: a URL is visited by one action of the run only.
 			Skip: func(u string) bool { return !known.claim(u) },

@@ -13,12 +13,15 @@ import (
 // DefaultPages is how many results a search action visits by default.
 const DefaultPages = 5
 
-// Action is a two-step search: a results page, then the top Pages
-// results visited in parallel.
+// Action is a two-step search: a results page, then the Pages results
+// that best match the query (see pickTargets) visited in parallel.
 type Action struct {
 	// Engines to try in order; nil means the Searcher's configured order.
 	Engines []string
 	Query   string
+	// Want is what the action looks for beyond its query (the criterion
+	// it serves); with the query it decides which results to visit.
+	Want string
 	// Pages is how many results to visit (default 5, at most 10).
 	Pages int
 	// Skip reports URLs the run already has (by extract.CanonicalURL); they are
@@ -88,18 +91,10 @@ func (g *Gatherer) Search(ctx context.Context, a Action) (Outcome, error) {
 	if skip == nil {
 		skip = func(string) bool { return false }
 	}
+	targets := pickTargets(res.Results, a.Query+" "+a.Want, n, skip)
 	seen := map[string]bool{}
-	var targets []string
-	for _, r := range res.Results {
-		key := extract.CanonicalURL(r.URL)
-		if seen[key] || skip(key) {
-			continue
-		}
-		seen[key] = true
-		targets = append(targets, r.URL)
-		if len(targets) == n {
-			break
-		}
+	for _, t := range targets {
+		seen[extract.CanonicalURL(t)] = true
 	}
 
 	// Every visit waits for a tab in the pool, which bounds the parallelism.
