@@ -33,6 +33,16 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 	}
 	main := mergeWords(prioritise(quantityNoun(keywords(q.ask)), q.entities), extra)
 	add(main)
+	if phrase := multiWordName(q); phrase != "" && len(out) < maxActions {
+		// A feature named with several words is searched as that phrase
+		// too: its words alone match every page that uses them apart.
+		rest := hardKeywords(q.ask, []string{phrase})
+		query := `"` + phrase + `" ` + strings.Join(rest[:min(2, len(rest))], " ")
+		if k := queryKey(query); !seen[k] {
+			seen[k] = true
+			out = append(out, strings.TrimSpace(query))
+		}
+	}
 	switch {
 	case q.kind == kindCompare:
 		add(append(keywords(q.compare[0]+" vs "+q.compare[1]), keywords(q.aspect)...))
@@ -138,7 +148,7 @@ func mergeWords(words, extra []string) []string {
 	for _, e := range extra {
 		for _, w := range strings.Fields(e) {
 			l := strings.ToLower(w)
-			if !have[l] && !text.IsStopword(l) {
+			if !have[l] && (!text.IsStopword(l) || isCapitalsWord(w)) {
 				have[l] = true
 				out = append(out, w)
 			}
@@ -158,7 +168,24 @@ func queryKey(q string) string {
 		return strings.ToLower(text.OneLine(q))
 	}
 	sort.Strings(toks)
-	return strings.Join(toks, " ")
+	key := strings.Join(toks, " ")
+	if strings.Contains(q, `"`) {
+		key = `"` + key // a phrase search finds other pages than its words
+	}
+	return key
+}
+
+// multiWordName is the first name of several words the question asks
+// about, as written: a quoted phrase or a run of capitalised words after
+// the first word ("WITHOUT ROWID", "Write-Ahead Log"); "" when there is
+// none.
+func multiWordName(q question) string {
+	for _, e := range entities(q.ask) {
+		if words := strings.Fields(e); len(words) >= 2 && len(words) <= 4 {
+			return e
+		}
+	}
+	return ""
 }
 
 // tokenKey is queryKey for criteria.

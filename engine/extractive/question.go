@@ -411,13 +411,15 @@ func contentCount(s string) int {
 func keywords(s string) []string {
 	var out []string
 	seen := map[string]bool{}
+	codeWords := codeSpanWords(s)
+	shouted := mostlyCapitals(s)
 	for _, f := range strings.Fields(s) {
-		w := strings.Trim(f, ",.;:?!\"'()[]{}“”‘’")
+		w := strings.Trim(f, ",.;:?!\"'()[]{}“”‘’`")
 		if i := strings.IndexAny(w, "'’"); i > 0 && !isTechnical(w) {
 			w = w[:i]
 		}
 		l := strings.ToLower(w)
-		if w == "" || whWords[l] || auxVerb[l] || fillerWords[l] || text.IsStopword(l) || seen[l] {
+		if w == "" || seen[l] || !(keepsWord(w, codeWords) && !shouted) && (whWords[l] || auxVerb[l] || fillerWords[l] || text.IsStopword(l)) {
 			continue
 		}
 		if utf8.RuneCountInString(w) < 2 && !unicode.IsDigit([]rune(w)[0]) {
@@ -425,6 +427,61 @@ func keywords(s string) []string {
 		}
 		seen[l] = true
 		out = append(out, w)
+	}
+	return out
+}
+
+// keepsWord reports a common English word that names something in the
+// question and so must stay in a search: written in capitals, the way a
+// technical vocabulary writes its keywords ("WITHOUT ROWID", "INSERT
+// INTO"), or inside a code span. code holds the words of the message's
+// code spans, lower case.
+func keepsWord(w string, code map[string]bool) bool {
+	if code[strings.ToLower(w)] {
+		return true
+	}
+	return isCapitalsWord(w)
+}
+
+// isCapitalsWord reports a word of two or more letters written in capitals.
+func isCapitalsWord(w string) bool {
+	letters := 0
+	for _, r := range w {
+		switch {
+		case unicode.IsLower(r):
+			return false
+		case unicode.IsUpper(r):
+			letters++
+		}
+	}
+	return letters >= 2
+}
+
+// mostlyCapitals reports a message written in capitals throughout, whose
+// capitals mark nothing.
+func mostlyCapitals(s string) bool {
+	upper, lower := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.IsUpper(r):
+			upper++
+		case unicode.IsLower(r):
+			lower++
+		}
+	}
+	return upper > 3*lower
+}
+
+// codeSpanRe matches a Markdown code span.
+var codeSpanRe = regexp.MustCompile("`([^`]{1,80})`")
+
+// codeSpanWords are the words, lower case, inside the code spans of s.
+func codeSpanWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range codeSpanRe.FindAllStringSubmatch(s, -1) {
+		for _, w := range strings.Fields(m[1]) {
+			out[strings.ToLower(strings.Trim(w, ",.;:?!\"'()[]{}"))] = true
+		}
 	}
 	return out
 }
