@@ -98,11 +98,18 @@ func Sentences(s string) []Span {
 	return out
 }
 
+// tableCellSep separates the cells of a table row in extracted text.
+const tableCellSep = " | "
+
 // continuesAcrossGap reports whether line, after a blank line, still
 // belongs to the sentence before it: extracted pages often put inline code
 // in paragraphs of its own ("use the" / "--all-targets" / "flag.").
 func continuesAcrossGap(block, line string) bool {
 	block = strings.TrimRightFunc(block, unicode.IsSpace)
+	lastLine := block[strings.LastIndexByte(block, '\n')+1:]
+	if strings.Contains(line, tableCellSep) || strings.Contains(lastLine, tableCellSep) {
+		return false // a table row, as the extractor writes it, stands alone
+	}
 	last, _ := utf8.DecodeLastRuneInString(block)
 	if !unicode.IsLower(last) && last != ',' || !hasWords(block, 3) && !strings.Contains(block, "\n") {
 		return false
@@ -113,8 +120,8 @@ func continuesAcrossGap(block, line string) bool {
 	}
 	// "… used as when the existing" / "Cargo.lock" / "file was generated.":
 	// a short code-like line inside a sentence that has not ended.
-	lastLine, _ := utf8.DecodeLastRuneInString(line)
-	short := len(strings.Fields(line)) <= 3 && !strings.ContainsRune(".!?:", lastLine)
+	end, _ := utf8.DecodeLastRuneInString(line)
+	short := len(strings.Fields(line)) <= 3 && !strings.ContainsRune(".!?:", end)
 	return short && unicode.IsLower(last) && hasWords(block, 4) && strings.ContainsAny(line, "._-:/()")
 }
 

@@ -51,3 +51,17 @@ func TestSentences(t *testing.T) {
 		})
 	}
 }
+
+// Rows of a table, one paragraph each, are separate sentences even when a
+// row starts in lower case after one that ends without punctuation.
+func TestSentencesTableRowsStandAlone(t *testing.T) {
+	in := "Item | Upper Limit | Comment\n\nidentifier length | 63 bytes | can be increased by recompiling\n\ncolumns per table | 1600 | further limited by tuple size"
+	got := Sentences(in)
+	if len(got) != 3 {
+		var texts []string
+		for _, sp := range got {
+			texts = append(texts, sp.Text)
+		}
+		t.Fatalf("Sentences = %q, want the three rows apart", texts)
+	}
+}

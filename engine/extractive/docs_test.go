@@ -163,6 +163,31 @@ func TestTableRowQuality(t *testing.T) {
 	}
 }
 
+// A quoted table row reads as the sentence it states, never as a fragment
+// of escaped pipes.
+func TestTableRowQuotedAsSentence(t *testing.T) {
+	p := docPool([2]string{"Appendix K. Limits", "Item | Upper Limit | Comment\n\n" +
+		"identifier length | 63 bytes | can be increased by recompiling Quillstore\n\n" +
+		"columns per table | 1600 | further limited by tuple size fitting on a single page"})
+	i := sentenceIndex(t, p, "Identifier length")
+	got := quote(p, i)
+	if want := "Identifier length: 63 bytes; can be increased by recompiling Quillstore. [S1]"; got != want {
+		t.Errorf("quote = %q, want %q", got, want)
+	}
+	if strings.Contains(quote(p, sentenceIndex(t, p, "Columns per table")), "|") {
+		t.Error("a quoted row kept its pipes")
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"max_connections | 100 | -", "max_connections: 100."},
+		{"Default: | 4.0", "Default: 4.0."},
+		{"a | b | c.", "A: b; c."},
+	} {
+		if got := rowSentence(tt.in); got != tt.want {
+			t.Errorf("rowSentence(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 // A page titled with the question's subject is relevant even when another
 // page repeats the question's commoner words more often.
 func TestTitleRelevance(t *testing.T) {

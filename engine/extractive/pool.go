@@ -162,6 +162,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 		}
 		q := quality(s)
+		if q > 0 && isTableRow(s) {
+			s = rowSentence(s)
+		}
 		code := ""
 		if !strings.HasSuffix(s, ":") && i+1 < len(spans) && q > 0 && showsExample(s) && isCommand(body, spans[i+1]) {
 			// "Listing 8-7 shows how to use a for loop …" and its code.

@@ -92,6 +92,32 @@ func isTableRow(s string) bool {
 	return true
 }
 
+// rowSentence writes a table row as the sentence it states: the first
+// cell names the subject, the others give its values ("identifier length
+// | 63 bytes | can be increased by recompiling" → "Identifier length: 63
+// bytes; can be increased by recompiling."), so that a quoted row reads as
+// prose rather than a fragment of pipes.
+func rowSentence(s string) string {
+	var cells []string
+	for _, c := range strings.Split(s, " | ") {
+		if c = strings.TrimSpace(c); c != "" && c != "-" && c != "—" {
+			cells = append(cells, c)
+		}
+	}
+	if len(cells) < 2 {
+		return s
+	}
+	head := strings.TrimRight(cells[0], ":")
+	if r, size := utf8.DecodeRuneInString(head); unicode.IsLower(r) && !strings.ContainsAny(head, "_.()") {
+		head = string(unicode.ToUpper(r)) + head[size:]
+	}
+	out := head + ": " + strings.Join(cells[1:], "; ")
+	if last, _ := utf8.DecodeLastRuneInString(out); !strings.ContainsRune(".!?", last) {
+		out += "."
+	}
+	return out
+}
+
 // boilerStrong marks page furniture wherever it appears; boilerWeak only
 // in short sentences ("Read more", but not "read more of the spec to …").
 var (
