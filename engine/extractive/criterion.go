@@ -111,8 +111,8 @@ var attributeWords = stems("default maximum minimum max min limit size length ca
 
 // directValueRe matches a sentence that gives an attribute's value
 // outright: "The default is 128MB", "the maximum value is 1600", "defaults
-// to 5432".
-var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,2}?\s+(?:is|are|was|of|to|=)\s|\bdefaults\s+to\b`)
+// to 5432", "Default: 4.0".
+var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,2}?\s+(?:is|are|was|of|to|=)\s|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S`)
 
 // directBoost ranks a sentence that states the asked value outright above
 // the sentences that only talk about it.

@@ -154,6 +154,13 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			continue
 		}
 		s := text.OneLine(sp.Text)
+		if i+1 < len(spans) && startsLine(body, sp) && !startsLine(body, spans[i+1]) && isTermSentence(s) {
+			// "REAL. The value is a floating point value …": a list item
+			// that opens with the name it describes in a sentence of its own.
+			label, labelEnd = strings.TrimSuffix(s, "."), i
+			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			continue
+		}
 		if term, rest, ok := inlineLabel(s); ok && startsLine(body, sp) {
 			// "shared_buffers (integer): Sets the amount … The default is
 			// 128MB.": a definition list flattened onto one paragraph; the
@@ -352,6 +359,22 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 		return "", "", false
 	}
 	return term, rest, true
+}
+
+// isTermSentence reports a "sentence" that is only a name, written as
+// code or in capitals, with a full stop: "REAL.", "WAL.", "sha256.".
+func isTermSentence(s string) bool {
+	t, ok := strings.CutSuffix(s, ".")
+	words := strings.Fields(t)
+	if !ok || len(words) == 0 || len(words) > 3 {
+		return false
+	}
+	for _, w := range words {
+		if !isCapitalsWord(w) && !isTechnical(w) && !strings.ContainsAny(w, "_") {
+			return false
+		}
+	}
+	return true
 }
 
 // isCommand reports whether span sp of body is a line of code or a

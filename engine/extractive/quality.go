@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,6 +16,9 @@ func quality(s string) float64 {
 	words := strings.Fields(s)
 	n := len(words)
 	switch {
+	case n < minQuoteWords && n >= 2 && statesValue(s):
+		// "The default is 4.0.": short, but the answer to a value question.
+		return 0.9
 	case n < minQuoteWords || n > maxQuoteWords || len(s) > maxQuoteBytes:
 		return 0
 	case strings.HasSuffix(s, "?"):
@@ -75,6 +79,21 @@ func quality(s string) float64 {
 		q *= 0.9
 	}
 	return q
+}
+
+// shortValueRe matches a short statement of a setting's value: "The
+// default is 4.0.", "Default: 128MB", "Defaults to off.", "Maximum value
+// is 4095.".
+var shortValueRe = regexp.MustCompile(`(?i)^(?:the\s+)?(?:default|maximum|minimum)(?:\s+(?:value|setting|size|length|level))?\s*(?:is|:|=)\s*\S|^defaults\s+to\s+\S`)
+
+// statesValue reports whether s states a value outright: a short value
+// statement that ends like a sentence or is a "Default:" line.
+func statesValue(s string) bool {
+	if !shortValueRe.MatchString(s) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(s)
+	return strings.ContainsRune(".!", last) || strings.Contains(s, ":")
 }
 
 // isTableRow reports whether s is a table row as the extractor writes it:
