@@ -63,3 +63,71 @@ func TestTermSentenceLabelsItsDescription(t *testing.T) {
 		t.Errorf("label = %q, want BLOB", p.sents[j].label)
 	}
 }
+
+func TestEnumNoun(t *testing.T) {
+	tests := map[string]string{
+		"Which journal modes does Quillstore support?":                    "mode",
+		"Which types of objects does Quill store?":                        "object",
+		"What does quill_level control, and what do the other levels do?": "level",
+		"Which storage classes does Quillstore use?":                      "class",
+		"List the built-in tokenizers of Quillstore":                      "token",
+		"Which merge strategy does quill use by default?":                 "",
+		"What is the default value of quill_buffers?":                     "",
+		"Which process does the checkpointer run in?":                     "",
+	}
+	for q, want := range tests {
+		got := enumNoun(q)
+		if want == "token" {
+			want = enumNoun("Which tokenizers does it have?")
+		}
+		if got != want {
+			t.Errorf("enumNoun(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// An enumeration question gets every member the best source lists, each
+// with its description — not the one sentence that scores best.
+func TestEnumerationCollectsEveryItem(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "PRAGMA Statements — Quillstore", Text: "PRAGMA journal_mode\n\n" +
+			"This pragma queries or sets the journal mode for databases associated with the current connection.\n\n" +
+			"The DELETE journaling mode is the normal behavior, in which the rollback journal is deleted at the end of each transaction.\n\n" +
+			"The TRUNCATE journaling mode commits transactions by truncating the rollback journal to zero-length instead of deleting it.\n\n" +
+			"The PERSIST journaling mode prevents the rollback journal from being deleted at the end of each transaction.\n\n" +
+			"The MEMORY journaling mode stores the rollback journal in volatile RAM.\n\n" +
+			"The WAL journaling mode uses a write-ahead log instead of a rollback journal to implement transactions.\n\n" +
+			"PRAGMA page_size\n\n" +
+			"Query or set the page size of the database, which must be a power of two between 512 and 65536."},
+		{ID: "S2", Title: "Atomic Commit In Quillstore", Text: "Overview\n\n" +
+			"The rollback journal mode is the default way Quillstore makes a transaction atomic on disk."},
+	}
+	_, md := synthesize(t, "Which journal modes does Quillstore support?", src, research.DepthStandard)
+	for _, mode := range []string{"DELETE", "TRUNCATE", "PERSIST", "MEMORY", "WAL"} {
+		if !strings.Contains(md, "The "+mode+" journaling mode") {
+			t.Errorf("report leaves out the %s mode:\n%s", mode, md)
+		}
+	}
+	if strings.Contains(md, "power of two") {
+		t.Errorf("report lists a sentence from another section:\n%s", md)
+	}
+}
+
+// After a sentence that announces a list, the list's entries follow it.
+func TestEnumerationFollowsAnnouncedList(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Datatypes In Quillstore", Text: "Storage Classes and Datatypes\n\n" +
+			"Each value stored in a Quillstore database has one of the following storage classes:\n\n" +
+			"NULL. The value is a NULL value.\n\n" +
+			"INTEGER. The value is a signed integer, stored in 0, 1, 2, 3, 4, 6, or 8 bytes.\n\n" +
+			"REAL. The value is a floating point value, stored as an 8-byte IEEE floating point number.\n\n" +
+			"TEXT. The value is a text string, stored using the database encoding.\n\n" +
+			"BLOB. The value is a blob of data, stored exactly as it was input."},
+	}
+	_, md := synthesize(t, "Which storage classes does Quillstore use for stored values?", src, research.DepthStandard)
+	for _, c := range []string{"`INTEGER`", "`REAL`", "`TEXT`", "`BLOB`"} {
+		if !strings.Contains(md, c) {
+			t.Errorf("report leaves out %s:\n%s", c, md)
+		}
+	}
+}

@@ -17,6 +17,10 @@ type criterion struct {
 	generic  bool       // only generic words beyond the question's ("key dates for X")
 	idents   [][]string // tokens of each identifier named ("max_clients" → maximum, client)
 	style    int        // styleDefinition or styleHowTo: sentences of that form rank higher
+	// enum is the token of the plural noun an enumeration asks to list
+	// ("Which journal modes does …" → mode): its answer is every item
+	// the best source lists, not one sentence.
+	enum string
 }
 
 // Criterion styles: what form of sentence answers it best.
@@ -213,6 +217,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.style = styleValue
 		}
 	}
+	cr.enum = enumNoun(stripTopicParen(c))
 	cr.query.Add(hints, 0.7)
 	cr.query.Add(goal, 0.4)
 	cr.query.Add(extra, 0.4)
@@ -333,4 +338,96 @@ func (p *pool) hasEvidence(c criterion) bool {
 		}
 	}
 	return false
+}
+
+// enumRes match a question that asks for the members of a set: "Which
+// journal modes does X support?", "Which types of objects …", "what do
+// the other levels do?", "list the …". The group is the plural noun.
+var enumRes = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^(?:which|what)\s+(?:(?:kinds?|types?|sorts?|forms?)\s+of\s+)?(?:[\w-]+\s+){0,3}?([\w-]+[^s\W]s)\s+(?:does|do|did|can|could|may|might|should|are|were|exist|will|is)\b`),
+	regexp.MustCompile(`(?i)\bthe\s+other\s+([\w-]+[^s\W]s)\b`),
+	regexp.MustCompile(`(?i)^(?:list|name|enumerate)\s+(?:all\s+|the\s+)*(?:[\w-]+\s+){0,3}?([\w-]+[^s\W]s)\b`),
+}
+
+// enumNoun returns the token of the plural noun criterion c asks to
+// enumerate, or "".
+func enumNoun(c string) string {
+	for _, re := range enumRes {
+		if m := re.FindStringSubmatch(c); m != nil {
+			if toks := text.Tokens(m[1]); len(toks) == 1 {
+				return toks[0]
+			}
+		}
+	}
+	return ""
+}
+
+// enumAnchor returns the pick whose page section lists the most members
+// of c's group (paragraphs of their own that name it, or entries after a
+// pick that announces a list); the first pick on a tie.
+func (p *pool) enumAnchor(c criterion, picks []int) int {
+	best, bestN := picks[0], -1
+	for _, i := range picks {
+		a := &p.sents[i]
+		n := 0
+		for j := range p.sents {
+			s := &p.sents[j]
+			if s.src == a.src && s.section == a.section && (s.para && s.set[c.enum] || strings.HasSuffix(a.text, ":") && s.pos > a.pos && s.label != "") {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = i, n
+		}
+	}
+	return best
+}
+
+// maxEnumItems bounds the items an enumeration adds to its section.
+const maxEnumItems = 8
+
+// enumerate completes the picks of a section whose criterion c asks for a
+// set of things: in the section of the page the best pick comes from, the
+// items that page lists beside it join the picks — each paragraph that
+// names the group ("The TRUNCATE journaling mode …"), each sentence of the
+// pick's own entry that does ("logical adds the information …"), and,
+// after a pick that announces a list ("… one of the following storage
+// classes:"), the first sentence of each entry that follows.
+func (p *pool) enumerate(c criterion, picks []int) []int {
+	if c.enum == "" || len(picks) == 0 {
+		return picks
+	}
+	first := p.sents[p.enumAnchor(c, picks)]
+	announces := strings.HasSuffix(first.text, ":")
+	in := map[int]bool{}
+	for _, i := range picks {
+		in[i] = true
+	}
+	out := append([]int(nil), picks...)
+	added, lastLabel := 0, first.label
+	for j := range p.sents {
+		s := &p.sents[j]
+		if s.src != first.src || s.section != first.section || in[j] || added >= maxEnumItems {
+			continue
+		}
+		names := s.set[c.enum] || s.label != "" && slices.Contains(text.Tokens(s.label), c.enum)
+		item := false
+		switch {
+		case s.para && names:
+			item = true // a paragraph of its own about one member
+		case first.label != "" && s.label == first.label && names:
+			item = true // the pick's own entry names another member
+		case announces && s.pos > first.pos && s.label != "" && s.label != lastLabel:
+			item = true // the next entry of the announced list
+		}
+		if s.label != "" {
+			lastLabel = s.label
+		}
+		if item && !p.duplicates(j, out) {
+			in[j] = true
+			out = append(out, j)
+			added++
+		}
+	}
+	return out
 }

@@ -49,7 +49,9 @@ type sentence struct {
 	title   text.Set // tokens of the page title
 	quality float64  // in (0, 1.2]: how fit the sentence is to be quoted
 	hasNum  bool
-	pos     int // index among the source's quotable sentences
+	pos     int  // index among the source's quotable sentences
+	section int  // headings of the source above it
+	para    bool // it opens a paragraph (or list item)
 }
 
 // doc is one citable document of the pool.
@@ -132,7 +134,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	sectionSet := text.Set{} // tokens of the last real heading
 	label := ""
 	labelEnd := -1 // the label applies to the paragraph that follows it
-	pos := 0
+	pos, section := 0, 0
 	consumed := -1 // a command line already quoted with the sentence before it
 	for i, sp := range spans {
 		if i == consumed {
@@ -142,6 +144,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			label, headSet = "", sectionSet
 		}
 		if isHeading(body, sp) {
+			section++
 			sectionSet = text.NewSet(text.Tokens(sp.Text))
 			headSet, label = sectionSet, ""
 			continue
@@ -216,6 +219,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			src: src, text: s, code: code, label: label, key: key, toks: toks, set: text.NewSet(toks),
 			head: headSet, title: titleSet,
 			quality: q * weight, hasNum: hasNumber(toks), pos: pos,
+			section: section, para: startsLine(body, sp),
 		})
 		pos++
 		if pos >= maxSourceSents || len(p.sents) >= maxPoolSents {

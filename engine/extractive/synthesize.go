@@ -38,6 +38,9 @@ func (p *pool) choose(ctx context.Context, secs []section, budget research.Budge
 		}
 		if !sec.summary {
 			picks[si] = p.pickSection(si, ranked[si], home, perSection, used)
+			for _, c := range sec.criteria {
+				picks[si] = p.enumerate(c, picks[si])
+			}
 			used = append(used, picks[si]...)
 		}
 	}
