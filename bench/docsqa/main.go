@@ -58,24 +58,63 @@ func main() {
 	dir := flag.String("dir", "/usr/share/doc/postgresql-doc-15/html", "directory of HTML pages")
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
 	addrFile := flag.String("addr-file", "", "write the bound host:port here once listening")
+	engine := flag.String("engine", "bm25", "search program in front of the pages: bm25 (our own page), omega, htdig, namazu or pagefind")
+	cache := flag.String("cache", "", "directory for the search program's index, built once and reused (default .data/docsqa/ENGINE-DIRNAME)")
+	templateFile := flag.String("template-file", "", "write the results-page URL template (url:… engine) here once listening")
+	indexOnly := flag.Bool("index-only", false, "build the search program's index and exit")
 	flag.Parse()
 
-	idx, err := build(*dir)
-	if err != nil {
-		log.Fatal(err)
+	if real, err := filepath.EvalSymlinks(*dir); err == nil {
+		*dir = real // Debian links the docs directory to the versioned one
+	}
+	if *cache == "" {
+		*cache = filepath.Join(".data", "docsqa", *engine+"-"+filepath.Base(filepath.Dir(*dir))+"-"+filepath.Base(*dir))
+	}
+	if abs, err := filepath.Abs(*cache); err == nil {
+		*cache = abs
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/docs/", http.StripPrefix("/docs/", http.FileServer(http.Dir(*dir))))
-	mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query().Get("q")
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, idx.render(q))
-	})
+	var prog program
+	if *engine == "bm25" {
+		idx, err := build(*dir)
+		if err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("docsqa: %d pages", len(idx.pages))
+		mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
+			q := r.URL.Query().Get("q")
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, idx.render(q))
+		})
+	} else {
+		var ok bool
+		if prog, ok = programs[*engine]; !ok {
+			log.Fatalf("docsqa: unknown -engine %q", *engine)
+		}
+		if err := prog.prepare(*engine, *dir, *cache); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *indexOnly {
+		return
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)
 	}
-	log.Printf("docsqa: %d pages, listening on %s", len(idx.pages), ln.Addr())
+	template := "http://" + ln.Addr().String() + "/search?q={query}"
+	if prog.mount != nil {
+		if template, err = prog.mount(mux, *dir, *cache, ln.Addr().String()); err != nil {
+			log.Fatal(err)
+		}
+	}
+	log.Printf("docsqa: %s over %s, results at %s", *engine, *dir, template)
+	if *templateFile != "" {
+		if err := os.WriteFile(*templateFile, []byte(template), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
 	if *addrFile != "" {
 		if err := os.WriteFile(*addrFile, []byte(ln.Addr().String()), 0o644); err != nil {
 			log.Fatal(err)
@@ -87,9 +126,6 @@ func main() {
 // build reads every *.html page under dir into the index, but for the
 // generated index pages a site search leaves out (genindex, search, _*).
 func build(dir string) (*index, error) {
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real // Debian links the docs directory to the versioned one
-	}
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

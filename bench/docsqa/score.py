@@ -8,7 +8,11 @@ A fact lists alternatives separated by " | "; an alternative is matched
 case-insensitively on word boundaries, or case-sensitively when it starts
 with "=" ("=WHERE" is the SQL keyword, not the English word).
 
-    python3 bench/docsqa/score.py bench/docsqa/questions.tsv OUT
+    python3 bench/docsqa/score.py bench/docsqa/questions.tsv OUT [QUESTION NUMBERS...]
+
+A question passes when all its facts are found. The last line,
+"SUMMARY passed questions found facts", is for run.sh; question numbers
+limit the scoring to those questions.
 """
 import json
 import os
@@ -53,8 +57,12 @@ def matches(alt, seg):
 def main():
     qs = questions(sys.argv[1])
     out = sys.argv[2]
-    found = total = 0
+    only = {int(a) for a in sys.argv[3:]}
+    found = total = passed = asked = 0
     for n, (q, facts) in enumerate(qs, 1):
+        if only and n not in only:
+            continue
+        asked += 1
         path = os.path.join(out, "%02d.json" % n)
         segs, status = [], "missing"
         if os.path.exists(path):
@@ -70,8 +78,10 @@ def main():
             found += ok
             total += 1
             marks.append(("+" if ok else "-") + fact[0].lstrip("="))
+        passed += all(m.startswith("+") for m in marks)
         print("%02d %-9s %s  %s" % (n, status, " ".join(marks), q))
-    print("TOTAL %d/%d facts found, cited" % (found, total))
+    print("TOTAL %d/%d questions passed, %d/%d facts found, cited" % (passed, asked, found, total))
+    print("SUMMARY %d %d %d %d" % (passed, asked, found, total))
 
 
 if __name__ == "__main__":
