@@ -87,6 +87,10 @@ type HeartbeatRequest struct {
 	MaxNew   int // at most this many new actions (≤ 3)
 	Engines  []string
 	Coverage map[string][]string // criterion → source ids that address it
+	// Unread are results the run's searches listed but did not read,
+	// newest last: a page further down a results page may be the one
+	// that answers what is missing.
+	Unread []research.Hit
 }
 
 // HeartbeatDecision is the answer of a heartbeat.

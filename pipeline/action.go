@@ -52,7 +52,7 @@ func (r *Runner) knownURLs(ctx context.Context, runID string, st *State) (*urlSe
 // runAction executes one action within actx (bounded by the time budget)
 // and records its outcome with ctx (so a timed-out action is still
 // recorded). Only infrastructure errors are returned.
-func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, row db.Action, known *urlSet) error {
+func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, row db.Action, known *urlSet, unread *hitList) error {
 	began := time.Now()
 	if err := r.opt.Store.StartAction(ctx, run.ID, row.Idx); err != nil {
 		return err
@@ -88,6 +88,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 			Skip: func(u string) bool { return !known.claim(u) },
 		})
 		pages = out.Pages
+		unread.add(unreadHits(out)...)
 		for _, pe := range out.Errors {
 			pageErrs = append(pageErrs, pe.URL+": "+pe.Err)
 		}
@@ -190,4 +191,23 @@ func firstNonEmpty(vals ...string) string {
 		}
 	}
 	return ""
+}
+
+// unreadHits are the results of a search that were not visited.
+func unreadHits(out search.Outcome) []research.Hit {
+	visited := map[string]bool{}
+	for _, p := range out.Pages {
+		visited[extract.CanonicalURL(p.URL)] = true
+		visited[p.CanonicalURL] = true
+	}
+	for _, pe := range out.Errors {
+		visited[extract.CanonicalURL(pe.URL)] = true
+	}
+	var hits []research.Hit
+	for _, r := range out.Results {
+		if !visited[extract.CanonicalURL(r.URL)] {
+			hits = append(hits, research.Hit{URL: r.URL, Title: text.Clip(r.Title, 200), Snippet: text.Clip(r.Snippet, 300)})
+		}
+	}
+	return hits
 }

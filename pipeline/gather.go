@@ -155,6 +155,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 		defer cancel()
 	}
 	var wg sync.WaitGroup
+	unread := &hitList{}
 	errs := make(chan error, len(rows))
 	for i := range rows {
 		if rows[i].Status.Finished() {
@@ -163,7 +164,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 		wg.Add(1)
 		go func(row db.Action) {
 			defer wg.Done()
-			if err := r.runAction(bctx, ctx, run, st, row, known); err != nil {
+			if err := r.runAction(bctx, ctx, run, st, row, known, unread); err != nil {
 				errs <- err
 			}
 		}(rows[i])
@@ -177,6 +178,10 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 		return err
 	}
 	st.GatherMS += time.Since(start).Milliseconds()
+	st.Unread = append(st.Unread, unread.hits...)
+	if n := len(st.Unread); n > research.MaxUnread {
+		st.Unread = st.Unread[n-research.MaxUnread:]
+	}
 	st.Done = append(st.Done, batch...)
 	st.Batch++
 	return nil
@@ -205,4 +210,17 @@ func (r *Runner) checkSpend(st *State, b research.Budget) error {
 		return fmt.Errorf("budget_exceeded: LLM spend $%.4f reached the run's cap of $%.2f", st.Usage.USD, b.MaxUSD)
 	}
 	return nil
+}
+
+// hitList collects, from the actions of a batch running at once, the
+// results their searches listed but did not read.
+type hitList struct {
+	mu   sync.Mutex
+	hits []research.Hit
+}
+
+func (l *hitList) add(h ...research.Hit) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.hits = append(l.hits, h...)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/text"
 )
@@ -31,7 +32,7 @@ func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []
 		}
 		var usage engine.Usage
 		dec, usage, err = r.opt.Engine.Heartbeat(ctx, engine.HeartbeatRequest{Spec: *st.Spec, Sources: sources, Done: st.Done,
-			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines})
+			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines, Unread: unreadOf(st, sources)})
 		st.Usage = st.Usage.Add(usage)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -65,4 +66,21 @@ func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []
 		{research.EventCheckpoint, map[string]any{"stage": StageGather, "batch": st.Batch, "sources": len(sources)}},
 	}
 	return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Usage)}, events...)
+}
+
+// unreadOf is the run's unread results without the pages it has since
+// read (another search may have visited one).
+func unreadOf(st *State, sources []research.Source) []research.Hit {
+	have := map[string]bool{}
+	for _, s := range sources {
+		have[extract.CanonicalURL(s.URL)] = true
+	}
+	var out []research.Hit
+	for _, h := range st.Unread {
+		if k := extract.CanonicalURL(h.URL); !have[k] {
+			have[k] = true
+			out = append(out, h)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package extractive
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/quarryhq/quarry/engine"
@@ -58,13 +59,18 @@ func (e *Engine) Heartbeat(ctx context.Context, req engine.HeartbeatRequest) (en
 	if room <= 0 {
 		return engine.HeartbeatDecision{Done: true, Reason: status + "; the budget allows no more searches."}, engine.Usage{}, nil
 	}
-	actions := followUps(spec, uncovered, req, room)
+	actions := unreadFor(uncovered, goal, req, room)
+	actions = append(actions, followUps(spec, uncovered, req, room-len(actions))...)
 	if len(actions) == 0 {
 		return engine.HeartbeatDecision{Done: true, Reason: status + "; every useful search has been tried."}, engine.Usage{}, nil
 	}
 	var targets []string
 	for _, a := range actions {
-		targets = append(targets, a.Query)
+		if a.Kind == research.ActionNavigate {
+			targets = append(targets, "reading "+a.URL)
+		} else {
+			targets = append(targets, a.Query)
+		}
 	}
 	return engine.HeartbeatDecision{
 		Reason:  status + "; searching for: " + strings.Join(targets, "; "),
@@ -149,4 +155,73 @@ func queryVariants(c string, goal question) []string {
 		}
 	}
 	return out
+}
+
+// unreadFor sends the run, for each uncovered criterion, to the unread
+// result that names it best — one a results page listed below the pages
+// read — when its title or address names what the criterion asks about.
+// It returns at most room navigate actions, never to a page already
+// planned.
+func unreadFor(uncovered []string, goal []string, req engine.HeartbeatRequest, room int) []research.ActionSpec {
+	if room <= 0 || len(req.Unread) == 0 {
+		return nil
+	}
+	// Words in most unread titles are the site's, not the page's subject.
+	df := map[string]int{}
+	for _, h := range req.Unread {
+		for _, t := range text.Unique(text.Tokens(h.Title)) {
+			df[t]++
+		}
+	}
+	common := func(t string) bool { return len(req.Unread) >= 4 && 2*df[t] >= len(req.Unread) }
+	taken := map[string]bool{}
+	for _, a := range append(append([]research.ActionSpec(nil), req.Done...), req.Spec.Actions...) {
+		if a.Kind == research.ActionNavigate {
+			taken[a.URL] = true
+		}
+	}
+	var out []research.ActionSpec
+	for _, c := range uncovered {
+		if len(out) >= room {
+			break
+		}
+		var core []string
+		for _, t := range newCriterion(c, heading(c), goal, nil).core {
+			if !common(t) {
+				core = append(core, t)
+			}
+		}
+		if len(core) == 0 {
+			continue
+		}
+		best, bestScore := -1, 0.0
+		for i, h := range req.Unread {
+			if taken[h.URL] {
+				continue
+			}
+			named := text.Containment(core, text.NewSet(text.Tokens(h.Title+" "+urlWords(h.URL))))
+			said := text.Containment(core, text.NewSet(text.Tokens(h.Snippet)))
+			if named < 0.5 && (named == 0 || said < 0.6) {
+				continue
+			}
+			if sc := 2*named + said; sc > bestScore {
+				best, bestScore = i, sc
+			}
+		}
+		if best >= 0 {
+			taken[req.Unread[best].URL] = true
+			out = append(out, research.ActionSpec{Kind: research.ActionNavigate, URL: req.Unread[best].URL, Priority: req.Batch, Reason: c})
+		}
+	}
+	return out
+}
+
+// urlWords are the words of a URL's path: "/docs/sql-vacuum.html" names
+// VACUUM.
+func urlWords(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.NewReplacer("/", " ", "-", " ", "_", " ", ".", " ").Replace(u.Path)
 }

@@ -108,3 +108,41 @@ func TestHeartbeatHonoursReportedCoverage(t *testing.T) {
 		t.Errorf("decision %+v, want done when the pipeline reports every criterion covered", dec)
 	}
 }
+
+// A result listed below the pages read, whose title names what is still
+// missing, is read before any new search; one that does not is left.
+func TestHeartbeatReadsUnreadResultThatNamesTheMissingCriterion(t *testing.T) {
+	e := New()
+	sources := loadSources(t)[:1] // only the installation page
+	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{
+		Question: "What is the default port of EmberDB and how does replication failover work?",
+		Budget:   research.Presets()[research.DepthDeep],
+	})
+	unread := []research.Hit{
+		{URL: "http://docs.test/changelog.html", Title: "EmberDB changelog", Snippet: "3.2: failover fixes, replication speed-ups"},
+		{URL: "http://docs.test/index.html", Title: "EmberDB index", Snippet: "port, replication, failover, backup"},
+		{URL: "http://docs.test/replication-failover.html", Title: "Replication failover — EmberDB", Snippet: "When the leader stops, a follower is promoted."},
+		{URL: "http://docs.test/backup.html", Title: "Backups — EmberDB", Snippet: "Take a snapshot."},
+	}
+	dec, _, err := e.Heartbeat(context.Background(), engine.HeartbeatRequest{
+		Spec: spec, Sources: sources, Done: spec.Actions, Batch: 1, Budget: spec.Budget, MaxNew: 3, Unread: unread,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dec.Done || len(dec.Actions) == 0 {
+		t.Fatalf("decision %+v, want more gathering", dec)
+	}
+	var navs []string
+	for _, a := range dec.Actions {
+		if a.Kind == research.ActionNavigate {
+			navs = append(navs, a.URL)
+		}
+	}
+	if len(navs) != 1 || navs[0] != "http://docs.test/replication-failover.html" {
+		t.Errorf("navigate actions %q, want only the page titled with the missing criterion", navs)
+	}
+	if dec.Actions[0].Kind != research.ActionNavigate {
+		t.Errorf("first action %+v, want the unread page read before a new search", dec.Actions[0])
+	}
+}
