@@ -131,3 +131,16 @@ func TestEnumerationFollowsAnnouncedList(t *testing.T) {
 		}
 	}
 }
+
+// An option's entry that goes on to list the values is quoted with them.
+func TestEnumerationKeepsTheEntryThatListsValues(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "quill-init(1)", Text: "OPTIONS\n\n" +
+			"--object-format=<format>: Specify the given object format (hash algorithm) for the repository. The valid values are sha1 and (if enabled) sha256. sha1 is the default.\n\n" +
+			"--template=<dir>: Specify the directory from which templates will be used."},
+	}
+	_, md := synthesize(t, "Which hash algorithms can quill init use for object names?", src, research.DepthStandard)
+	if !strings.Contains(md, "The valid values are sha1 and (if enabled) sha256.") {
+		t.Errorf("report leaves out the values the entry lists:\n%s", md)
+	}
+}

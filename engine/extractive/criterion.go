@@ -415,8 +415,10 @@ func (p *pool) enumerate(c criterion, picks []int) []int {
 		switch {
 		case s.para && names:
 			item = true // a paragraph of its own about one member
-		case first.label != "" && s.label == first.label && names:
-			item = true // the pick's own entry names another member
+		case first.label != "" && s.label == first.label && (names || s.pos > first.pos && s.pos <= first.pos+2):
+			// The pick's own entry names another member, or goes on to
+			// list them ("The valid values are …").
+			item = true
 		case announces && s.pos > first.pos && s.label != "" && s.label != lastLabel:
 			item = true // the next entry of the announced list
 		}
