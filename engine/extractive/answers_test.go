@@ -144,3 +144,17 @@ func TestEnumerationKeepsTheEntryThatListsValues(t *testing.T) {
 		t.Errorf("report leaves out the values the entry lists:\n%s", md)
 	}
 }
+
+// A sentence that draws a consequence ("For this reason, …") is quoted
+// with the sentence it draws it from: the reason a why-question asks for.
+func TestConsequenceCarriesItsReason(t *testing.T) {
+	p := docPool([2]string{"quill-tag(1)", "DESCRIPTION\n\n" +
+		"Annotated tags are meant for release while lightweight tags are meant for private or temporary object labels. " +
+		"For this reason, some quill commands for naming objects will ignore lightweight tags by default. " +
+		"Tags can be listed with a pattern."})
+	i := sentenceIndex(t, p, "For this reason")
+	got := p.withContinuations([]int{i})
+	if len(got) != 2 || !strings.HasPrefix(p.sents[got[0]].text, "Annotated tags are meant") || got[1] != i {
+		t.Errorf("withContinuations = %v, want the reason before the consequence", got)
+	}
+}

@@ -373,7 +373,12 @@ var continuationRe = regexp.MustCompile(`^(?:Instead|However|Otherwise|In (?:tha
 // the column types, it is between 250 and 1600.").
 var pronounSubjectRe = regexp.MustCompile(`^[A-Z][^,.;:]{0,50},\s+(?:it|this|they|these|that)\s+(?:is|are|was|were|can|cannot|may|must|will|has|have|does|do)\b`)
 
-// withContinuations adds after each pick the next sentence of its source
+// consequenceRe opens a sentence that draws a consequence from the one
+// before it.
+var consequenceRe = regexp.MustCompile(`^(?:As a (?:consequence|result)|For (?:this|that|these) reasons?|This is why|That(?:'s|’s| is) why|Therefore|Hence|Thus|Consequently|Because of this)\b`)
+
+// withContinuations adds before a pick that draws a consequence the
+// sentence it draws it from, and after each pick the next sentence of its source
 // when that sentence continues it, so that a quoted answer is not cut off
 // before its point.
 func (p *pool) withContinuations(picks []int) []int {
@@ -383,6 +388,13 @@ func (p *pool) withContinuations(picks []int) []int {
 	}
 	out := make([]int, 0, len(picks)+2)
 	for _, i := range picks {
+		// "For this reason, …" states a consequence of the sentence
+		// before it, which is the reason a why-question asks for.
+		if h := i - 1; consequenceRe.MatchString(p.sents[i].text) && h >= 0 && !in[h] &&
+			p.sents[h].src == p.sents[i].src && p.sents[h].pos == p.sents[i].pos-1 && !p.duplicates(h, out) {
+			in[h] = true
+			out = append(out, h)
+		}
 		out = append(out, i)
 		j := i + 1
 		if j < len(p.sents) && !in[j] && p.sents[j].src == p.sents[i].src && p.sents[j].pos == p.sents[i].pos+1 &&
