@@ -11,7 +11,12 @@ import (
 // Documentation pages (mdBook, Sphinx, MkDocs, Docusaurus, rustdoc, plain
 // manuals) are not articles: the article extractors drop their option lists,
 // code blocks and headings as boilerplate. For them the main content element
-// is walked directly, keeping that structure.
+// is walked directly, keeping that structure. A page is recognised by its
+// generator tag or, failing that, by the structure manuals share (see
+// docs_structure.go): head links into a manual, prev/next sequences, an
+// index of its own sections; their navigation is dropped by the same
+// structure, so that generators no rule names (man2html, godoc, Texinfo,
+// DocBook, Javadoc's grid tables) read as well as those it does.
 
 // docGeneratorRe matches the generator meta tag of documentation tools.
 var docGeneratorRe = regexp.MustCompile(`(?i)\b(mdbook|sphinx|docutils|mkdocs|docusaurus|rustdoc|hugo-book|docfx|jsdoc|typedoc|pkgsite|vitepress|vuepress|gitbook|antora|doxygen|pdoc|godoc|makeinfo|texi2any|texi2html|man2html|javadoc|asciidoctor|docbook)\b`)

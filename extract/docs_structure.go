@@ -249,7 +249,7 @@ func docNavigation(root *html.Node) map[*html.Node]bool {
 			nav[n] = true // the folded twin of an expanded section
 		case n.DataAtom == atom.A && s.fragLinks == 1 && s.otherText == 0 && isPermalinkText(textContent(n)):
 			nav[n] = true // "¶", "§", "#" beside a heading
-		case s.seqLinks > 0 && s.headings == 0 && s.otherText <= maxNavLabel && s.otherText <= s.linkText:
+		case n.DataAtom != atom.A && s.seqLinks > 0 && s.headings == 0 && s.otherText <= maxNavLabel && s.otherText <= s.linkText:
 			nav[n] = true // Prev | Up | Next
 		case s.fragLinks >= 2 && s.links == s.fragLinks && s.headings == 0 && s.otherText*4 <= s.linkText && isListLike(n):
 			nav[n] = true // an in-page table of contents
