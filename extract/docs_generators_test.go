@@ -173,6 +173,7 @@ func TestDocGenerators(t *testing.T) {
 				"A queue never holds more than its capacity. The default capacity is 64 jobs.",
 				"const DefaultCapacity = 64",
 				"type Job",
+				"type Job struct {\nCommand string // shell command\nPriority int // higher runs first\n}",
 				"func (q *Queue) Offer(j Job) error",
 				"Offer adds j at the tail of the queue. It returns ErrFull when the queue already holds its capacity.",
 			},
