@@ -11,10 +11,15 @@ import (
 // Documentation pages (mdBook, Sphinx, MkDocs, Docusaurus, rustdoc, plain
 // manuals) are not articles: the article extractors drop their option lists,
 // code blocks and headings as boilerplate. For them the main content element
-// is walked directly, keeping that structure.
+// is walked directly, keeping that structure. A page is recognised by its
+// generator tag or, failing that, by the structure manuals share (see
+// docs_structure.go): head links into a manual, prev/next sequences, an
+// index of its own sections; their navigation is dropped by the same
+// structure, so that generators no rule names (man2html, godoc, Texinfo,
+// DocBook, Javadoc's grid tables) read as well as those it does.
 
 // docGeneratorRe matches the generator meta tag of documentation tools.
-var docGeneratorRe = regexp.MustCompile(`(?i)\b(mdbook|sphinx|docutils|mkdocs|docusaurus|rustdoc|hugo-book|docfx|jsdoc|typedoc|pkgsite|vitepress|vuepress|gitbook|antora|doxygen|pdoc|godoc|makeinfo|texi2html|javadoc|asciidoctor|docbook)\b`)
+var docGeneratorRe = regexp.MustCompile(`(?i)\b(mdbook|sphinx|docutils|mkdocs|docusaurus|rustdoc|hugo-book|docfx|jsdoc|typedoc|pkgsite|vitepress|vuepress|gitbook|antora|doxygen|pdoc|godoc|makeinfo|texi2any|texi2html|man2html|javadoc|asciidoctor|docbook)\b`)
 
 // docChromeRe matches the class or id tokens of documentation-site chrome
 // inside or around the content element: sidebars, menus, popups, search,
@@ -38,31 +43,42 @@ const minDocStructure = 4
 
 // docRoot returns the main content element of a documentation page, or nil
 // when doc does not look like one. A page is documentation when its
-// generator meta tag names a documentation tool, or when its main content
-// element holds several section headings and code, option or definition
-// blocks.
+// generator meta tag names a documentation tool or its head links it into
+// a manual (rel=up, contents, index); when it steps through a sequence of
+// pages or indexes its own sections, and holds code, option or definition
+// blocks; or when its main content element holds several section headings
+// and many such blocks.
 func docRoot(doc *html.Node) *html.Node {
 	body := findBody(doc)
 	if body == nil {
 		return nil
 	}
-	generated := docGenerator(doc)
+	sig := readDocSignals(doc)
 	root := findDocContent(body)
+	if root == nil && sig.tocTargets != nil {
+		root = headingsContainer(body, sig.tocTargets)
+	}
 	if root == nil {
-		if !generated {
+		if !sig.strong() {
 			return nil
 		}
 		root = body
 	}
-	if generated {
+	if sig.strong() {
 		return root
 	}
-	var headings, blocks, codes, paras int
+	var headings, blocks, pres, dls, codes, paras int
 	walkElements(root, func(n *html.Node) {
 		switch n.DataAtom {
 		case atom.H2, atom.H3, atom.H4:
 			headings++
-		case atom.Pre, atom.Dl:
+		case atom.Pre:
+			pres++
+			blocks++
+		case atom.Dl:
+			dls++
+			blocks++
+		case atom.Table:
 			blocks++
 		case atom.Code, atom.Kbd, atom.Samp:
 			codes++
@@ -71,6 +87,17 @@ func docRoot(doc *html.Node) *html.Node {
 		}
 	})
 	if headings >= 2 && blocks >= 2 && codes >= minDocStructure && blocks*4 >= paras/2 {
+		return root
+	}
+	// A page in a sequence or with a table of its own sections is a manual
+	// when it shows any code or definitions; an article rarely has both.
+	indexed := 0
+	for _, h := range sig.tocTargets {
+		if isAncestor(root, h) {
+			indexed++
+		}
+	}
+	if (sig.sequence || indexed >= minTOCHeadings) && headings >= 1 && (pres > 0 || codes >= 2 || dls > 0) {
 		return root
 	}
 	return nil
@@ -202,7 +229,7 @@ func hasAttr(n *html.Node, key string) bool {
 // rows with their cells separated by " | ", and chrome left out. At most
 // limit bytes are collected (0: no limit).
 func docParagraphs(root *html.Node, limit int) []string {
-	b := &docBuilder{textBuilder: textBuilder{limit: limit}, done: map[*html.Node]bool{}}
+	b := &docBuilder{textBuilder: textBuilder{limit: limit}, done: map[*html.Node]bool{}, nav: docNavigation(root)}
 	b.walk(root)
 	b.flush()
 	return b.paras
@@ -213,10 +240,19 @@ type docBuilder struct {
 	textBuilder
 	inPre int
 	done  map[*html.Node]bool // <dd>s already written with their term
+	nav   map[*html.Node]bool // navigation found by structure (docNavigation)
+}
+
+// skip reports whether n is chrome or was written already.
+func (b *docBuilder) skip(n *html.Node) bool {
+	return b.nav[n] || b.done[n] || (n.Type == html.ElementNode && (skippedTags[n.DataAtom] || isDocChrome(n)))
 }
 
 func (b *docBuilder) walk(n *html.Node) {
 	if b.full() {
+		return
+	}
+	if b.nav[n] {
 		return
 	}
 	switch n.Type {
@@ -228,7 +264,15 @@ func (b *docBuilder) walk(n *html.Node) {
 		}
 		return
 	case html.ElementNode:
-		if skippedTags[n.DataAtom] || isDocChrome(n) || b.done[n] {
+		if b.skip(n) {
+			return
+		}
+		if attr(n, "role") == "row" {
+			b.row(n)
+			return
+		}
+		if k := gridColumns(n); k > 0 {
+			b.grid(n, k)
 			return
 		}
 		switch n.DataAtom {
@@ -270,7 +314,7 @@ func (b *docBuilder) children(n *html.Node) {
 
 // textOf returns the text inside n as one line.
 func (b *docBuilder) textOf(n *html.Node) string {
-	sub := &docBuilder{textBuilder: textBuilder{limit: b.limit}, done: b.done}
+	sub := &docBuilder{textBuilder: textBuilder{limit: b.limit}, done: b.done, nav: b.nav}
 	sub.children(n)
 	sub.flush()
 	return strings.Join(sub.paras, " ")
@@ -279,11 +323,40 @@ func (b *docBuilder) textOf(n *html.Node) string {
 // row writes a table row as one paragraph, its cells separated by " | ".
 func (b *docBuilder) row(tr *html.Node) {
 	b.flush()
-	var cells []string
+	var cells []*html.Node
 	for c := tr.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode || skippedTags[c.DataAtom] || isDocChrome(c) {
-			continue
+		if c.Type == html.ElementNode && !b.skip(c) {
+			cells = append(cells, c)
 		}
+	}
+	b.cells(cells)
+}
+
+// grid writes a table laid out as a grid of k sibling cells a row, one
+// paragraph a row.
+func (b *docBuilder) grid(n *html.Node, k int) {
+	b.flush()
+	var cells []*html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			cells = append(cells, c)
+		}
+	}
+	for i := 0; i+k <= len(cells); i += k {
+		var row []*html.Node
+		for _, c := range cells[i : i+k] {
+			if !b.skip(c) {
+				row = append(row, c)
+			}
+		}
+		b.cells(row)
+	}
+}
+
+// cells writes the cells of one row as a paragraph, separated by " | ".
+func (b *docBuilder) cells(row []*html.Node) {
+	var cells []string
+	for _, c := range row {
 		cells = append(cells, b.textOf(c))
 	}
 	if p := strings.TrimSpace(strings.Join(cells, " | ")); strings.Trim(p, "| ") != "" {
@@ -323,7 +396,11 @@ func (b *docBuilder) term(dt *html.Node) {
 	if len(b.paras) == start {
 		b.paras = append(b.paras, termText)
 	} else {
-		b.paras[start] = termText + ": " + b.paras[start]
+		sep := ": "
+		if strings.HasSuffix(termText, ":") {
+			sep = " " // the term carries its own colon ("Returns:")
+		}
+		b.paras[start] = termText + sep + b.paras[start]
 	}
 }
 
@@ -338,24 +415,29 @@ func nextElement(n *html.Node) *html.Node {
 }
 
 // docTitle returns the text of the first <h1> in the content element, else
-// of its first <h2> (an mdBook sub-chapter starts with one), or "".
+// of its first <h2> (an mdBook sub-chapter starts with one), else of its
+// first heading of any level (a Texinfo section page), or "".
 func docTitle(root *html.Node) string {
-	var h1, h2 *html.Node
+	var h1, h2, other *html.Node
 	walkElements(root, func(n *html.Node) {
+		if !isHeading(n) || isDocChrome(n) {
+			return
+		}
 		switch {
-		case n.DataAtom == atom.H1 && h1 == nil && !isDocChrome(n):
+		case n.DataAtom == atom.H1 && h1 == nil:
 			h1 = n
-		case n.DataAtom == atom.H2 && h2 == nil && !isDocChrome(n):
+		case n.DataAtom == atom.H2 && h2 == nil:
 			h2 = n
+		case other == nil:
+			other = n
 		}
 	})
-	if h1 == nil {
-		h1 = h2
+	for _, h := range []*html.Node{h1, h2, other} {
+		if h != nil {
+			return strings.Join(docParagraphs(h, maxMetaRunes*4), " ")
+		}
 	}
-	if h1 == nil {
-		return ""
-	}
-	return strings.Join(docParagraphs(h1, maxMetaRunes*4), " ")
+	return ""
 }
 
 // documentationText returns the structure-preserving text and the heading

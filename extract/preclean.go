@@ -31,6 +31,9 @@ func precleanDocument(doc *html.Node) {
 	var doomed []*html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && (n.DataAtom == atom.Pre || n.DataAtom == atom.Code) {
+			return // a highlighter's "comment" is part of the code
+		}
 		if n.Type == html.ElementNode && isCommentSection(n) {
 			doomed = append(doomed, n)
 			return
