@@ -93,23 +93,36 @@ func (h *harvester) specific(doc *goquery.Document, sel resultSelector) {
 // links of the page's headings.
 func (h *harvester) generic(doc *goquery.Document) {
 	prune(doc)
-	if g := h.bestGroup(doc); g != nil {
-		for _, b := range g.blocks {
-			h.add(b.href, b.title, b.snippet)
-		}
-		if len(h.out) > 0 {
-			return
-		}
+	g := h.bestGroup(doc)
+	heads := h.headingLinks(doc)
+	// Title links in headings are the other strong sign of results; they
+	// win when the page's markup hides the repetition (unbalanced tags
+	// nesting each result in the one before) and they are many more.
+	if g == nil || len(heads) >= 3 && len(heads) > len(g.blocks)*3/2 {
+		g = &group{blocks: heads}
 	}
+	for _, b := range g.blocks {
+		h.add(b.href, b.title, b.snippet)
+	}
+}
+
+// headingLinks are the links in or around the page's headings that the
+// page does not own, with the text of their item as snippet.
+func (h *harvester) headingLinks(doc *goquery.Document) []block {
+	var out []block
+	seen := map[string]bool{}
 	doc.Find("body").Find("h1 a[href], h2 a[href], h3 a[href], h4 a[href], a[href]:has(h2), a[href]:has(h3), a[href]:has(h4)").EachWithBreak(func(_ int, a *goquery.Selection) bool {
-		if isAd(a) {
-			return true
-		}
 		href, _ := a.Attr("href")
 		title := textOf(a)
-		h.add(href, title, strings.TrimSpace(strings.Replace(textOf(a.Closest("li, article, dd, tr, div")), title, "", 1)))
-		return len(h.out) < maxResults
+		u, ok := h.resolve(href)
+		if !ok || title == "" || isAd(a) || seen[u.String()] {
+			return true
+		}
+		seen[u.String()] = true
+		out = append(out, block{href: href, title: title, snippet: strings.TrimSpace(strings.Replace(textOf(a.Closest("li, article, dd, tr, div")), title, "", 1))})
+		return len(out) < 2*maxResults
 	})
+	return out
 }
 
 // prune removes what is never a result: scripts, navigation, and the
