@@ -23,7 +23,8 @@ func (p *Pool) RenderUntil(ctx context.Context, rawURL string, wait time.Duratio
 	if err != nil || ready(r) {
 		return r, err
 	}
-	deadline := time.Now().Add(wait)
+	loaded, waitStart := r.LoadTime, time.Now()
+	deadline := waitStart.Add(wait)
 	for time.Now().Before(deadline) {
 		select {
 		case <-time.After(min(pollEvery, time.Until(deadline))):
@@ -34,7 +35,7 @@ func (p *Pool) RenderUntil(ctx context.Context, rawURL string, wait time.Duratio
 		if err := tab.capture(ctx, &next); err != nil {
 			return r, nil // keep the page read at load; the tab goes back in doubt if broken
 		}
-		next.LoadTime = r.LoadTime + time.Since(deadline.Add(-wait))
+		next.LoadTime = loaded + time.Since(waitStart)
 		r = &next
 		if ready(r) {
 			break

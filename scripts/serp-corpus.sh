@@ -172,6 +172,13 @@ mkdir -p "$MKD/docs"
 cp "$PAGES"/*.md "$MKD/docs/"
 printf 'site_name: Kestrel\ntheme: readthedocs\nuse_directory_urls: false\nplugins:\n  - search\n' >"$MKD/mkdocs.yml"
 (cd "$MKD" && mkdocs build -q)
+# The search page and what its scripts load, for the test that renders it
+# live (search/serp_corpus_test.go).
+rm -rf "$OUT/site/mkdocs"
+mkdir -p "$OUT/site/mkdocs/js" "$OUT/site/mkdocs/search"
+cp "$MKD/site/search.html" "$MKD/site/cli.html" "$OUT/site/mkdocs/"
+cp "$MKD/site/js"/*.js "$OUT/site/mkdocs/js/"
+cp "$MKD/site/search"/*.js "$MKD/site/search/search_index.json" "$OUT/site/mkdocs/search/"
 serve "$MKD/site"
 render "http://127.0.0.1:$PORT/search.html?q=compaction" "<article><h3>" >"$OUT/mkdocs.html"
 urls "$OUT/mkdocs.html" '<article><h3><a href="([^"]+)"' | sed "s#^\./#$BASE/#; s#^\([^h]\)#$BASE/\1#" | expected >"$OUT/mkdocs.expected"

@@ -1,13 +1,16 @@
 package search
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/quarryhq/quarry/egress"
 
 	"github.com/quarryhq/quarry/extract"
 )
@@ -150,4 +153,40 @@ func TestHarvestCorpus(t *testing.T) {
 		t.Errorf("the corpus covers %d search programs, want at least 12", len(programs))
 	}
 	t.Logf("corpus:\n| program | page | expected | found (recall) | furniture |\n|---|---|---|---|---|\n%s", strings.Join(table, "\n"))
+}
+
+// TestSearchWaitsForScriptResults renders an MkDocs manual's own search
+// page live. Its results are written only after a web worker has fetched
+// the search index and built a lunr index from it, and the test site
+// delays the index past the browser's settling: the page as loaded has
+// none, and Search must watch it until they appear.
+func TestSearchWaitsForScriptResults(t *testing.T) {
+	ctx := context.Background()
+	tmpl := "url:" + testSite.url("/site/mkdocs/search.html?q={query}")
+	target := testSite.url("/site/mkdocs/search.html?q=kestrelctl")
+
+	r, err := testPool.Render(ctx, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Harvest(tmpl, r.FinalURL, r.HTML); len(got) != 0 {
+		t.Fatalf("the page had results before its scripts could write them (%v); the test no longer exercises the wait", got)
+	}
+
+	s := NewSearcher(testPool, Options{Engines: []string{tmpl}, Guard: egress.NewGuard([]string{testSite.host()})})
+	start := time.Now()
+	res, err := s.Search(ctx, tmpl, "kestrelctl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) == 0 || res.Results[0].URL != testSite.url("/site/mkdocs/cli.html") {
+		t.Fatalf("results %+v, want the command-line page first", res.Results)
+	}
+	if res.Results[0].Title != "Command-Line Tool" {
+		t.Errorf("title %q", res.Results[0].Title)
+	}
+	t.Logf("search: %v, %d results", time.Since(start), len(res.Results))
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("search took %v; the wait is bounded", d)
+	}
 }
