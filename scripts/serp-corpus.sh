@@ -161,6 +161,9 @@ sphinx-build -q -b html "$SPH" "$SPH/_build" >/dev/null
 serve "$SPH/_build"
 render "http://127.0.0.1:$PORT/search.html?q=compaction" "matching the search query" >"$OUT/sphinx.html"
 urls "$OUT/sphinx.html" '<ul class="search">(.*?)</ul>' | urls /dev/stdin '<li[^>]*><a href="([^"]+)"' | sed "s#^#$BASE/#" | expected >"$OUT/sphinx.expected"
+# A query only one page matches: a results list of one.
+render "http://127.0.0.1:$PORT/search.html?q=kestrelctl" "matching the search query" >"$OUT/sphinx_one.html"
+urls "$OUT/sphinx_one.html" '<ul class="search">(.*?)</ul>' | urls /dev/stdin '<li[^>]*><a href="([^"]+)"' | sed "s#^#$BASE/#" | expected >"$OUT/sphinx_one.expected"
 
 fi
 

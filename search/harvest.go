@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/quarryhq/quarry/extract"
@@ -149,31 +150,36 @@ type group struct {
 	score  float64
 }
 
-// minGroup is the fewest results a group must have to count as a list.
-const minGroup = 2
-
 // bestGroup scores every group of alike element children of every
-// element and returns the best, or nil.
+// element and returns the best, or nil. A group has at least two members,
+// except in a list element (ul, ol, dl, table), where a results list of
+// one is still a list. Inline elements (a run of bare links in a menu or
+// a footer line) are never result blocks.
 func (h *harvester) bestGroup(doc *goquery.Document) *group {
 	var best *group
 	doc.Find("body, body *").Each(func(_ int, p *goquery.Selection) {
 		kids := p.Children()
-		if kids.Length() < minGroup {
+		minMembers := 2
+		if p.Is("ul, ol, dl, table, tbody") {
+			minMembers = 1
+		}
+		if kids.Length() < minMembers {
 			return
 		}
 		nodes := kids.Nodes
 		exact := map[string][]int{}
-		byTag := map[string][]int{}
 		for i, n := range nodes {
+			if inlineTags[n.Data] || n.Data == "span" || n.Data == "br" || n.Data == "img" {
+				continue
+			}
 			exact[signature(n)] = append(exact[signature(n)], i)
-			byTag[n.Data] = append(byTag[n.Data], i)
 		}
 		weight := 1.0
 		if p.Closest("main, [role=main], article, #content, #main").Length() > 0 {
 			weight = 1.5
 		}
 		try := func(members []int, w float64) {
-			if len(members) < minGroup {
+			if len(members) < minMembers {
 				return
 			}
 			if g := h.scoreGroup(nodes, members); g != nil {
@@ -183,16 +189,40 @@ func (h *harvester) bestGroup(doc *goquery.Document) *group {
 				}
 			}
 		}
-		for _, m := range exact {
+		for sig, m := range exact {
 			try(m, weight)
-		}
-		for _, m := range byTag {
-			if len(m) > len(exact[signature(nodes[m[0]])]) {
-				try(m, weight*0.9) // a looser group must do better to win
+			// The looser group: same tag, sharing a class (result and
+			// "result first"); it must do better to win.
+			classes := strings.Split(sig, ".")[1:]
+			if len(classes) == 0 || classes[0] == "" {
+				continue
+			}
+			var loose []int
+			for i, n := range nodes {
+				if n.Data == nodes[m[0]].Data && sharesClass(n, classes) {
+					loose = append(loose, i)
+				}
+			}
+			if len(loose) > len(m) {
+				try(loose, weight*0.9)
 			}
 		}
 	})
 	return best
+}
+
+// sharesClass reports whether n has one of classes.
+func sharesClass(n *html.Node, classes []string) bool {
+	for _, a := range n.Attr {
+		if a.Key == "class" {
+			for _, c := range strings.Fields(a.Val) {
+				if slices.Contains(classes, c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // signature is an element's tag and classes, without class names that
@@ -240,8 +270,8 @@ func (h *harvester) scoreGroup(siblings []*html.Node, members []int) *group {
 		seen[key] = true
 		hits = append(hits, hit{at: i, href: href, title: title, key: key})
 	}
-	if len(hits) < minGroup {
-		return nil
+	if len(hits) == 0 || len(hits) < len(members)/3 {
+		return nil // a few links among many alike blocks are not a results list
 	}
 	g := &group{}
 	span := len(siblings)
@@ -292,6 +322,9 @@ func (h *harvester) mainLink(s *goquery.Selection) (href, title string, u *url.U
 		if r >= rank {
 			return true
 		}
+		if r >= 2 && inSentence(a.Nodes[0]) {
+			return true // a plain link inside running text is no title
+		}
 		pu, ok := h.resolve(raw)
 		if !ok {
 			return true
@@ -300,6 +333,26 @@ func (h *harvester) mainLink(s *goquery.Selection) (href, title string, u *url.U
 		return rank > 0
 	})
 	return href, title, u
+}
+
+// inSentence reports a link with words right before or after it in the
+// same element: a link in running text.
+func inSentence(a *html.Node) bool {
+	for _, n := range []*html.Node{a.PrevSibling, a.NextSibling} {
+		if n == nil || n.Type != html.TextNode {
+			continue
+		}
+		letters := 0
+		for _, r := range n.Data {
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		if letters >= 3 {
+			return true
+		}
+	}
+	return false
 }
 
 // looksLikeURL reports link text that is an address rather than a title.

@@ -39,6 +39,8 @@ var serpCorpus = []serpCase{
 		engine: "url:http://127.0.0.1:8765/cgi-bin/namazu.cgi?query={query}&max=10", pageURL: "http://127.0.0.1:8765/cgi-bin/namazu.cgi?query=vacuum&max=10"},
 	{program: "Sphinx search.html (JavaScript)", name: "sphinx",
 		engine: "url:http://127.0.0.1:8765/search.html?q={query}", pageURL: "http://127.0.0.1:8765/search.html?q=compaction"},
+	{program: "Sphinx search.html, one result", name: "sphinx_one",
+		engine: "url:http://127.0.0.1:8765/search.html?q={query}", pageURL: "http://127.0.0.1:8765/search.html?q=kestrelctl"},
 	{program: "MkDocs search (JavaScript, lunr)", name: "mkdocs",
 		engine: "url:http://127.0.0.1:8765/search.html?q={query}", pageURL: "http://127.0.0.1:8765/search.html?q=compaction"},
 	{program: "Pagefind UI (JavaScript, WebAssembly)", name: "pagefind",
