@@ -160,7 +160,8 @@ func (h *harvester) bestGroup(doc *goquery.Document) *group {
 	doc.Find("body, body *").Each(func(_ int, p *goquery.Selection) {
 		kids := p.Children()
 		minMembers := 2
-		if p.Is("ul, ol, dl, table, tbody") {
+		switch p.Nodes[0].Data {
+		case "ul", "ol", "dl", "table", "tbody":
 			minMembers = 1
 		}
 		if kids.Length() < minMembers {
@@ -174,23 +175,27 @@ func (h *harvester) bestGroup(doc *goquery.Document) *group {
 			}
 			exact[signature(n)] = append(exact[signature(n)], i)
 		}
-		weight := 1.0
-		if p.Closest("main, [role=main], article, #content, #main").Length() > 0 {
-			weight = 1.5
-		}
+		weight := 0.0 // known once a group is scored
+
 		try := func(members []int, w float64) {
 			if len(members) < minMembers {
 				return
 			}
 			if g := h.scoreGroup(nodes, members); g != nil {
-				g.score *= w
+				if weight == 0 {
+					weight = 1
+					if inMain(p.Nodes[0]) {
+						weight = 1.5
+					}
+				}
+				g.score *= w * weight
 				if best == nil || g.score > best.score {
 					best = g
 				}
 			}
 		}
 		for sig, m := range exact {
-			try(m, weight)
+			try(m, 1)
 			// The looser group: same tag, sharing a class (result and
 			// "result first"); it must do better to win.
 			classes := strings.Split(sig, ".")[1:]
@@ -204,11 +209,29 @@ func (h *harvester) bestGroup(doc *goquery.Document) *group {
 				}
 			}
 			if len(loose) > len(m) {
-				try(loose, weight*0.9)
+				try(loose, 0.9)
 			}
 		}
 	})
 	return best
+}
+
+// inMain reports whether n is inside the page's main area.
+func inMain(n *html.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		if n.Data == "main" || n.Data == "article" {
+			return true
+		}
+		for _, a := range n.Attr {
+			if a.Key == "role" && a.Val == "main" || a.Key == "id" && (a.Val == "content" || a.Val == "main") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sharesClass reports whether n has one of classes.
@@ -254,6 +277,9 @@ func (h *harvester) scoreGroup(siblings []*html.Node, members []int) *group {
 	}
 	var hits []hit
 	seen := map[string]bool{}
+	if len(members) > maxGroupMembers {
+		members = members[:maxGroupMembers] // an index page's thousands of entries
+	}
 	for _, i := range members {
 		sel := goquery.NewDocumentFromNode(siblings[i]).Selection
 		if isAd(sel) {
@@ -304,6 +330,9 @@ func (h *harvester) mainLink(s *goquery.Selection) (href, title string, u *url.U
 	if s.Is("a[href]") {
 		anchors = s
 	}
+	if anchors.Length() > maxBlockLinks {
+		return "", "", nil // a container of many links, not one result
+	}
 	anchors.EachWithBreak(func(_ int, a *goquery.Selection) bool {
 		raw, _ := a.Attr("href")
 		t := textOf(a)
@@ -334,6 +363,14 @@ func (h *harvester) mainLink(s *goquery.Selection) (href, title string, u *url.U
 	})
 	return href, title, u
 }
+
+const (
+	// maxBlockLinks is the most links one result block holds (title,
+	// cached copy, sitelinks); an element with more is a container.
+	maxBlockLinks = 30
+	// maxGroupMembers bounds the blocks of a group that are read.
+	maxGroupMembers = 4 * maxResults
+)
 
 // inSentence reports a link with words right before or after it in the
 // same element: a link in running text.
