@@ -85,7 +85,7 @@ func (h *harvester) specific(doc *goquery.Document, sel resultSelector) {
 
 // generic finds the results of a page it has never seen by structure
 // rather than by markup names: the results are the best group of alike
-// sibling blocks (same tag and classes, or same tag) that each hold one
+// sibling blocks (same tag and classes, or same tag sharing a class) that each hold one
 // prominent link the page does not own, scored by how many such blocks
 // there are and how much text each carries besides its link. A block is
 // the member element and the siblings that follow it up to the next

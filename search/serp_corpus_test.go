@@ -175,7 +175,9 @@ func TestSearchWaitsForScriptResults(t *testing.T) {
 		t.Fatalf("the page had results before its scripts could write them (%v); the test no longer exercises the wait", got)
 	}
 
-	s := NewSearcher(testPool, Options{Engines: []string{tmpl}, Guard: egress.NewGuard([]string{testSite.host()})})
+	// The default wait (4 s) is for a machine at rest; the test machine
+	// may be running other suites, so it allows more, and still bounds it.
+	s := NewSearcher(testPool, Options{Engines: []string{tmpl}, Guard: egress.NewGuard([]string{testSite.host()}), ScriptWait: 12 * time.Second})
 	start := time.Now()
 	res, err := s.Search(ctx, tmpl, "kestrelctl")
 	if err != nil {
@@ -188,7 +190,7 @@ func TestSearchWaitsForScriptResults(t *testing.T) {
 		t.Errorf("title %q", res.Results[0].Title)
 	}
 	t.Logf("search: %v, %d results", time.Since(start), len(res.Results))
-	if d := time.Since(start); d > 15*time.Second {
+	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("search took %v; the wait is bounded", d)
 	}
 }
