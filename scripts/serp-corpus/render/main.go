@@ -1,5 +1,5 @@
 // Command render prints the DOM Chromium renders for a loopback URL once a
-// marker string appears in it (or after the wait runs out): the fixture of
+// marker string appears in it and the page stops changing: the fixture of
 // a results page that scripts fill in after load. Used by
 // scripts/serp-corpus.sh.
 //
@@ -37,7 +37,14 @@ func main() {
 		os.Exit(1)
 	}
 	defer pool.Close()
-	r, err := pool.RenderUntil(ctx, raw, 15*time.Second, func(r *browser.Rendered) bool { return strings.Contains(r.HTML, marker) })
+	// Ready once the marker is there and the page stayed the same for one
+	// reading (results that arrive one by one are all in).
+	prev := ""
+	r, err := pool.RenderUntil(ctx, raw, 15*time.Second, func(r *browser.Rendered) bool {
+		same := r.HTML == prev
+		prev = r.HTML
+		return same && strings.Contains(r.HTML, marker)
+	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "render:", err)
 		os.Exit(1)
