@@ -9,6 +9,7 @@
 #   make bench     Go benchmarks, extraction eval and fetch benchmark
 #   make faults    replicas behind nginx, and each fault x10 (QUARRY_FAULT_REPS)
 #   make load      20 concurrent runs (pool of 4 tabs) and 1,000 SSE viewers
+#   make serp-corpus  rerun the search programs that made search/testdata/serp/
 #   make db-stop   stop the private Postgres under .data/postgres, if running
 #   make clean     remove build and test output (keeps .data/postgres)
 #   make distclean clean, stop the private Postgres and remove .data/
@@ -18,7 +19,7 @@ GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 .DEFAULT_GOAL := help
-.PHONY: help run test build generate lint bench faults load db-stop clean distclean
+.PHONY: help run test build generate lint bench faults load serp-corpus db-stop clean distclean
 
 help:
 	@sed -n 's/^#   make /  make /p' $(firstword $(MAKEFILE_LIST))
@@ -48,6 +49,9 @@ faults:
 
 load:
 	@scripts/faults.sh load
+
+serp-corpus:
+	@scripts/serp-corpus.sh
 
 db-stop:
 	@scripts/env.sh --stop

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/quarryhq/quarry/extract"
@@ -81,35 +83,318 @@ func (h *harvester) specific(doc *goquery.Document, sel resultSelector) {
 	})
 }
 
-// generic finds results on a page it has never seen: links that are (or
-// hold) headings in the main results area, then, if there are none, the
-// longer links of the main area's lists.
+// generic finds the results of a page it has never seen by structure
+// rather than by markup names: the results are the best group of alike
+// sibling blocks (same tag and classes, or same tag sharing a class) that each hold one
+// prominent link the page does not own, scored by how many such blocks
+// there are and how much text each carries besides its link. A block is
+// the member element and the siblings that follow it up to the next
+// member, so <dt>/<dd> lists and heading-plus-paragraph runs keep their
+// snippets. Pages with no such group (a single result) fall back to the
+// links of the page's headings.
 func (h *harvester) generic(doc *goquery.Document) {
-	doc.Find("script, style, noscript, template, header, footer, nav, aside, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true], form").Remove()
-	main := doc.Find("main, [role=main], #results, #search, #links, #content, .results, #main").First()
-	if main.Length() == 0 {
-		main = doc.Find("body")
+	prune(doc)
+	g := h.bestGroup(doc)
+	heads := h.headingLinks(doc)
+	// Title links in headings are the other strong sign of results; they
+	// win when the page's markup hides the repetition (unbalanced tags
+	// nesting each result in the one before) and they are many more.
+	if g == nil || len(heads) >= 3 && len(heads) > len(g.blocks)*3/2 {
+		g = &group{blocks: heads}
 	}
-	main.Find("h1 a[href], h2 a[href], h3 a[href], h4 a[href], a[href]:has(h2), a[href]:has(h3), a[href]:has(h4)").EachWithBreak(func(_ int, a *goquery.Selection) bool {
-		if isAd(a) {
-			return true
-		}
+	for _, b := range g.blocks {
+		h.add(b.href, b.title, b.snippet)
+	}
+}
+
+// headingLinks are the links in or around the page's headings that the
+// page does not own, with the text of their item as snippet.
+func (h *harvester) headingLinks(doc *goquery.Document) []block {
+	var out []block
+	seen := map[string]bool{}
+	doc.Find("body").Find("h1 a[href], h2 a[href], h3 a[href], h4 a[href], a[href]:has(h2), a[href]:has(h3), a[href]:has(h4)").EachWithBreak(func(_ int, a *goquery.Selection) bool {
 		href, _ := a.Attr("href")
-		h.add(href, textOf(a), snippetNear(a))
-		return len(h.out) < maxResults
-	})
-	if len(h.out) > 0 {
-		return
-	}
-	main.Find("li a[href], article a[href], dt a[href], td a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
 		title := textOf(a)
-		if len([]rune(title)) < 15 || isAd(a) {
+		u, ok := h.resolve(href)
+		if !ok || title == "" || isAd(a) || seen[u.String()] {
 			return true
 		}
-		href, _ := a.Attr("href")
-		h.add(href, title, snippetNear(a))
-		return len(h.out) < maxResults
+		seen[u.String()] = true
+		out = append(out, block{href: href, title: title, snippet: strings.TrimSpace(strings.Replace(textOf(a.Closest("li, article, dd, tr, div")), title, "", 1))})
+		return len(out) < 2*maxResults
 	})
+	return out
+}
+
+// prune removes what is never a result: scripts, navigation, and the
+// controls of the search box. Forms stay: many results pages are one form.
+// Page headers and footers go unless they belong to an item (an
+// <article>'s <header> holds its title).
+func prune(doc *goquery.Document) {
+	doc.Find("script, style, noscript, template, svg, iframe, nav, aside, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true], input, select, textarea, button, label, option").Remove()
+	doc.Find("header, footer").Each(func(_ int, s *goquery.Selection) {
+		if s.ParentsFiltered("article, li, dd, dt, td").Length() == 0 {
+			s.Remove()
+		}
+	})
+}
+
+// block is one result found by structure.
+type block struct {
+	href, title, snippet string
+}
+
+// group is a run of alike sibling blocks and its score.
+type group struct {
+	blocks []block
+	score  float64
+}
+
+// bestGroup scores every group of alike element children of every
+// element and returns the best, or nil. A group has at least two members,
+// except in a list element (ul, ol, dl, table), where a results list of
+// one is still a list. Inline elements (a run of bare links in a menu or
+// a footer line) are never result blocks.
+func (h *harvester) bestGroup(doc *goquery.Document) *group {
+	var best *group
+	doc.Find("body, body *").Each(func(_ int, p *goquery.Selection) {
+		kids := p.Children()
+		minMembers := 2
+		switch p.Nodes[0].Data {
+		case "ul", "ol", "dl", "table", "tbody":
+			minMembers = 1
+		}
+		if kids.Length() < minMembers {
+			return
+		}
+		nodes := kids.Nodes
+		exact := map[string][]int{}
+		for i, n := range nodes {
+			if inlineTags[n.Data] || n.Data == "span" || n.Data == "br" || n.Data == "img" {
+				continue
+			}
+			exact[signature(n)] = append(exact[signature(n)], i)
+		}
+		weight := 0.0 // known once a group is scored
+
+		try := func(members []int, w float64) {
+			if len(members) < minMembers {
+				return
+			}
+			if g := h.scoreGroup(nodes, members); g != nil {
+				if weight == 0 {
+					weight = 1
+					if inMain(p.Nodes[0]) {
+						weight = 1.5
+					}
+				}
+				g.score *= w * weight
+				if best == nil || g.score > best.score {
+					best = g
+				}
+			}
+		}
+		for sig, m := range exact {
+			try(m, 1)
+			// The looser group: same tag, sharing a class (result and
+			// "result first"); it must do better to win.
+			classes := strings.Split(sig, ".")[1:]
+			if len(classes) == 0 || classes[0] == "" {
+				continue
+			}
+			var loose []int
+			for i, n := range nodes {
+				if n.Data == nodes[m[0]].Data && sharesClass(n, classes) {
+					loose = append(loose, i)
+				}
+			}
+			if len(loose) > len(m) {
+				try(loose, 0.9)
+			}
+		}
+	})
+	return best
+}
+
+// inMain reports whether n is inside the page's main area.
+func inMain(n *html.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		if n.Data == "main" || n.Data == "article" {
+			return true
+		}
+		for _, a := range n.Attr {
+			if a.Key == "role" && a.Val == "main" || a.Key == "id" && (a.Val == "content" || a.Val == "main") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sharesClass reports whether n has one of classes.
+func sharesClass(n *html.Node, classes []string) bool {
+	for _, a := range n.Attr {
+		if a.Key == "class" {
+			for _, c := range strings.Fields(a.Val) {
+				if slices.Contains(classes, c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// signature is an element's tag and classes, without class names that
+// carry numbers (per-item counters, generated hashes).
+func signature(n *html.Node) string {
+	var classes []string
+	for _, a := range n.Attr {
+		if a.Key != "class" {
+			continue
+		}
+		for _, c := range strings.Fields(a.Val) {
+			if !strings.ContainsAny(c, "0123456789") {
+				classes = append(classes, c)
+			}
+		}
+	}
+	slices.Sort(classes)
+	return n.Data + "." + strings.Join(classes, ".")
+}
+
+// scoreGroup reads the members (indexes into siblings) as result blocks.
+// A member without a link of its own (a snippet row after a title row)
+// joins the block before it.
+func (h *harvester) scoreGroup(siblings []*html.Node, members []int) *group {
+	type hit struct {
+		at          int
+		href, title string
+		key         string
+	}
+	var hits []hit
+	seen := map[string]bool{}
+	if len(members) > maxGroupMembers {
+		members = members[:maxGroupMembers] // an index page's thousands of entries
+	}
+	for _, i := range members {
+		sel := goquery.NewDocumentFromNode(siblings[i]).Selection
+		if isAd(sel) {
+			continue
+		}
+		href, title, u := h.mainLink(sel)
+		if u == nil {
+			continue
+		}
+		key := extract.CanonicalURL(u.String())
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		hits = append(hits, hit{at: i, href: href, title: title, key: key})
+	}
+	if len(hits) == 0 || len(hits) < len(members)/3 {
+		return nil // a few links among many alike blocks are not a results list
+	}
+	g := &group{}
+	span := len(siblings)
+	for k := 1; k < len(hits); k++ {
+		span = min(span, hits[k].at-hits[k-1].at)
+	}
+	for k, ht := range hits {
+		end := ht.at + span
+		if k+1 < len(hits) {
+			end = hits[k+1].at
+		}
+		end = min(end, len(siblings))
+		var parts []string
+		for _, n := range siblings[ht.at:end] {
+			parts = append(parts, textOf(goquery.NewDocumentFromNode(n).Selection))
+		}
+		snippet := strings.TrimSpace(strings.Replace(strings.Join(parts, " "), ht.title, "", 1))
+		g.blocks = append(g.blocks, block{href: ht.href, title: ht.title, snippet: text.OneLine(snippet)})
+		g.score += 1 + float64(min(len([]rune(snippet)), 300))/50
+	}
+	return g
+}
+
+// mainLink is the prominent link of a result block: one in or around a
+// heading, else one in bold, else the first whose text is not a bare URL.
+// Links the page owns (its own pages, pagination, facets) do not count.
+func (h *harvester) mainLink(s *goquery.Selection) (href, title string, u *url.URL) {
+	rank := 4
+	anchors := s.Find("a[href]")
+	if s.Is("a[href]") {
+		anchors = s
+	}
+	if anchors.Length() > maxBlockLinks {
+		return "", "", nil // a container of many links, not one result
+	}
+	anchors.EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		raw, _ := a.Attr("href")
+		t := textOf(a)
+		if t == "" {
+			return true
+		}
+		r := 3
+		switch {
+		case a.Closest("h1, h2, h3, h4, h5, h6").Length() > 0 || a.Find("h1, h2, h3, h4, h5, h6").Length() > 0:
+			r = 0
+		case a.Closest("strong, b").Length() > 0 || a.Find("strong, b").Length() > 0 && textOf(a.Find("strong, b")) == t:
+			r = 1
+		case !looksLikeURL(t):
+			r = 2
+		}
+		if r >= rank {
+			return true
+		}
+		if r >= 2 && inSentence(a.Nodes[0]) {
+			return true // a plain link inside running text is no title
+		}
+		pu, ok := h.resolve(raw)
+		if !ok {
+			return true
+		}
+		rank, href, title, u = r, raw, t, pu
+		return rank > 0
+	})
+	return href, title, u
+}
+
+const (
+	// maxBlockLinks is the most links one result block holds (title,
+	// cached copy, sitelinks); an element with more is a container.
+	maxBlockLinks = 30
+	// maxGroupMembers bounds the blocks of a group that are read.
+	maxGroupMembers = 4 * maxResults
+)
+
+// inSentence reports a link with words right before or after it in the
+// same element: a link in running text.
+func inSentence(a *html.Node) bool {
+	for _, n := range []*html.Node{a.PrevSibling, a.NextSibling} {
+		if n == nil || n.Type != html.TextNode {
+			continue
+		}
+		letters := 0
+		for _, r := range n.Data {
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		if letters >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeURL reports link text that is an address rather than a title.
+func looksLikeURL(s string) bool {
+	return !strings.Contains(s, " ") && (strings.Contains(s, "://") || strings.HasPrefix(s, "www.") || strings.Count(s, "/") > 0 && strings.Contains(s, "."))
 }
 
 // add resolves, unwraps and filters one link and appends it if it is new.
@@ -292,21 +577,6 @@ func isAd(s *goquery.Selection) bool {
 		}
 	}
 	return false
-}
-
-// snippetNear returns the text of the closest result-sized container of a.
-func snippetNear(a *goquery.Selection) string {
-	title := textOf(a)
-	for n := a.Parent(); n.Length() > 0 && !n.Is("body, main"); n = n.Parent() {
-		text := textOf(n)
-		if len([]rune(text)) > len([]rune(title))+20 {
-			if n.Find("a[href]").Length() > 6 {
-				return "" // reached the list, not the item
-			}
-			return strings.TrimSpace(strings.Replace(text, title, "", 1))
-		}
-	}
-	return ""
 }
 
 // inlineTags do not separate words; every other element does, so

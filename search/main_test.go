@@ -67,6 +67,9 @@ func article(title string, paras ...string) string {
 	return b.String()
 }
 
+// slowIndex is how long the search index of a built site takes to answer.
+const slowIndex = 2500 * time.Millisecond
+
 const filler = "The quick survey of regional rainfall found that the wettest months were October and November, with averages well above the long-term mean recorded since 1950."
 
 func newSite() *site {
@@ -100,6 +103,20 @@ func newSite() *site {
 			return
 		}
 		bingResults(w, hrefs.([]string))
+	})
+	// Built sites whose search pages run in the browser. Their search
+	// index answers slowly, so that the results appear only well after the
+	// page has loaded and settled.
+	sites := http.StripPrefix("/site/", http.FileServer(http.Dir("testdata/serp/site")))
+	mux.HandleFunc("/site/{rest...}", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/search_index.json") {
+			select {
+			case <-time.After(slowIndex):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		sites.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("/serp/{file}", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, "testdata/serp/"+r.PathValue("file"))

@@ -45,6 +45,9 @@ type Options struct {
 	BaseURLs map[string]string
 	// Logger receives a line per engine failure; nil discards them.
 	Logger *slog.Logger
+	// ScriptWait bounds the watch over a results page whose scripts have
+	// not yet written its results; 0 means 4 s.
+	ScriptWait time.Duration
 }
 
 // Results is what one engine returned for one query.
@@ -120,11 +123,7 @@ func (s *Searcher) Search(ctx context.Context, engineName, query string) (Result
 	if e != nil && e.api {
 		return s.searchAPI(ctx, e, out)
 	}
-	r, err := s.pool.Render(ctx, target)
-	if err != nil {
-		return out, fmt.Errorf("search %s: %w", engineName, err)
-	}
-	results, err := Harvest(engineName, r.FinalURL, r.HTML)
+	r, results, err := s.render(ctx, engineName, target)
 	if err != nil {
 		return out, fmt.Errorf("search %s: %w", engineName, err)
 	}
@@ -137,6 +136,41 @@ func (s *Searcher) Search(ctx context.Context, engineName, query string) (Result
 	}
 	out.Results = results
 	return out, nil
+}
+
+// scriptWait is the default of Options.ScriptWait: how long a results page
+// that rendered without results is watched for its scripts to write them
+// (a client-side index such as Sphinx's, MkDocs' or Pagefind's answers
+// after load).
+const scriptWait = 4 * time.Second
+
+// render renders a results page and harvests it. A page with scripts that
+// gave no results is read again until results appear and stop growing for
+// one reading, or Options.ScriptWait runs out; a page without scripts, a
+// block page or an error status is taken as it is.
+func (s *Searcher) render(ctx context.Context, engineName, target string) (*browser.Rendered, []Result, error) {
+	var results []Result
+	var harvestErr error
+	first := true
+	wait := s.opt.ScriptWait
+	if wait <= 0 {
+		wait = scriptWait
+	}
+	r, err := s.pool.RenderUntil(ctx, target, wait, func(r *browser.Rendered) bool {
+		prev := len(results)
+		results, harvestErr = Harvest(engineName, r.FinalURL, r.HTML)
+		n := len(results)
+		if first {
+			first = false
+			return harvestErr != nil || n > 0 || r.Status >= 400 || !strings.Contains(r.HTML, "<script") ||
+				detectBlock(r.FinalURL, r.Status, r.HTML, n) != ""
+		}
+		return harvestErr != nil || n > 0 && n == prev
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, results, harvestErr
 }
 
 // SearchAny tries engines in order (nil means the configured order) and
