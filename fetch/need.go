@@ -1,0 +1,195 @@
+package fetch
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Why a page was rendered in the browser, as Result.Reason reports it.
+const (
+	ReasonHost      = "host needs a browser"   // the host's remembered decision
+	ReasonNoText    = "no main text"           // the extractor found (almost) nothing
+	ReasonShort     = "main text short"        // little text beside a page that says more
+	ReasonShell     = "application shell"      // an empty body that scripts fill
+	ReasonNoscript  = "noscript holds content" // the content is in <noscript>
+	ReasonJSNotice  = "asks for JavaScript"    // a notice to enable JavaScript
+	ReasonScripted  = "content in scripts"     // the page's data travels in scripts
+	ReasonStatus    = "status"                 // refused plain clients (403, 429, 5xx)
+	ReasonHTTPError = "http failed"            // the HTTP fetch failed in a way a browser may not
+)
+
+// shape is what a single pass over the served HTML tells about how the
+// page is built.
+type shape struct {
+	execScripts int // <script> elements a browser would run
+	scriptBytes int // bytes of inline executable script
+	dataBytes   int // bytes of inline data scripts (JSON state, not JSON-LD metadata)
+	bodyText    int // characters of visible body text, outside scripts and <noscript>
+	noscript    int // characters of text inside <noscript> in the body
+	jsNotice    bool
+}
+
+// Thresholds of the test. A page with less main text than minMainText is
+// suspect when the HTML also carries scripts; the ratios say how much more
+// the rest of the page must hold before the main text counts as short.
+const (
+	minMainText = 200 // characters: below it the page has no main text
+	shortText   = 600 // characters: below it a main text is short when the page says more
+)
+
+// measure tokenises page once; it is cheaper than a tree.
+func measure(page []byte) shape {
+	var s shape
+	z := html.NewTokenizer(bytes.NewReader(page))
+	var inBody, inScript, inStyle, dataScript bool
+	noscriptDepth := 0
+	var skip int // depth inside elements whose text is not shown
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return s
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			a := atom.Lookup(name)
+			switch a {
+			case atom.Body:
+				inBody = true
+			case atom.Script:
+				typ, src := "", false
+				for hasAttr {
+					var k, v []byte
+					k, v, hasAttr = z.TagAttr()
+					switch string(k) {
+					case "type":
+						typ = strings.ToLower(strings.TrimSpace(string(v)))
+					case "src":
+						src = true
+					}
+				}
+				switch {
+				case typ == "" || typ == "module" || strings.Contains(typ, "javascript") || strings.Contains(typ, "ecmascript"):
+					s.execScripts++
+					inScript = tt == html.StartTagToken
+					dataScript = false
+					_ = src
+				case strings.Contains(typ, "json") && !strings.Contains(typ, "ld+json"):
+					inScript = tt == html.StartTagToken
+					dataScript = true
+				default:
+					inScript = tt == html.StartTagToken
+					dataScript = false
+				}
+			case atom.Style, atom.Template, atom.Svg:
+				if tt == html.StartTagToken {
+					inStyle = true
+					skip++
+				}
+			case atom.Noscript:
+				if tt == html.StartTagToken {
+					noscriptDepth++
+				}
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			switch atom.Lookup(name) {
+			case atom.Script:
+				inScript = false
+			case atom.Style, atom.Template, atom.Svg:
+				if skip > 0 {
+					skip--
+				}
+				inStyle = skip > 0
+			case atom.Noscript:
+				if noscriptDepth > 0 {
+					noscriptDepth--
+				}
+			}
+		case html.TextToken:
+			t := z.Text()
+			switch {
+			case inScript && dataScript:
+				s.dataBytes += len(t)
+			case inScript:
+				s.scriptBytes += len(t)
+			case inStyle:
+			case noscriptDepth > 0:
+				if inBody {
+					// The tokenizer reads <noscript> content as raw text
+					// (scripting on); strip the tags it may hold.
+					s.noscript += visibleLen(stripTags(t))
+					if mentionsJavaScript(t) {
+						s.jsNotice = true
+					}
+				}
+			case inBody:
+				s.bodyText += visibleLen(t)
+				if !s.jsNotice && mentionsJavaScript(t) && visibleLen(t) < 400 {
+					s.jsNotice = true
+				}
+			}
+		}
+	}
+}
+
+// needsBrowser returns why a page whose served HTML is raw and whose main
+// text the extractor found to be mainText needs rendering, or "" when the
+// served HTML is the page. The rules are structural: a page without
+// scripts never needs a browser, since nothing would change it.
+func needsBrowser(raw []byte, mainText string) string {
+	s := measure(raw)
+	main := utf8.RuneCountInString(mainText)
+	if s.execScripts == 0 {
+		return ""
+	}
+	switch {
+	case s.noscript >= minMainText && s.noscript > main/2:
+		return ReasonNoscript
+	case s.jsNotice && main < shortText*2:
+		return ReasonJSNotice
+	case main < minMainText && s.bodyText < minMainText:
+		return ReasonShell
+	case main < minMainText:
+		return ReasonNoText
+	case main < shortText && s.bodyText > 4*main:
+		return ReasonShort
+	case s.dataBytes > 4*main+2000:
+		return ReasonScripted
+	}
+	return ""
+}
+
+func mentionsJavaScript(t []byte) bool {
+	return bytes.Contains(bytes.ToLower(t), []byte("javascript"))
+}
+
+// visibleLen counts the characters of t that are not white space.
+func visibleLen(t []byte) int {
+	n := 0
+	for _, r := range string(t) {
+		if r != ' ' && r != '\n' && r != '\t' && r != '\r' && r != '\u00a0' {
+			n++
+		}
+	}
+	return n
+}
+
+func stripTags(t []byte) []byte {
+	var out []byte
+	in := false
+	for _, c := range t {
+		switch {
+		case c == '<':
+			in = true
+		case c == '>':
+			in = false
+		case !in:
+			out = append(out, c)
+		}
+	}
+	return out
+}
