@@ -60,7 +60,7 @@ var (
 
 // markdownText returns a Markdown document's first heading and its text
 // with the markup that is not words removed (links keep their text, code
-// fences go, headings lose their hashes).
+// blocks lose their fences, headings their hashes).
 func markdownText(s string) (title, plain string) {
 	var b strings.Builder
 	lines := strings.Split(s, "\n")
@@ -75,7 +75,8 @@ func markdownText(s string) (title, plain string) {
 	}
 	for _, line := range lines {
 		if mdFence.MatchString(line) {
-			b.WriteString("\n")
+			// A code block is a paragraph of its own; the fences go.
+			b.WriteString("\n\n")
 			continue
 		}
 		if mdHeading.MatchString(line) {

@@ -80,10 +80,9 @@ func setBrowserHeaders(h http.Header, ua string) {
 // decompression and text is decoded to UTF-8.
 func (f *Fetcher) get(ctx context.Context, rawURL string, limit int64) (*response, error) {
 	out := &response{}
-	var dnsStart, connStart, tlsStart, wrote time.Time
+	var connStart, tlsStart, wrote time.Time
 	var dialTime time.Duration
 	trace := &httptrace.ClientTrace{
-		DNSStart:     func(httptrace.DNSStartInfo) { dnsStart = time.Now() },
 		ConnectStart: func(string, string) { connStart = time.Now() },
 		ConnectDone: func(string, string, error) {
 			if !connStart.IsZero() {
@@ -103,7 +102,6 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, limit int64) (*respons
 			}
 		},
 	}
-	_ = dnsStart
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)

@@ -60,15 +60,12 @@ func measure(page []byte) shape {
 			case atom.Body:
 				inBody = true
 			case atom.Script:
-				typ, src := "", false
+				typ := ""
 				for hasAttr {
 					var k, v []byte
 					k, v, hasAttr = z.TagAttr()
-					switch string(k) {
-					case "type":
+					if string(k) == "type" {
 						typ = strings.ToLower(strings.TrimSpace(string(v)))
-					case "src":
-						src = true
 					}
 				}
 				switch {
@@ -76,7 +73,6 @@ func measure(page []byte) shape {
 					s.execScripts++
 					inScript = tt == html.StartTagToken
 					dataScript = false
-					_ = src
 				case strings.Contains(typ, "json") && !strings.Contains(typ, "ld+json"):
 					inScript = tt == html.StartTagToken
 					dataScript = true
