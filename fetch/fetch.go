@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -99,7 +100,16 @@ type Fetcher struct {
 	hosts  *hostLimiter
 	local  *MemoryHosts // in front of opt.Hosts: decisions read recently
 	log    *slog.Logger
+
+	mu     sync.Mutex
+	streak map[string]int // per host, pages in a row that needed the browser
 }
+
+// renderStreak is how many pages of a host in a row must need the
+// browser before the host is remembered as needing it: one
+// client-rendered page on a site of static pages must not send the whole
+// site to the browser.
+const renderStreak = 3
 
 // localTTL is how long a decision read from a shared store is reused
 // without asking it again.
@@ -144,6 +154,7 @@ func New(opt Options) *Fetcher {
 		hosts:  newHostLimiter(opt.PerHost),
 		local:  NewMemoryHosts(0),
 		log:    opt.Logger,
+		streak: map[string]int{},
 	}
 }
 
@@ -272,6 +283,7 @@ func (f *Fetcher) html(ctx context.Context, rawURL, host, mode string, resp *res
 		if err != nil {
 			return Result{}, err
 		}
+		f.needed(host, false)
 		if mode != ModeHTTP {
 			f.remember(ctx, host, ModeHTTP)
 		}
@@ -291,8 +303,10 @@ func (f *Fetcher) html(ctx context.Context, rawURL, host, mode string, resp *res
 	served := utf8.RuneCountInString(page.Text)
 	rendered := utf8.RuneCountInString(res.Page.Text)
 	if rendered > served+served/4+minMainText {
-		f.remember(ctx, host, ModeRender)
-	} else if mode != ModeHTTP {
+		if f.needed(host, true) >= renderStreak {
+			f.remember(ctx, host, ModeRender)
+		}
+	} else if f.needed(host, false); mode != ModeHTTP {
 		f.remember(ctx, host, ModeHTTP)
 	}
 	return res, nil
@@ -328,6 +342,22 @@ func (f *Fetcher) pdf(ctx context.Context, rawURL string, resp *response, ph Pha
 		return Result{}, err
 	}
 	return Result{Page: page, Kind: "pdf", Phases: ph}, nil
+}
+
+// needed counts a page of host that needed the browser (or resets the
+// count) and returns the streak.
+func (f *Fetcher) needed(host string, yes bool) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !yes {
+		delete(f.streak, host)
+		return 0
+	}
+	if len(f.streak) >= 10000 {
+		clear(f.streak)
+	}
+	f.streak[host]++
+	return f.streak[host]
 }
 
 // mode returns the host's remembered way, from the local cache or the

@@ -133,18 +133,23 @@ func TestJavaScriptOnlyPagesAreRendered(t *testing.T) {
 	}
 }
 
-// TestHostDecisionSharedByReplicas: one fetcher learns that the host needs
-// a browser and records it in Postgres; another, as on another replica,
+// TestHostDecisionSharedByReplicas: one fetcher learns from three pages in
+// a row that the host needs a browser and records it in Postgres; another, as on another replica,
 // then renders the host's pages without trying HTTP first.
 func TestHostDecisionSharedByReplicas(t *testing.T) {
 	store := dbtest.NewStore(t)
 	ctx := context.Background()
 	a := newFetcher(store)
-	if _, err := a.Fetch(ctx, url("/js/client-rendered")); err != nil {
-		t.Fatal(err)
+	for i := range 3 {
+		if m, _ := store.FetchMode(ctx, "127.0.0.1"); m == fetch.ModeRender {
+			t.Fatalf("the host needs a browser after %d client-rendered pages, want 3", i)
+		}
+		if _, err := a.Fetch(ctx, url("/js/client-rendered?page="+fmt.Sprint(i))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if m, err := store.FetchMode(ctx, "127.0.0.1"); err != nil || m != fetch.ModeRender {
-		t.Fatalf("after a client-rendered page the host is %q (%v), want render", m, err)
+		t.Fatalf("after three client-rendered pages the host is %q (%v), want render", m, err)
 	}
 	b := newFetcher(store)
 	res, err := b.Fetch(ctx, url("/article/2"))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/fetch"
 	"github.com/quarryhq/quarry/handlers"
 	"github.com/quarryhq/quarry/search"
 )
@@ -21,26 +22,31 @@ import (
 // Config is Quarry's configuration, read once from the environment and
 // validated; every error names the variable and what it accepts.
 type Config struct {
-	DatabaseURL    string
-	Addr           string
-	BaseURL        string
-	Chromium       string
-	BrowserURL     string
-	PoolSize       int
-	Workers        int
-	SearchEngines  []string
-	SearxngURL     string
-	AllowHosts     []string
-	LLM            string
-	LLMModel       string
-	OpenAIKey      string
-	OpenAIBaseURL  string
-	AnthropicKey   string
-	Auth           string
-	AuthExplicit   bool
-	TrustedProxies []*net.IPNet
-	Depth          string
-	RunBudgetUSD   float64
+	DatabaseURL string
+	Addr        string
+	BaseURL     string
+	Chromium    string
+	BrowserURL  string
+	PoolSize    int
+	// FetchConcurrency is how many HTTP page fetches run at once, beside
+	// the pool's tabs (QUARRY_FETCH_CONCURRENCY); FetchPerHost how many of
+	// them one host gets (QUARRY_FETCH_PER_HOST).
+	FetchConcurrency int
+	FetchPerHost     int
+	Workers          int
+	SearchEngines    []string
+	SearxngURL       string
+	AllowHosts       []string
+	LLM              string
+	LLMModel         string
+	OpenAIKey        string
+	OpenAIBaseURL    string
+	AnthropicKey     string
+	Auth             string
+	AuthExplicit     bool
+	TrustedProxies   []*net.IPNet
+	Depth            string
+	RunBudgetUSD     float64
 	// AuthHeader names the user in QUARRY_AUTH=proxy (QUARRY_AUTH_HEADER).
 	AuthHeader string
 	// SessionTTL is how long a login lasts (QUARRY_SESSION_TTL).
@@ -77,6 +83,15 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 	}
 	if c.Workers, err = intVar(getenv, "QUARRY_WORKERS", 2, 1, 64); err != nil {
 		return nil, err
+	}
+	if c.FetchConcurrency, err = intVar(getenv, "QUARRY_FETCH_CONCURRENCY", fetch.DefaultConcurrency, 1, 256); err != nil {
+		return nil, err
+	}
+	if c.FetchPerHost, err = intVar(getenv, "QUARRY_FETCH_PER_HOST", fetch.DefaultPerHost, 1, 64); err != nil {
+		return nil, err
+	}
+	if c.FetchPerHost > c.FetchConcurrency {
+		return nil, fmt.Errorf("QUARRY_FETCH_PER_HOST: %d is more than QUARRY_FETCH_CONCURRENCY (%d)", c.FetchPerHost, c.FetchConcurrency)
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return nil, fmt.Errorf("QUARRY_ADDR: %q is not host:port (e.g. 127.0.0.1:8080)", c.Addr)
