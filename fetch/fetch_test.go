@@ -52,6 +52,19 @@ func TestStaticPageOverHTTP(t *testing.T) {
 	}
 }
 
+// TestServerRenderedStateNotRendered: a page whose scripts carry state
+// that the served HTML already shows is accepted over HTTP.
+func TestServerRenderedStateNotRendered(t *testing.T) {
+	res, err := newFetcher(nil).Fetch(context.Background(), url("/ssr/hydrated"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rendered {
+		t.Errorf("rendered (%s)", res.Reason)
+	}
+	hasAll(t, "server-rendered", res.Page.Text, articleSentences)
+}
+
 func TestDecodingAndRedirects(t *testing.T) {
 	f := newFetcher(nil)
 	ctx := context.Background()

@@ -117,7 +117,7 @@ fetch('/api/article.json').then(r => r.json()).then(d => {
 	// Server-rendered teaser, the full article in a JSON state script that
 	// the page's code hydrates.
 	"/js/hydrated": func() string {
-		return `<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>Rainfall survey</title></head><body>` + nav + `<main><article id="story"><h1>Rainfall survey</h1><p>` + articleSentences[0] + `</p></article></main>
+		return `<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>Rainfall survey</title></head><body>` + nav + `<main><article id="story"><h1>Rainfall survey</h1><p>` + articleSentences[0] + `</p><p>` + articleSentences[1] + `</p></article></main>
 <script id="__STATE__" type="application/json">{"story":{"paragraphs":` + jsParagraphs() + `,"related":[` + strings.Repeat(`{"title":"Another story about weather and climate","href":"/news/x","teaser":"A longer teaser text that is part of the state blob but never shown."},`, 30) + `{}]}}</script>
 <script>
 const st = JSON.parse(document.getElementById('__STATE__').textContent);
@@ -155,6 +155,14 @@ func siteMux() http.Handler {
 	mux.HandleFunc("/article/{id}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, staticArticle("Article "+r.PathValue("id")))
+	})
+	mux.HandleFunc("/ssr/hydrated", func(w http.ResponseWriter, r *http.Request) {
+		// Served whole, with the same text again in the state its scripts
+		// hydrate from: nothing for a browser to add.
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		page := staticArticle("Hydrated article")
+		state := `<script id="__STATE__" type="application/json">{"paragraphs":` + jsParagraphs() + `}</script><script>JSON.parse(document.getElementById('__STATE__').textContent)</script></body>`
+		fmt.Fprint(w, strings.Replace(page, "</body>", state, 1))
 	})
 	mux.HandleFunc("/gzip/article", func(w http.ResponseWriter, r *http.Request) {
 		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {

@@ -2,7 +2,10 @@ package fetch
 
 import (
 	"bytes"
+	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -31,6 +34,7 @@ type shape struct {
 	bodyText    int // characters of visible body text, outside scripts and <noscript>
 	noscript    int // characters of text inside <noscript> in the body
 	jsNotice    bool
+	hidden      int // characters of prose in data scripts that the served page does not show
 }
 
 // Thresholds of the test. A page with less main text than minMainText is
@@ -38,7 +42,9 @@ type shape struct {
 // the rest of the page must hold before the main text counts as short.
 const (
 	minMainText = 200 // characters: below it the page has no main text
-	shortText   = 600 // characters: below it a main text is short when the page says more
+	shortText   = 250 // characters: below it a main text is short when the page says 8 times more
+	minHidden   = 300 // characters of prose in scripts, not shown, that make a page scripted
+	maxScan     = 2 << 20
 )
 
 // measure tokenises page once; it is cheaper than a tree.
@@ -48,10 +54,12 @@ func measure(page []byte) shape {
 	var inBody, inScript, inStyle, dataScript bool
 	noscriptDepth := 0
 	var skip int // depth inside elements whose text is not shown
+	var visible, scripts []byte
 	for {
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
+			s.hidden = hiddenProse(scripts, visible)
 			return s
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
@@ -110,7 +118,12 @@ func measure(page []byte) shape {
 			switch {
 			case inScript && dataScript:
 				s.dataBytes += len(t)
+				if len(scripts) < maxScan {
+					scripts = append(append(scripts, t...), '\n')
+				}
 			case inScript:
+				// Code holds prose of every kind (messages, other pages'
+				// teasers); only data scripts are read for hidden text.
 				s.scriptBytes += len(t)
 			case inStyle:
 			case noscriptDepth > 0:
@@ -124,6 +137,9 @@ func measure(page []byte) shape {
 				}
 			case inBody:
 				s.bodyText += visibleLen(t)
+				if len(visible) < maxScan {
+					visible = append(append(visible, html.UnescapeString(string(t))...), ' ')
+				}
 				if !s.jsNotice && mentionsJavaScript(t) && visibleLen(t) < 400 {
 					s.jsNotice = true
 				}
@@ -151,12 +167,60 @@ func needsBrowser(raw []byte, mainText string) string {
 		return ReasonShell
 	case main < minMainText:
 		return ReasonNoText
-	case main < shortText && s.bodyText > 4*main:
+	case main < shortText && s.bodyText > 8*main:
 		return ReasonShort
-	case s.dataBytes > 4*main+2000:
+	case s.hidden >= minHidden && s.hidden > main:
 		return ReasonScripted
 	}
 	return ""
+}
+
+// jsString matches a string literal of JSON or JavaScript long enough to
+// be prose.
+var jsString = regexp.MustCompile(`"((?:[^"\\\n]|\\.){60,})"`)
+
+// hiddenProse counts the characters of the prose strings in scripts (state
+// a script will render: paragraphs, not code or identifiers) that the
+// served page does not show.
+func hiddenProse(scripts, visible []byte) int {
+	if len(scripts) == 0 {
+		return 0
+	}
+	shown := normalise(string(visible))
+	n := 0
+	for _, m := range jsString.FindAllSubmatch(scripts, -1) {
+		str, err := strconv.Unquote(`"` + strings.ReplaceAll(string(m[1]), `\/`, "/") + `"`)
+		if err != nil {
+			continue
+		}
+		str = normalise(html.UnescapeString(string(stripTags([]byte(str)))))
+		if !isProse(str) {
+			continue
+		}
+		probe := str[:min(len(str), 48)]
+		if !strings.Contains(shown, probe) {
+			n += utf8.RuneCountInString(str)
+		}
+	}
+	return n
+}
+
+// isProse: words separated by spaces, mostly letters.
+func isProse(s string) bool {
+	if len(s) < 60 || strings.Count(s, " ") < 8 {
+		return false
+	}
+	letters := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) || r == ' ' {
+			letters++
+		}
+	}
+	return letters*10 >= utf8.RuneCountInString(s)*8
+}
+
+func normalise(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
 
 func mentionsJavaScript(t []byte) bool {
