@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -186,7 +187,12 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (Result, error) {
 	if err != nil {
 		var ee *egress.Error
 		var tooLarge *browser.PageTooLargeError
-		if f.opt.Pool == nil || ctx.Err() != nil || errors.As(err, &ee) || errors.As(err, &tooLarge) || errors.Is(err, browser.ErrDownloadRefused) {
+		var dnsErr *net.DNSError
+		var timeout interface{ Timeout() bool }
+		if f.opt.Pool == nil || ctx.Err() != nil || errors.As(err, &ee) || errors.As(err, &tooLarge) || errors.Is(err, browser.ErrDownloadRefused) ||
+			errors.As(err, &dnsErr) || (errors.As(err, &timeout) && timeout.Timeout()) {
+			// A refusal, an unknown name or a host that does not answer in
+			// time would fail in the browser too, only later.
 			return Result{}, err
 		}
 		// The server may refuse plain clients in ways a browser gets past

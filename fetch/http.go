@@ -125,8 +125,9 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, limit int64) (*respons
 	out.contentType = resp.Header.Get("Content-Type")
 	out.attachment = strings.HasPrefix(strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Disposition"))), "attachment")
 	if resp.StatusCode >= 400 {
-		// The body of an error page is not read: the caller decides from
-		// the status alone.
+		// The caller decides from the status alone; a little of the body
+		// is read so the connection can be reused.
+		_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
 		return out, nil
 	}
 	if resp.ContentLength > limit {
