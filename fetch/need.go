@@ -169,7 +169,7 @@ func needsBrowser(raw []byte, mainText string) string {
 		return ReasonNoText
 	case main < shortText && s.bodyText > 8*main:
 		return ReasonShort
-	case s.hidden >= minHidden && s.hidden > main:
+	case s.hidden >= minHidden && s.hidden > 2*main:
 		return ReasonScripted
 	}
 	return ""
@@ -197,9 +197,22 @@ func hiddenProse(scripts, visible []byte) int {
 		if !isProse(str) {
 			continue
 		}
-		probe := str[:min(len(str), 48)]
-		if !strings.Contains(shown, probe) {
-			n += utf8.RuneCountInString(str)
+		// A long string (a whole article body) may begin with the teaser
+		// the page shows: each stretch of it is looked for on its own.
+		for len(str) > 0 {
+			end := min(len(str), 240)
+			for end < len(str) && !utf8.RuneStart(str[end]) {
+				end++
+			}
+			chunk := str[:end]
+			str = str[end:]
+			probe := strings.TrimSpace(chunk[:min(len(chunk), 48)])
+			for len(probe) > 0 && !utf8.ValidString(probe) {
+				probe = probe[:len(probe)-1]
+			}
+			if len(chunk) >= 48 && !strings.Contains(shown, probe) {
+				n += utf8.RuneCountInString(chunk)
+			}
 		}
 	}
 	return n
