@@ -296,6 +296,15 @@ func (f *Fetcher) html(ctx context.Context, rawURL, host, mode string, resp *res
 		return Result{Page: page, Kind: "html", Phases: ph}, nil
 	}
 	res, rerr := f.render(ctx, rawURL, reason, ph)
+	if rerr == nil && utf8.RuneCountInString(res.Page.Text) < minMainText {
+		// The capture may have beaten a script's late request (the
+		// browser's settle wait is bounded); one more render gives the
+		// page its chance.
+		if again, err := f.render(ctx, rawURL, reason, ph); err == nil && len(again.Page.Text) > len(res.Page.Text) {
+			again.Phases.Render += res.Phases.Render
+			res = again
+		}
+	}
 	if rerr != nil {
 		var status *StatusError
 		if err == nil && strings.TrimSpace(page.Text) != "" && !errors.As(rerr, &status) {
