@@ -22,31 +22,26 @@ import (
 // Config is Quarry's configuration, read once from the environment and
 // validated; every error names the variable and what it accepts.
 type Config struct {
-	DatabaseURL string
-	Addr        string
-	BaseURL     string
-	Chromium    string
-	BrowserURL  string
-	PoolSize    int
-	// FetchConcurrency is how many HTTP page fetches run at once, beside
-	// the pool's tabs (QUARRY_FETCH_CONCURRENCY); FetchPerHost how many of
-	// them one host gets (QUARRY_FETCH_PER_HOST).
-	FetchConcurrency int
-	FetchPerHost     int
-	Workers          int
-	SearchEngines    []string
-	SearxngURL       string
-	AllowHosts       []string
-	LLM              string
-	LLMModel         string
-	OpenAIKey        string
-	OpenAIBaseURL    string
-	AnthropicKey     string
-	Auth             string
-	AuthExplicit     bool
-	TrustedProxies   []*net.IPNet
-	Depth            string
-	RunBudgetUSD     float64
+	DatabaseURL    string
+	Addr           string
+	BaseURL        string
+	Chromium       string
+	BrowserURL     string
+	PoolSize       int
+	Workers        int
+	SearchEngines  []string
+	SearxngURL     string
+	AllowHosts     []string
+	LLM            string
+	LLMModel       string
+	OpenAIKey      string
+	OpenAIBaseURL  string
+	AnthropicKey   string
+	Auth           string
+	AuthExplicit   bool
+	TrustedProxies []*net.IPNet
+	Depth          string
+	RunBudgetUSD   float64
 	// AuthHeader names the user in QUARRY_AUTH=proxy (QUARRY_AUTH_HEADER).
 	AuthHeader string
 	// SessionTTL is how long a login lasts (QUARRY_SESSION_TTL).
@@ -60,6 +55,12 @@ type Config struct {
 	// soon another replica resumes the runs of one that died
 	// (QUARRY_LEASE_TTL).
 	LeaseTTL time.Duration
+
+	// FetchConcurrency is how many HTTP page fetches run at once, beside
+	// the pool's tabs (QUARRY_FETCH_CONCURRENCY); FetchPerHost how many of
+	// them one host gets (QUARRY_FETCH_PER_HOST).
+	FetchConcurrency int
+	FetchPerHost     int
 }
 
 // LoadConfig reads the configuration from getenv (os.Getenv in production).
