@@ -23,6 +23,7 @@ FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       chromium \
+      poppler-utils \
       fonts-liberation \
       fonts-noto-core \
       ca-certificates \

@@ -6,7 +6,8 @@
 #      written to .data/bench/extraction-predictions.json;
 #   3. `quarry bench fetch` over QUARRY_BENCH_URLS (a file of URLs) when set,
 #      else over the same benchmark pages served from a loopback HTTP server
-#      (python3 -m http.server; skipped when python3 is missing).
+#      (python3 -m http.server; skipped when python3 is missing): adaptive
+#      (HTTP first) and then --mode render (every page in the browser).
 # Results are printed and kept in .data/bench/.
 set -euo pipefail
 
@@ -78,6 +79,9 @@ if [[ -n $urls ]]; then
 	say "quarry bench fetch --concurrency ${QUARRY_BENCH_CONCURRENCY:-4} --urls $urls ($(wc -l <"$urls") pages)"
 	QUARRY_ALLOW_HOSTS=$allow bin/quarry bench fetch --concurrency "${QUARRY_BENCH_CONCURRENCY:-4}" --urls "$urls" |
 		tee "$out/bench-fetch.json" || status=1
+	say "quarry bench fetch --mode render (every page in the browser, for comparison)"
+	QUARRY_ALLOW_HOSTS=$allow bin/quarry bench fetch --mode render --concurrency "${QUARRY_BENCH_CONCURRENCY:-4}" --urls "$urls" |
+		tee "$out/bench-fetch-render.json" || status=1
 fi
 
 say "results are in $out/"

@@ -24,7 +24,8 @@ start=$SECONDS
 say() { printf '\n==> %s\n' "$*"; }
 
 # postgresql always: test/faults starts a private cluster it can restart.
-packages=(chromium nginx postgresql)
+# poppler-utils: pdftotext, which turns fetched PDFs into text.
+packages=(chromium nginx postgresql poppler-utils)
 command -v gcc >/dev/null || packages+=(gcc libc6-dev)
 command -v git >/dev/null || packages+=(git)
 say "checking Debian packages: ${packages[*]}"

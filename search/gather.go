@@ -8,6 +8,7 @@ import (
 
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/extract"
+	"github.com/quarryhq/quarry/fetch"
 )
 
 // DefaultPages is how many results a search action visits by default.
@@ -52,12 +53,13 @@ type Outcome struct {
 type Gatherer struct {
 	pool     *browser.Pool
 	searcher *Searcher
+	fetcher  *fetch.Fetcher // visits pages: HTTP first, the pool when needed
 }
 
-// NewGatherer returns a Gatherer visiting pages in pool and searching with
-// searcher.
+// NewGatherer returns a Gatherer visiting pages with a default fetcher on
+// pool (see WithFetcher) and searching with searcher.
 func NewGatherer(pool *browser.Pool, searcher *Searcher) *Gatherer {
-	return &Gatherer{pool: pool, searcher: searcher}
+	return &Gatherer{pool: pool, searcher: searcher, fetcher: fetch.New(fetch.Options{Guard: pool.Guard(), Pool: pool})}
 }
 
 // Search runs a search action. When the search itself fails the error is
@@ -97,14 +99,15 @@ func (g *Gatherer) Search(ctx context.Context, a Action) (Outcome, error) {
 		seen[extract.CanonicalURL(t)] = true
 	}
 
-	// Every visit waits for a tab in the pool, which bounds the parallelism.
+	// The fetcher bounds the parallelism: HTTP fetches by its limits,
+	// renders by the tabs of the pool.
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, target := range targets {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			page, err := Visit(ctx, g.pool, target)
+			page, err := g.visit(ctx, target)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -127,10 +130,10 @@ func (g *Gatherer) Search(ctx context.Context, a Action) (Outcome, error) {
 
 // Navigate visits one URL (a navigate action).
 func (g *Gatherer) Navigate(ctx context.Context, rawURL string) (extract.Page, error) {
-	if err := g.pool.Guard().Check(ctx, rawURL); err != nil {
+	if err := g.fetcher.Guard().Check(ctx, rawURL); err != nil {
 		return extract.Page{}, fmt.Errorf("navigate %s: %w", rawURL, err)
 	}
-	return Visit(ctx, g.pool, rawURL)
+	return g.visit(ctx, rawURL)
 }
 
 func unwrapJoined(err error) []error {

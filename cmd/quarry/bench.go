@@ -19,20 +19,40 @@ import (
 
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/egress"
+	"github.com/quarryhq/quarry/extract"
+	"github.com/quarryhq/quarry/fetch"
 	"github.com/quarryhq/quarry/search"
 )
 
 // benchResult is the line `quarry bench fetch` prints.
 type benchResult struct {
+	Mode      string  `json:"mode"`
 	Pages     int     `json:"pages"`
 	Failures  int     `json:"failures"`
 	Seconds   float64 `json:"seconds"`
 	PagesPerS float64 `json:"pages_per_s"`
+	// Rendered is how many pages went through the browser, by reason.
+	Rendered      int            `json:"rendered"`
+	RenderedShare float64        `json:"rendered_share"`
+	Reasons       map[string]int `json:"reasons,omitempty"`
+	// PhaseMS is the mean time per page of each phase, in milliseconds.
+	PhaseMS benchPhases `json:"phase_ms"`
+	RSSMB   float64     `json:"rss_mb"`
+}
+
+type benchPhases struct {
+	Connect   float64 `json:"connect"`
+	FirstByte float64 `json:"first_byte"`
+	Body      float64 `json:"body"`
+	Extract   float64 `json:"extract"`
+	Render    float64 `json:"render"`
 }
 
 // runBench implements `quarry bench fetch [--concurrency N] --urls FILE`:
-// it visits every URL with the browser pool, extracts each page and prints
-// one JSON object. The browser comes from QUARRY_CHROMIUM or
+// it fetches every URL as a run does (HTTP first, the browser when the page
+// needs it; --mode render renders every page), extracts each page and
+// prints one JSON object: throughput, the share rendered and the mean time
+// of each phase. The browser comes from QUARRY_CHROMIUM or
 // QUARRY_BROWSER_URL, the pool size from QUARRY_POOL_SIZE and the egress
 // allow list from QUARRY_ALLOW_HOSTS; flags override them.
 func runBench(ctx context.Context, args []string) error {
@@ -40,14 +60,15 @@ func runBench(ctx context.Context, args []string) error {
 }
 
 func benchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(string) string, args []string) error {
-	const usage = "usage: quarry bench fetch [--concurrency N] [--chromium PATH] [--browser-url URL] [--allow-hosts LIST] [--recycle-after N] [--timeout D] [-v] --urls FILE"
+	const usage = "usage: quarry bench fetch [--concurrency N] [--mode adaptive|render] [--chromium PATH] [--browser-url URL] [--allow-hosts LIST] [--recycle-after N] [--timeout D] [-v] --urls FILE"
 	if len(args) == 0 || args[0] != "fetch" {
 		return errors.New(usage)
 	}
 	fs := flag.NewFlagSet("bench fetch", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	urlsFile := fs.String("urls", "", "file with one URL per line")
-	concurrency := fs.Int("concurrency", 0, "pages loading in the browser at once: the pool size (default QUARRY_POOL_SIZE, else 4)")
+	concurrency := fs.Int("concurrency", 0, "pages loading at once, over HTTP or in the browser (the pool size too; default QUARRY_POOL_SIZE, else 4)")
+	mode := fs.String("mode", "adaptive", "adaptive (HTTP first, render when needed) or render (every page in the browser)")
 	chromium := fs.String("chromium", getenv("QUARRY_CHROMIUM"), "Chromium binary")
 	browserURL := fs.String("browser-url", getenv("QUARRY_BROWSER_URL"), "remote browser (CDP websocket)")
 	allow := fs.String("allow-hosts", getenv("QUARRY_ALLOW_HOSTS"), "comma-separated hosts or host:port the egress guard allows")
@@ -58,7 +79,7 @@ func benchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(string) 
 	if err := fs.Parse(args[1:]); err != nil {
 		return fmt.Errorf("%w\n%s", err, usage)
 	}
-	if *urlsFile == "" {
+	if *urlsFile == "" || (*mode != "adaptive" && *mode != "render") {
 		return errors.New(usage)
 	}
 	urls, err := readURLs(*urlsFile)
@@ -78,9 +99,9 @@ func benchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(string) 
 	if size <= 0 {
 		size = browser.DefaultPoolSize
 	}
-	// Twice as many workers as tabs: a worker extracts a page after giving
-	// its tab back, and another worker's navigation keeps the tab busy
-	// meanwhile. The browser never has more than size pages loading.
+	// Twice as many workers as fetches: a worker extracts a page after
+	// giving its connection or tab back, and another worker's fetch keeps it
+	// busy meanwhile. No more than size pages load at once either way.
 	workers := 2 * size
 
 	level := slog.LevelWarn
@@ -88,19 +109,51 @@ func benchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(string) 
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	guard := egress.NewGuard(splitList(*allow))
 	pool, err := browser.NewPool(ctx, browser.PoolOptions{
 		ChromiumPath: *chromium,
 		RemoteURL:    *browserURL,
 		Size:         size,
 		RecycleAfter: *recycle,
 		NavTimeout:   *timeout,
-		Guard:        egress.NewGuard(splitList(*allow)),
+		Guard:        guard,
 		Logger:       logger,
 	})
 	if err != nil {
 		return fmt.Errorf("bench: start browser: %w", err)
 	}
 	defer pool.Close()
+	fetcher := fetch.New(fetch.Options{Guard: guard, Pool: pool, Concurrency: size, PerHost: size, Timeout: *timeout, Logger: logger})
+	var mu sync.Mutex
+	var phases fetch.Phases
+	rendered := 0
+	reasons := map[string]int{}
+	visit := func(rawURL string) (extract.Page, error) {
+		if *mode == "render" {
+			t := time.Now()
+			page, err := search.Visit(ctx, pool, rawURL)
+			mu.Lock()
+			phases.Render += time.Since(t)
+			rendered++
+			reasons["--mode render"]++
+			mu.Unlock()
+			return page, err
+		}
+		res, err := fetcher.Fetch(ctx, rawURL)
+		mu.Lock()
+		defer mu.Unlock()
+		phases.Connect += res.Phases.Connect
+		phases.FirstByte += res.Phases.FirstByte
+		phases.Body += res.Phases.Body
+		phases.Extract += res.Phases.Extract
+		phases.Render += res.Phases.Render
+		if res.Rendered {
+			rendered++
+			reasons[res.Reason]++
+			logger.Info("rendered", "url", rawURL, "reason", res.Reason)
+		}
+		return res.Page, err
+	}
 
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -125,7 +178,7 @@ func benchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(string) 
 				if i >= len(urls) || ctx.Err() != nil {
 					return
 				}
-				page, err := search.Visit(ctx, pool, urls[i])
+				page, err := visit(urls[i])
 				if err == nil && strings.TrimSpace(page.Text) == "" {
 					err = errors.New("no text extracted")
 				}
@@ -141,11 +194,25 @@ func benchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(string) 
 	}
 	wg.Wait()
 	secs := time.Since(start).Seconds()
+	n := float64(len(urls))
+	mean := func(d time.Duration) float64 { return roundTo(float64(d.Milliseconds())/n, 1) }
 	res := benchResult{
-		Pages:     len(urls),
-		Failures:  int(failures.Load()),
-		Seconds:   roundTo(secs, 3),
-		PagesPerS: roundTo(float64(len(urls))/secs, 2),
+		Mode:          *mode,
+		Pages:         len(urls),
+		Failures:      int(failures.Load()),
+		Seconds:       roundTo(secs, 3),
+		PagesPerS:     roundTo(n/secs, 2),
+		Rendered:      rendered,
+		RenderedShare: roundTo(float64(rendered)/n, 3),
+		Reasons:       reasons,
+		PhaseMS: benchPhases{
+			Connect:   mean(phases.Connect),
+			FirstByte: mean(phases.FirstByte),
+			Body:      mean(phases.Body),
+			Extract:   mean(phases.Extract),
+			Render:    mean(phases.Render),
+		},
+		RSSMB: rssMB(os.Getpid()),
 	}
 	return json.NewEncoder(stdout).Encode(res)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/fetch"
 	"github.com/quarryhq/quarry/handlers"
 	"github.com/quarryhq/quarry/search"
 )
@@ -54,6 +55,12 @@ type Config struct {
 	// soon another replica resumes the runs of one that died
 	// (QUARRY_LEASE_TTL).
 	LeaseTTL time.Duration
+
+	// FetchConcurrency is how many HTTP page fetches run at once, beside
+	// the pool's tabs (QUARRY_FETCH_CONCURRENCY); FetchPerHost how many of
+	// them one host gets (QUARRY_FETCH_PER_HOST).
+	FetchConcurrency int
+	FetchPerHost     int
 }
 
 // LoadConfig reads the configuration from getenv (os.Getenv in production).
@@ -77,6 +84,15 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 	}
 	if c.Workers, err = intVar(getenv, "QUARRY_WORKERS", 2, 1, 64); err != nil {
 		return nil, err
+	}
+	if c.FetchConcurrency, err = intVar(getenv, "QUARRY_FETCH_CONCURRENCY", fetch.DefaultConcurrency, 1, 256); err != nil {
+		return nil, err
+	}
+	if c.FetchPerHost, err = intVar(getenv, "QUARRY_FETCH_PER_HOST", fetch.DefaultPerHost, 1, 64); err != nil {
+		return nil, err
+	}
+	if c.FetchPerHost > c.FetchConcurrency {
+		return nil, fmt.Errorf("QUARRY_FETCH_PER_HOST: %d is more than QUARRY_FETCH_CONCURRENCY (%d)", c.FetchPerHost, c.FetchConcurrency)
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return nil, fmt.Errorf("QUARRY_ADDR: %q is not host:port (e.g. 127.0.0.1:8080)", c.Addr)

@@ -78,7 +78,7 @@ func researchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(strin
 	if err != nil {
 		return err
 	}
-	pool, gatherer, err := buildBrowser(ctx, cfg, logger)
+	pool, gatherer, err := buildBrowser(ctx, cfg, store, logger)
 	if err != nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 	if err != nil {
 		return err
 	}
-	pool, gatherer, err := buildBrowser(openCtx, cfg, logger)
+	pool, gatherer, err := buildBrowser(openCtx, cfg, store, logger)
 	if err != nil {
 		return err
 	}

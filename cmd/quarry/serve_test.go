@@ -310,6 +310,8 @@ func TestTwoServeProcessesShareRuns(t *testing.T) {
 func TestServeRejectsBadConfig(t *testing.T) {
 	tests := []struct{ env, value string }{
 		{"QUARRY_WORKERS", "lots"},
+		{"QUARRY_FETCH_CONCURRENCY", "0"},
+		{"QUARRY_FETCH_PER_HOST", "many"},
 		{"QUARRY_ADDR", "nonsense"},
 		{"QUARRY_LLM", "oracle"},
 		{"QUARRY_DEPTH", "bottomless"},

@@ -10,6 +10,7 @@ import (
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/engine/llm"
+	"github.com/quarryhq/quarry/fetch"
 	"github.com/quarryhq/quarry/search"
 )
 
@@ -32,8 +33,10 @@ func buildEngine(cfg *Config, logger *slog.Logger) (engine.Engine, error) {
 	return extractive.New(), nil
 }
 
-// buildBrowser starts the tab pool and the search/gather layer on it.
-func buildBrowser(ctx context.Context, cfg *Config, logger *slog.Logger) (*browser.Pool, *search.Gatherer, error) {
+// buildBrowser starts the tab pool and the search/gather layer on it. Pages
+// are fetched over HTTP first and rendered in the pool when they need it;
+// hosts (nil: this process only) remembers which way worked per host.
+func buildBrowser(ctx context.Context, cfg *Config, hosts fetch.HostStore, logger *slog.Logger) (*browser.Pool, *search.Gatherer, error) {
 	guard := egress.NewGuard(cfg.AllowHosts)
 	pool, err := browser.NewPool(ctx, browser.PoolOptions{
 		ChromiumPath: cfg.Chromium,
@@ -46,5 +49,13 @@ func buildBrowser(ctx context.Context, cfg *Config, logger *slog.Logger) (*brows
 		return nil, nil, fmt.Errorf("start browser (QUARRY_CHROMIUM / QUARRY_BROWSER_URL): %w", err)
 	}
 	searcher := search.NewSearcher(pool, search.Options{Engines: cfg.SearchEngines, SearxngURL: cfg.SearxngURL, Guard: guard, Logger: logger})
-	return pool, search.NewGatherer(pool, searcher), nil
+	fetcher := fetch.New(fetch.Options{
+		Guard:       guard,
+		Pool:        pool,
+		Hosts:       hosts,
+		Concurrency: cfg.FetchConcurrency,
+		PerHost:     cfg.FetchPerHost,
+		Logger:      logger,
+	})
+	return pool, search.NewGatherer(pool, searcher).WithFetcher(fetcher), nil
 }
