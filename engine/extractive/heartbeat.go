@@ -145,13 +145,27 @@ func queryVariants(c string, goal question) []string {
 	full := mergeWords(keywords(body), goal.entities)
 	hard := mergeWords(hardKeywords(body, goal.entities), goal.entities)
 	narrowed := mergeWords(hardKeywords(body, goal.entities), keywords(goal.text))
+	// Shorter queries last: a site's own search often requires every
+	// word, and a long query then finds nothing.
+	named := entities(body)
+	if len(named) == 0 {
+		named = goal.entities
+	}
+	specific := hardKeywords(body, named)
+	var short [][]string
+	if len(named) > 0 {
+		for _, w := range specific[:min(2, len(specific))] {
+			short = append(short, mergeWords(named[:min(2, len(named))], []string{w}))
+		}
+		short = append(short, named[:min(2, len(named))])
+	}
 	var out []string
-	for _, words := range [][]string{full, hard, narrowed, append(full, "documentation")} {
+	for _, words := range append([][]string{full, hard, narrowed, append(full, "documentation")}, short...) {
 		if len(words) > maxQueryLen {
 			words = words[:maxQueryLen]
 		}
 		if len(words) > 0 {
-			out = append(out, strings.Join(words, " "))
+			out = append(out, searchQuery(words))
 		}
 	}
 	return out

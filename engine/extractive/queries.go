@@ -23,7 +23,7 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 		if len(words) > maxQueryLen {
 			words = words[:maxQueryLen]
 		}
-		query := strings.Join(words, " ")
+		query := searchQuery(words)
 		k := queryKey(query)
 		if k == "" || seen[k] {
 			return
@@ -74,7 +74,7 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 		if len(q.entities) > 0 && !containsAny(strings.Join(plain, " "), q.entities[:1]) {
 			plain = append(plain, q.entities[0]) // named only in the context
 		}
-		query := strings.Join(plain, " ")
+		query := searchQuery(plain)
 		if k := queryKey(query); k != "" && !seen[k] && len(out) < maxActions {
 			seen[k] = true
 			out = append(out, query)
@@ -84,6 +84,20 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 		}
 	}
 	return out
+}
+
+// searchQuery joins words into a query. A leading dash is dropped: search
+// engines read "-Fc" as "without Fc", which excludes the very pages about
+// the flag.
+func searchQuery(words []string) string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		if t := strings.TrimLeft(w, "-"); t != "" && t != w && !strings.HasPrefix(w, `"`) {
+			w = t
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
 }
 
 // quantityNouns replace the adjective of "how big is a char" in a query:

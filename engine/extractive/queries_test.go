@@ -59,3 +59,36 @@ func TestQueriesSearchMultiWordNameAsPhrase(t *testing.T) {
 		t.Errorf("phrase query %q lost the product it is about", phrase)
 	}
 }
+
+// A flag goes into a query without its dash, which engines read as "not".
+func TestSearchQueryDropsLeadingDashes(t *testing.T) {
+	if got := searchQuery([]string{"quill_dump", "-Fc", "--format", "archive", `"-x"`}); got != `quill_dump Fc format archive "-x"` {
+		t.Errorf("searchQuery = %q", got)
+	}
+	q := analyse("What kind of archive does quill_dump -Fc produce?")
+	criteria, _ := criteriaFor(q)
+	for _, s := range queriesFor(q, criteria, nil, nil) {
+		if strings.Contains(s, " -") || strings.HasPrefix(s, "-") {
+			t.Errorf("query %q keeps a leading dash", s)
+		}
+	}
+}
+
+// After the long queries, the follow-ups narrow down to the names the
+// criterion gives with one word each, then the names alone: a site's own
+// search that requires every word finds nothing for a long query.
+func TestQueryVariantsNarrowDown(t *testing.T) {
+	goal := analyse("What kind of archive does quill_dump -Fc produce?")
+	vs := queryVariants("What kind of archive does quill_dump -Fc produce?", goal)
+	last := vs[len(vs)-1]
+	if n := len(strings.Fields(last)); n > 2 || !strings.Contains(last, "quill_dump") {
+		t.Errorf("variants %q: want the last to be the names alone", vs)
+	}
+	keys := map[string]bool{}
+	for _, v := range vs {
+		keys[queryKey(v)] = true
+	}
+	if len(keys) < 4 {
+		t.Errorf("variants %q: want at least four different searches", vs)
+	}
+}

@@ -262,6 +262,9 @@ func isTechnical(w string) bool {
 	if strings.ContainsAny(w, "._/+#()") && hasLetter && !strings.HasSuffix(w, ".") {
 		return true
 	}
+	if flagRe.MatchString(w) && strings.HasPrefix(w, "-") {
+		return true // a command-line flag: "-Fc", "--tags"
+	}
 	return hasLetter && hasDigit
 }
 
