@@ -91,6 +91,9 @@ type HeartbeatRequest struct {
 	// newest last: a page further down a results page may be the one
 	// that answers what is missing.
 	Unread []research.Hit
+	// Empty are the queries already run whose results page listed
+	// nothing: the engine in use wants shorter queries.
+	Empty []string
 }
 
 // HeartbeatDecision is the answer of a heartbeat.

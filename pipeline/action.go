@@ -52,7 +52,7 @@ func (r *Runner) knownURLs(ctx context.Context, runID string, st *State) (*urlSe
 // runAction executes one action within actx (bounded by the time budget)
 // and records its outcome with ctx (so a timed-out action is still
 // recorded). Only infrastructure errors are returned.
-func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, row db.Action, known *urlSet, unread *hitList) error {
+func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, row db.Action, known *urlSet, unread *batchNotes) error {
 	began := time.Now()
 	if err := r.opt.Store.StartAction(ctx, run.ID, row.Idx); err != nil {
 		return err
@@ -89,6 +89,9 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		})
 		pages = out.Pages
 		unread.add(unreadHits(out)...)
+		if len(out.Results) == 0 && len(out.Blocked) == 0 {
+			unread.addEmpty(row.Query)
+		}
 		for _, pe := range out.Errors {
 			pageErrs = append(pageErrs, pe.URL+": "+pe.Err)
 		}

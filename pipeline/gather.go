@@ -155,7 +155,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 		defer cancel()
 	}
 	var wg sync.WaitGroup
-	unread := &hitList{}
+	unread := &batchNotes{}
 	errs := make(chan error, len(rows))
 	for i := range rows {
 		if rows[i].Status.Finished() {
@@ -179,6 +179,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 	}
 	st.GatherMS += time.Since(start).Milliseconds()
 	st.Unread = append(st.Unread, unread.hits...)
+	st.Empty = append(st.Empty, unread.empty...)
 	if n := len(st.Unread); n > research.MaxUnread {
 		st.Unread = st.Unread[n-research.MaxUnread:]
 	}
@@ -212,15 +213,23 @@ func (r *Runner) checkSpend(st *State, b research.Budget) error {
 	return nil
 }
 
-// hitList collects, from the actions of a batch running at once, the
-// results their searches listed but did not read.
-type hitList struct {
-	mu   sync.Mutex
-	hits []research.Hit
+// batchNotes collects, from the actions of a batch running at once, the
+// results their searches listed but did not read and the queries whose
+// results page listed nothing.
+type batchNotes struct {
+	mu    sync.Mutex
+	hits  []research.Hit
+	empty []string
 }
 
-func (l *hitList) add(h ...research.Hit) {
+func (l *batchNotes) add(h ...research.Hit) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.hits = append(l.hits, h...)
+}
+
+func (l *batchNotes) addEmpty(query string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.empty = append(l.empty, query)
 }

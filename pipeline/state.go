@@ -38,6 +38,7 @@ type State struct {
 	Pending       []research.ActionSpec   `json:"pending,omitempty"` // actions of the next batch(es)
 	Done          []research.ActionSpec   `json:"done,omitempty"`    // actions already run
 	Unread        []research.Hit          `json:"unread,omitempty"`  // results listed but not read, at most research.MaxUnread
+	Empty         []string                `json:"empty,omitempty"`   // queries whose results page listed nothing
 	GatherMS      int64                   `json:"gather_ms"`         // wall time spent gathering, summed over resumes
 	Usage         engine.Usage            `json:"usage"`
 	StopReason    string                  `json:"stop_reason,omitempty"`

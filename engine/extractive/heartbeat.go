@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/quarryhq/quarry/engine"
@@ -108,6 +109,13 @@ func followUps(spec research.TaskSpec, uncovered []string, req engine.HeartbeatR
 	variants := make([][]string, len(uncovered))
 	for i, c := range uncovered {
 		variants[i] = queryVariants(c, goal)
+		if len(req.Empty) > 0 {
+			// A search already listed nothing: this engine wants every
+			// word found, so the short queries go first.
+			slices.SortStableFunc(variants[i], func(a, b string) int {
+				return len(strings.Fields(a)) - len(strings.Fields(b))
+			})
+		}
 	}
 	var out []research.ActionSpec
 	for len(out) < room {
@@ -158,6 +166,9 @@ func queryVariants(c string, goal question) []string {
 			short = append(short, mergeWords(named[:min(2, len(named))], []string{w}))
 		}
 		short = append(short, named[:min(2, len(named))])
+	} else if hard := hardKeywords(goal.ask, nil); len(hard) >= 2 {
+		// No names: the question's own strongest words, three then two.
+		short = append(short, hard[:min(3, len(hard))], hard[:2])
 	}
 	var out []string
 	for _, words := range append([][]string{full, hard, narrowed, append(full, "documentation")}, short...) {

@@ -146,3 +146,25 @@ func TestHeartbeatReadsUnreadResultThatNamesTheMissingCriterion(t *testing.T) {
 		t.Errorf("first action %+v, want the unread page read before a new search", dec.Actions[0])
 	}
 }
+
+// When a search already listed nothing, the follow-ups start with the
+// shortest queries: the engine wants every word found.
+func TestHeartbeatShortQueriesFirstAfterAnEmptyResultsPage(t *testing.T) {
+	e := New()
+	q := "Why can repeatedly squash-merging two long-lived branches force me to re-resolve the same conflicts?"
+	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: q, Budget: research.Presets()[research.DepthStandard]})
+	req := engine.HeartbeatRequest{Spec: spec, Done: spec.Actions, Batch: 1, Budget: spec.Budget, MaxNew: 3}
+	long, _, err := e.Heartbeat(context.Background(), req)
+	if err != nil || len(long.Actions) == 0 {
+		t.Fatalf("heartbeat: %+v, %v", long, err)
+	}
+	req.Empty = []string{spec.Actions[0].Query}
+	short, _, err := e.Heartbeat(context.Background(), req)
+	if err != nil || len(short.Actions) == 0 {
+		t.Fatalf("heartbeat: %+v, %v", short, err)
+	}
+	if n, m := len(strings.Fields(short.Actions[0].Query)), len(strings.Fields(long.Actions[0].Query)); n >= m || n > 3 {
+		t.Errorf("after an empty results page the first follow-up is %q (%d words); before, %q (%d): want a short one first",
+			short.Actions[0].Query, n, long.Actions[0].Query, m)
+	}
+}
