@@ -1,0 +1,4 @@
+/**
+ * Queues and runs jobs on a pool of workers.
+ */
+package org.example.spindle;
