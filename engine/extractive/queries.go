@@ -3,6 +3,7 @@ package extractive
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/text"
 )
@@ -86,14 +87,19 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 	return out
 }
 
-// searchQuery joins words into a query. A leading dash is dropped: search
-// engines read "-Fc" as "without Fc", which excludes the very pages about
-// the flag.
+// searchQuery joins words into a query. Search engines read "-Fc" as
+// "without Fc", which excludes the very pages about the flag: a flag goes
+// in without its dashes, or quoted when its name is one character ("-O"
+// alone would be "O").
 func searchQuery(words []string) string {
 	out := make([]string, 0, len(words))
 	for _, w := range words {
 		if t := strings.TrimLeft(w, "-"); t != "" && t != w && !strings.HasPrefix(w, `"`) {
-			w = t
+			if utf8.RuneCountInString(t) == 1 {
+				w = `"` + w + `"`
+			} else {
+				w = t
+			}
 		}
 		out = append(out, w)
 	}
