@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/net/html/charset"
@@ -80,26 +81,40 @@ func setBrowserHeaders(h http.Header, ua string) {
 // decompression and text is decoded to UTF-8.
 func (f *Fetcher) get(ctx context.Context, rawURL string, limit int64) (*response, error) {
 	out := &response{}
+	// The trace's callbacks run on the transport's goroutines, and a dial
+	// begun for this request may finish after it took another connection.
+	var mu sync.Mutex
 	var connStart, tlsStart, wrote time.Time
-	var dialTime time.Duration
+	var dialTime, firstByte time.Duration
+	locked := func(f func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		f()
+	}
 	trace := &httptrace.ClientTrace{
-		ConnectStart: func(string, string) { connStart = time.Now() },
+		ConnectStart: func(string, string) { locked(func() { connStart = time.Now() }) },
 		ConnectDone: func(string, string, error) {
-			if !connStart.IsZero() {
-				dialTime += time.Since(connStart)
-			}
+			locked(func() {
+				if !connStart.IsZero() {
+					dialTime += time.Since(connStart)
+				}
+			})
 		},
-		TLSHandshakeStart: func() { tlsStart = time.Now() },
+		TLSHandshakeStart: func() { locked(func() { tlsStart = time.Now() }) },
 		TLSHandshakeDone: func(tls.ConnectionState, error) {
-			if !tlsStart.IsZero() {
-				dialTime += time.Since(tlsStart)
-			}
+			locked(func() {
+				if !tlsStart.IsZero() {
+					dialTime += time.Since(tlsStart)
+				}
+			})
 		},
-		WroteRequest: func(httptrace.WroteRequestInfo) { wrote = time.Now() },
+		WroteRequest: func(httptrace.WroteRequestInfo) { locked(func() { wrote = time.Now() }) },
 		GotFirstResponseByte: func() {
-			if !wrote.IsZero() {
-				out.firstByte += time.Since(wrote)
-			}
+			locked(func() {
+				if !wrote.IsZero() {
+					firstByte += time.Since(wrote)
+				}
+			})
 		},
 	}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodGet, rawURL, nil)
@@ -119,7 +134,7 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, limit int64) (*respons
 		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
 	}
 	defer resp.Body.Close()
-	out.connect = dialTime
+	locked(func() { out.connect, out.firstByte = dialTime, firstByte })
 	out.finalURL = resp.Request.URL.String()
 	out.status = resp.StatusCode
 	out.contentType = resp.Header.Get("Content-Type")
