@@ -21,8 +21,8 @@ func TestUserCommand(t *testing.T) {
 	if code, out, errOut := runUserCmd("", "add", "--name", "kim", "--password", "a long enough password"); code != 0 || !strings.Contains(out, "kim added") {
 		t.Fatalf("add: %d %q %q", code, out, errOut)
 	}
-	if code, out, errOut := runUserCmd("piped password\n", "add", "--name", "lee", "--password-stdin"); code != 0 || !strings.Contains(out, "lee added") {
-		t.Fatalf("add from stdin: %d %q %q", code, out, errOut)
+	if code, out, errOut := runUserCmd("piped password\n", "add", "--name", "lee", "--password-stdin", "--admin"); code != 0 || !strings.Contains(out, "lee added (admin)") {
+		t.Fatalf("add an admin from stdin: %d %q %q", code, out, errOut)
 	}
 	for _, tt := range []struct {
 		stdin string
@@ -47,7 +47,7 @@ func TestUserCommand(t *testing.T) {
 		t.Errorf("stored hash %q (%v), want bcrypt cost 12", hash, err)
 	}
 	code, out, _ := runUserCmd("", "list")
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "kim\t") || !strings.HasPrefix(lines[1], "lee\t") {
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "kim\tuser\t") || !strings.HasPrefix(lines[1], "lee\tadmin\t") {
 		t.Errorf("list: %d %q", code, out)
 	}
 	if strings.Contains(out, "$2a$") || strings.Contains(out, "password") {
