@@ -38,7 +38,10 @@ type Limits struct {
 	// when anonymous).
 	MaxStreams int
 	// LoginsPerMinute is how many sign-in attempts one name may make per
-	// minute (and four times as many one address).
+	// minute from one address; an address may make four times as many
+	// (over all names) and a name, from all addresses together,
+	// loginNameFactor times as many, so no one can lock a user out from
+	// elsewhere.
 	LoginsPerMinute float64
 }
 
@@ -81,7 +84,8 @@ func newAccess(l Limits, store *db.Store) *access {
 		}, []string{"mode"}),
 	}
 	a.logins = &loginLimiter{
-		byName: auth.NewLimiter(store, "logins", l.LoginsPerMinute/60, math.Max(1, l.LoginsPerMinute)),
+		byPair: auth.NewLimiter(store, "logins-pair", l.LoginsPerMinute/60, math.Max(1, l.LoginsPerMinute)),
+		byName: auth.NewLimiter(store, "logins", loginNameFactor*l.LoginsPerMinute/60, math.Max(1, loginNameFactor*l.LoginsPerMinute)),
 		byIP:   auth.NewLimiter(store, "logins-ip", 4*l.LoginsPerMinute/60, math.Max(1, 4*l.LoginsPerMinute)),
 		metric: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quarry_logins_total",
@@ -95,18 +99,34 @@ func (a *access) collectors() []prometheus.Collector {
 	return []prometheus.Collector{a.limited, a.denied, a.logins.metric}
 }
 
-// loginLimiter bounds sign-in attempts per name and per address.
+// loginNameFactor is how many times LoginsPerMinute one name may be tried
+// from all addresses together.
+const loginNameFactor = 10
+
+// loginLimiter bounds sign-in attempts per address, per name from one
+// address, and per name overall at a much higher rate: someone guessing
+// from one address is stopped by the first two, and cannot keep the user
+// out, who signs in from another address with a bucket of their own.
 type loginLimiter struct {
-	byName, byIP *auth.Limiter
-	metric       *prometheus.CounterVec
+	byIP, byPair, byName *auth.Limiter
+	metric               *prometheus.CounterVec
 }
 
-// allow takes an attempt for key ("ip:…" or "name:…").
-func (l *loginLimiter) allow(ctx context.Context, key string) (bool, time.Duration, error) {
-	if strings.HasPrefix(key, "ip:") {
-		return l.byIP.Allow(ctx, key)
+// allow takes an attempt for name from ip, checking the address, the
+// pair and the name in that order (a refused attempt takes nothing from
+// the later buckets).
+func (l *loginLimiter) allow(ctx context.Context, ip, name string) (bool, time.Duration, error) {
+	name = strings.ToLower(name)
+	for _, c := range []struct {
+		lim *auth.Limiter
+		key string
+	}{{l.byIP, "ip:" + ip}, {l.byPair, "pair:" + ip + "|" + name}, {l.byName, "name:" + name}} {
+		ok, wait, err := c.lim.Allow(ctx, c.key)
+		if err != nil || !ok {
+			return ok, wait, err
+		}
 	}
-	return l.byName.Allow(ctx, key)
+	return true, 0, nil
 }
 
 // clientID is who a limit counts: the user, or the address when anonymous.
