@@ -218,3 +218,46 @@ func TestLoginLimitCannotLockOutFromElsewhere(t *testing.T) {
 		t.Error("24 guesses at one name from 12 addresses were never limited")
 	}
 }
+
+// TestStreamCapCountsPerBrowser: without accounts, the cap on event
+// streams counts each browser (its client cookie) rather than the address
+// it shares with others.
+func TestStreamCapCountsPerBrowser(t *testing.T) {
+	a := newAuthServer(t, "", handlers.Options{Limits: handlers.Limits{MaxStreams: 2}})
+	run := createRun(t, a.store, "How many streams may one browser open?")
+	clientCookie := func() string {
+		resp := do(t, http.MethodGet, a.srv.URL+"/", "", nil)
+		for _, c := range resp.Cookies() {
+			if c.Name == handlers.ClientCookie {
+				return c.Value
+			}
+		}
+		t.Fatal("the ask page set no client cookie")
+		return ""
+	}
+	stream := func(cookie string) int {
+		req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/api/runs/"+run.ID+"/events", nil)
+		req.AddCookie(&http.Cookie{Name: handlers.ClientCookie, Value: cookie})
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp.StatusCode
+	}
+	first, second := clientCookie(), clientCookie()
+	if first == second {
+		t.Fatal("two browsers got the same client cookie")
+	}
+	for i := range 2 {
+		if code := stream(first); code != http.StatusOK {
+			t.Fatalf("stream %d of the first browser: %d", i+1, code)
+		}
+	}
+	if code := stream(first); code != http.StatusTooManyRequests {
+		t.Errorf("third stream of the first browser: %d, want 429", code)
+	}
+	if code := stream(second); code != http.StatusOK {
+		t.Errorf("the second browser at the same address: %d, want 200", code)
+	}
+}
