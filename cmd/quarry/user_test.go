@@ -99,15 +99,17 @@ func TestExposure(t *testing.T) {
 // TestAccessConfig: the limits and durations parse, with the variable named
 // in each error.
 func TestAccessConfig(t *testing.T) {
-	env := map[string]string{"QUARRY_RUNS_PER_MINUTE": "0", "QUARRY_MAX_ACTIVE_RUNS": "9", "QUARRY_SHARE_TTL": "72h", "QUARRY_AUTH_HEADER": "X-Email"}
+	env := map[string]string{"QUARRY_RUNS_PER_MINUTE": "0", "QUARRY_MAX_ACTIVE_RUNS": "9", "QUARRY_SHARE_TTL": "72h", "QUARRY_AUTH_HEADER": "X-Email",
+		"QUARRY_ALLOWED_HOSTS": "quarry.lan:8080, *.corp.example"}
 	cfg, err := LoadConfig(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Limits.RunsPerMinute != 0 || cfg.Limits.MaxActiveRuns != 9 || cfg.ShareTTL.Hours() != 72 || cfg.AuthHeader != "X-Email" || cfg.Limits.MaxStreams != 24 {
+	if cfg.Limits.RunsPerMinute != 0 || cfg.Limits.MaxActiveRuns != 9 || cfg.ShareTTL.Hours() != 72 || cfg.AuthHeader != "X-Email" || cfg.Limits.MaxStreams != 24 ||
+		len(cfg.AllowedHosts) != 2 || cfg.AllowedHosts[1] != "*.corp.example" {
 		t.Errorf("config %+v", cfg)
 	}
-	for name, bad := range map[string]string{"QUARRY_AUTH_HEADER": "X Email", "QUARRY_SHARE_TTL": "5s", "QUARRY_RUNS_PER_MINUTE": "-1", "QUARRY_MAX_QUEUED_RUNS": "many"} {
+	for name, bad := range map[string]string{"QUARRY_AUTH_HEADER": "X Email", "QUARRY_SHARE_TTL": "5s", "QUARRY_RUNS_PER_MINUTE": "-1", "QUARRY_MAX_QUEUED_RUNS": "many", "QUARRY_ALLOWED_HOSTS": "https://quarry.lan/"} {
 		_, err := LoadConfig(func(k string) string {
 			if k == name {
 				return bad
