@@ -16,11 +16,29 @@ const NotifyChannel = "quarry_events"
 
 // Event is one append-only entry of a run's history; seq is gapless per run.
 type Event struct {
-	RunID     string          `db:"run_id" json:"run_id"`
-	Seq       int64           `db:"seq" json:"seq"`
-	Type      string          `db:"type" json:"type"`
-	Payload   json.RawMessage `db:"payload" json:"payload"`
-	CreatedAt time.Time       `db:"created_at" json:"created_at"`
+	RunID   string          `db:"run_id" json:"run_id"`
+	Seq     int64           `db:"seq" json:"seq"`
+	Type    string          `db:"type" json:"type"`
+	Payload json.RawMessage `db:"payload" json:"payload"`
+	// Actor is the person whose request wrote the event (a cancel, an
+	// approval), "" for the pipeline's own events or without accounts.
+	Actor     string    `db:"actor" json:"actor,omitempty"`
+	CreatedAt time.Time `db:"created_at" json:"created_at"`
+}
+
+type actorKey struct{}
+
+// WithActor returns ctx carrying the person acting on a run; every event
+// appended with that context records them as its actor, whichever part of
+// Quarry appends it.
+func WithActor(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, actorKey{}, name)
+}
+
+// ActorFrom returns the actor WithActor put in ctx, "" when none.
+func ActorFrom(ctx context.Context) string {
+	a, _ := ctx.Value(actorKey{}).(string)
+	return a
 }
 
 // AppendEvent adds an event to the run inside the transaction, taking the
@@ -36,9 +54,9 @@ func (tx *Tx) AppendEvent(ctx context.Context, runID, typ string, payload any) (
 	err = tx.tx.GetContext(ctx, &ev, `WITH next AS (
 			UPDATE runs SET last_seq = last_seq + 1, updated_at = now() WHERE id = $1 RETURNING last_seq
 		)
-		INSERT INTO run_events (run_id, seq, type, payload)
-		SELECT $1, last_seq, $2, $3 FROM next
-		RETURNING run_id, seq, type, payload, created_at`, runID, typ, body)
+		INSERT INTO run_events (run_id, seq, type, payload, actor)
+		SELECT $1, last_seq, $2, $3, NULLIF($4, '') FROM next
+		RETURNING run_id, seq, type, payload, COALESCE(actor, '') AS actor, created_at`, runID, typ, body, ActorFrom(ctx))
 	if err != nil {
 		return Event{}, fmt.Errorf("append %s event to run %s: %w", typ, runID, err)
 	}
@@ -88,7 +106,7 @@ func (l eventLog) EventsAfter(ctx context.Context, runID string, after int64, li
 		limit = 500
 	}
 	var evs []Event
-	err := l.db.SelectContext(ctx, &evs, `SELECT run_id, seq, type, payload, created_at FROM run_events
+	err := l.db.SelectContext(ctx, &evs, `SELECT run_id, seq, type, payload, COALESCE(actor, '') AS actor, created_at FROM run_events
 		WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, runID, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("events of run %s after %d: %w", runID, after, err)

@@ -76,11 +76,68 @@ func Extract(rawHTML []byte, pageURL string) (Page, error) {
 // parseHTML parses UTF-8 input directly (a rendered DOM always is) and
 // otherwise lets the charset detector pick the encoding.
 func parseHTML(raw []byte) (*html.Node, error) {
+	doc, err := parseOnce(raw)
+	if err != nil && strings.Contains(err.Error(), "open stack of elements") {
+		// A page nested deeper than the parser allows (thousands of
+		// <div>s, by accident or to break extractors): its text is still
+		// text, so parse it again with the excess nesting dropped.
+		return parseOnce(shallow(raw, maxNesting))
+	}
+	return doc, err
+}
+
+func parseOnce(raw []byte) (*html.Node, error) {
 	if utf8.Valid(raw) {
 		return html.Parse(bytes.NewReader(raw))
 	}
 	return dom.Parse(bytes.NewReader(raw))
 }
+
+// maxNesting is how deep shallow lets elements nest, well inside the
+// parser's limit of 512 open elements.
+const maxNesting = 200
+
+// shallow rewrites raw HTML without the start and end tags of elements
+// nested more than depth deep, keeping their text and everything else.
+func shallow(raw []byte, depth int) []byte {
+	var out bytes.Buffer
+	out.Grow(len(raw))
+	z := html.NewTokenizer(bytes.NewReader(raw))
+	open := 0
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return out.Bytes()
+		}
+		tok := z.Raw()
+		switch tt {
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if voidElements[string(name)] {
+				break
+			}
+			open++
+			if open > depth {
+				continue
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if voidElements[string(name)] {
+				break
+			}
+			open--
+			if open >= depth {
+				continue
+			}
+			open = max(open, 0)
+		}
+		out.Write(tok)
+	}
+}
+
+// voidElements never have an end tag, so they do not nest.
+var voidElements = map[string]bool{"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,
+	"img": true, "input": true, "link": true, "meta": true, "source": true, "track": true, "wbr": true}
 
 // mainParagraphs runs the extractor chain and returns the cleaned
 // paragraphs of the main text with trafilatura's metadata (zero when

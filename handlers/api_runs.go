@@ -13,6 +13,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -201,7 +202,7 @@ func (s *Server) apiReportMarkdown(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 	w.Header().Set("Content-Disposition", `inline; filename="quarry-`+run.ID[:8]+`.md"`)
-	io.WriteString(w, rep.Markdown)
+	io.WriteString(w, report.SafeMarkdown(rep.Markdown))
 }
 
 // apiApproveRun is POST /api/runs/{id}/approve with a pipeline.Approval

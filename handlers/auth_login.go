@@ -47,20 +47,18 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	form := web.LoginForm{Name: strings.TrimSpace(r.PostFormValue("name")), Next: localPath(r.PostFormValue("next"))}
 	password := r.PostFormValue("password")
 	ip := clientFrom(r.Context()).IP
-	for _, key := range []string{"ip:" + ip, "name:" + strings.ToLower(form.Name)} {
-		ok, wait, err := s.access.logins.allow(r.Context(), key)
-		if err != nil {
-			s.serverError(w, r, err)
-			return
-		}
-		if !ok {
-			s.access.logins.metric.WithLabelValues("limited").Inc()
-			secs := retrySeconds(wait)
-			w.Header().Set("Retry-After", fmt.Sprint(secs))
-			form.Error = fmt.Sprintf("Too many sign-in attempts. Try again in %d seconds.", secs)
-			s.renderLogin(w, r, http.StatusTooManyRequests, form)
-			return
-		}
+	allowed, wait, err := s.access.logins.allow(r.Context(), ip, form.Name)
+	if err != nil {
+		s.serverError(w, r, err)
+		return
+	}
+	if !allowed {
+		s.access.logins.metric.WithLabelValues("limited").Inc()
+		secs := retrySeconds(wait)
+		w.Header().Set("Retry-After", fmt.Sprint(secs))
+		form.Error = fmt.Sprintf("Too many sign-in attempts. Try again in %d seconds.", secs)
+		s.renderLogin(w, r, http.StatusTooManyRequests, form)
+		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 	defer cancel()

@@ -109,7 +109,7 @@ func (s *Server) exportHandler(target exportTarget, format string) http.HandlerF
 		case formatMarkdown:
 			w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 			w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.md"`)
-			io.WriteString(w, rep.Markdown)
+			io.WriteString(w, report.SafeMarkdown(rep.Markdown))
 		case formatJSON:
 			w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.json"`)
 			writeJSON(w, http.StatusOK, s.reportExport(run, rep, rv))

@@ -90,6 +90,10 @@ type Options struct {
 	// ShareTTL is how long a share link made from the report page works
 	// (0 = until revoked), like the pipeline's.
 	ShareTTL time.Duration
+	// AllowedHosts are further host names (or "*.example.com") the server
+	// answers to besides IP literals, localhost and the host of BaseURL
+	// (QUARRY_ALLOWED_HOSTS); see hostPolicy.
+	AllowedHosts []string
 }
 
 // Server holds the handlers' dependencies and serves the router.
@@ -114,6 +118,7 @@ type Server struct {
 	requests *prometheus.CounterVec
 
 	access   *access        // authentication and abuse limits
+	hosts    hostPolicy     // which Host headers are served (DNS rebinding)
 	sessions *auth.Sessions // login sessions (QUARRY_AUTH=password)
 }
 
@@ -140,6 +145,7 @@ func New(opt Options) *Server {
 		s.base = strings.TrimRight(u.Path, "/")
 	}
 	s.access = newAccess(opt.Limits, opt.Store)
+	s.hosts = newHostPolicy(opt.Auth.Mode, opt.BaseURL, opt.AllowedHosts)
 	s.sessions = auth.NewSessions(opt.Store, opt.Auth.SessionTTL)
 	s.pdfSlots = make(chan struct{}, maxPDFPrints)
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())

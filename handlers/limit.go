@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"net/http"
@@ -38,7 +40,10 @@ type Limits struct {
 	// when anonymous).
 	MaxStreams int
 	// LoginsPerMinute is how many sign-in attempts one name may make per
-	// minute (and four times as many one address).
+	// minute from one address; an address may make four times as many
+	// (over all names) and a name, from all addresses together,
+	// loginNameFactor times as many, so no one can lock a user out from
+	// elsewhere.
 	LoginsPerMinute float64
 }
 
@@ -81,7 +86,8 @@ func newAccess(l Limits, store *db.Store) *access {
 		}, []string{"mode"}),
 	}
 	a.logins = &loginLimiter{
-		byName: auth.NewLimiter(store, "logins", l.LoginsPerMinute/60, math.Max(1, l.LoginsPerMinute)),
+		byPair: auth.NewLimiter(store, "logins-pair", l.LoginsPerMinute/60, math.Max(1, l.LoginsPerMinute)),
+		byName: auth.NewLimiter(store, "logins", loginNameFactor*l.LoginsPerMinute/60, math.Max(1, loginNameFactor*l.LoginsPerMinute)),
 		byIP:   auth.NewLimiter(store, "logins-ip", 4*l.LoginsPerMinute/60, math.Max(1, 4*l.LoginsPerMinute)),
 		metric: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quarry_logins_total",
@@ -95,18 +101,34 @@ func (a *access) collectors() []prometheus.Collector {
 	return []prometheus.Collector{a.limited, a.denied, a.logins.metric}
 }
 
-// loginLimiter bounds sign-in attempts per name and per address.
+// loginNameFactor is how many times LoginsPerMinute one name may be tried
+// from all addresses together.
+const loginNameFactor = 10
+
+// loginLimiter bounds sign-in attempts per address, per name from one
+// address, and per name overall at a much higher rate: someone guessing
+// from one address is stopped by the first two, and cannot keep the user
+// out, who signs in from another address with a bucket of their own.
 type loginLimiter struct {
-	byName, byIP *auth.Limiter
-	metric       *prometheus.CounterVec
+	byIP, byPair, byName *auth.Limiter
+	metric               *prometheus.CounterVec
 }
 
-// allow takes an attempt for key ("ip:…" or "name:…").
-func (l *loginLimiter) allow(ctx context.Context, key string) (bool, time.Duration, error) {
-	if strings.HasPrefix(key, "ip:") {
-		return l.byIP.Allow(ctx, key)
+// allow takes an attempt for name from ip, checking the address, the
+// pair and the name in that order (a refused attempt takes nothing from
+// the later buckets).
+func (l *loginLimiter) allow(ctx context.Context, ip, name string) (bool, time.Duration, error) {
+	name = strings.ToLower(name)
+	for _, c := range []struct {
+		lim *auth.Limiter
+		key string
+	}{{l.byIP, "ip:" + ip}, {l.byPair, "pair:" + ip + "|" + name}, {l.byName, "name:" + name}} {
+		ok, wait, err := c.lim.Allow(ctx, c.key)
+		if err != nil || !ok {
+			return ok, wait, err
+		}
 	}
-	return l.byName.Allow(ctx, key)
+	return true, 0, nil
 }
 
 // clientID is who a limit counts: the user, or the address when anonymous.
@@ -184,15 +206,85 @@ func (s *Server) limitStreams(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		key := clientID(r)
-		if !a.streams.acquire(key, a.limits.MaxStreams) {
+		refuse := func() {
 			a.limited.WithLabelValues("streams").Inc()
 			w.Header().Set("Retry-After", "10")
 			writeError(w, http.StatusTooManyRequests, fmt.Sprintf(
 				"Too many open event streams from this client (at most %d); close some tabs.", a.limits.MaxStreams))
+		}
+		key, anonymous := s.streamKey(r)
+		if anonymous {
+			// A browser's own cookie is the client's to forge, so the
+			// address as a whole still has a (much larger) cap.
+			addr := "addr:" + clientFrom(r.Context()).IP
+			if !a.streams.acquire(addr, streamsPerAddressFactor*a.limits.MaxStreams) {
+				refuse()
+				return
+			}
+			defer a.streams.release(addr)
+		}
+		if !a.streams.acquire(key, a.limits.MaxStreams) {
+			refuse()
 			return
 		}
 		defer a.streams.release(key)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// streamsPerAddressFactor is how many times MaxStreams one address may
+// hold open without signing in, over all its browsers.
+const streamsPerAddressFactor = 8
+
+// ClientCookie names an anonymous browser (QUARRY_AUTH=none), so that the
+// cap on event streams counts per browser rather than per address (one
+// office behind one NAT is many browsers). It carries no authority.
+const ClientCookie = "quarry_client"
+
+// streamKey is whom the cap on event streams counts: the login session,
+// the proxy's user, or the browser's client cookie, else the address; and
+// whether the key is the client's own choosing (anonymous).
+func (s *Server) streamKey(r *http.Request) (string, bool) {
+	if u := UserFrom(r.Context()); u != "" {
+		if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
+			sum := sha256.Sum256([]byte(c.Value))
+			return "session:" + hex.EncodeToString(sum[:12]), false
+		}
+		return "user:" + u, false
+	}
+	if c, err := r.Cookie(ClientCookie); err == nil && validClientID(c.Value) {
+		return "client:" + c.Value, true
+	}
+	return "ip:" + clientFrom(r.Context()).IP, false
+}
+
+// validClientID accepts what clientCookie mints: 22 base64url characters.
+func validClientID(v string) bool {
+	if len(v) != 22 {
+		return false
+	}
+	for _, c := range v {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// clientCookie gives an anonymous browser its ClientCookie on the pages it
+// loads (QUARRY_AUTH=none only), so its event streams count as its own.
+func (s *Server) clientCookie(next http.Handler) http.Handler {
+	if s.opt.Auth.Mode != "" && s.opt.Auth.Mode != AuthNone {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && !anonymousPath(r.URL.Path) && !strings.HasPrefix(r.URL.Path, "/api/") {
+			if c, err := r.Cookie(ClientCookie); err != nil || !validClientID(c.Value) {
+				http.SetCookie(w, &http.Cookie{Name: ClientCookie, Value: randomToken(16), Path: s.base + "/",
+					MaxAge: 365 * 24 * 3600, HttpOnly: true, SameSite: http.SameSiteLaxMode,
+					Secure: strings.HasPrefix(s.opt.BaseURL, "https://") || clientFrom(r.Context()).HTTPS})
+			}
+		}
 		next.ServeHTTP(w, r)
 	})
 }

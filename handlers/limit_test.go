@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -179,5 +180,84 @@ func TestForwardedHeaders(t *testing.T) {
 		if c == nil || c.Secure != tt.secure {
 			t.Errorf("X-Forwarded-Proto %s: cookie %+v, want Secure=%v", tt.proto, c, tt.secure)
 		}
+	}
+}
+
+// TestLoginLimitCannotLockOutFromElsewhere: guesses from one address stop
+// that address trying that name, but the user signs in from their own
+// address; the name alone is limited only at a much higher rate.
+func TestLoginLimitCannotLockOutFromElsewhere(t *testing.T) {
+	_, loopback, _ := net.ParseCIDR("127.0.0.1/32")
+	opt := handlers.Options{Auth: handlers.AuthOptions{Mode: handlers.AuthPassword}, Limits: handlers.Limits{LoginsPerMinute: 2},
+		TrustedProxies: []*net.IPNet{loopback}}
+	s := newAuthServer(t, freshDatabase(t), opt)
+	addUser(t, s.store, "erin", "erin's own password")
+	attempt := func(from, password string) int {
+		resp := do(t, http.MethodPost, s.srv.URL+"/login", "", url.Values{"name": {"erin"}, "password": {password}}, "X-Forwarded-For", from)
+		return resp.StatusCode
+	}
+	for i, want := range []int{http.StatusUnauthorized, http.StatusUnauthorized, http.StatusTooManyRequests} {
+		if got := attempt("198.51.100.66", "guess"); got != want {
+			t.Fatalf("guess %d from the attacker's address: %d, want %d", i+1, got, want)
+		}
+	}
+	if got := attempt("203.0.113.5", "erin's own password"); got != http.StatusSeeOther {
+		t.Fatalf("erin from her own address while the attacker is limited: %d, want 303", got)
+	}
+	// Guessing from many addresses: the name's own bucket (ten times the
+	// rate) stops it in the end.
+	limited := false
+	for i := 1; i <= 12 && !limited; i++ {
+		for range 2 {
+			if attempt(fmt.Sprintf("192.0.2.%d", i), "guess") == http.StatusTooManyRequests {
+				limited = true
+			}
+		}
+	}
+	if !limited {
+		t.Error("24 guesses at one name from 12 addresses were never limited")
+	}
+}
+
+// TestStreamCapCountsPerBrowser: without accounts, the cap on event
+// streams counts each browser (its client cookie) rather than the address
+// it shares with others.
+func TestStreamCapCountsPerBrowser(t *testing.T) {
+	a := newAuthServer(t, "", handlers.Options{Limits: handlers.Limits{MaxStreams: 2}})
+	run := createRun(t, a.store, "How many streams may one browser open?")
+	clientCookie := func() string {
+		resp := do(t, http.MethodGet, a.srv.URL+"/", "", nil)
+		for _, c := range resp.Cookies() {
+			if c.Name == handlers.ClientCookie {
+				return c.Value
+			}
+		}
+		t.Fatal("the ask page set no client cookie")
+		return ""
+	}
+	stream := func(cookie string) int {
+		req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/api/runs/"+run.ID+"/events", nil)
+		req.AddCookie(&http.Cookie{Name: handlers.ClientCookie, Value: cookie})
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp.StatusCode
+	}
+	first, second := clientCookie(), clientCookie()
+	if first == second {
+		t.Fatal("two browsers got the same client cookie")
+	}
+	for i := range 2 {
+		if code := stream(first); code != http.StatusOK {
+			t.Fatalf("stream %d of the first browser: %d", i+1, code)
+		}
+	}
+	if code := stream(first); code != http.StatusTooManyRequests {
+		t.Errorf("third stream of the first browser: %d, want 429", code)
+	}
+	if code := stream(second); code != http.StatusOK {
+		t.Errorf("the second browser at the same address: %d, want 200", code)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // would break the SSE streams (buffering, and a cut connection).
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(requestID, s.forwarded, s.recoverer, s.logRequests, securityHeaders, s.limitBody, s.crossOrigin, s.authenticate)
+	r.Use(requestID, s.forwarded, s.recoverer, s.logRequests, securityHeaders, s.checkHost, s.limitBody, s.crossOrigin, s.authenticate, s.clientCookie)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -27,10 +27,10 @@ func (s *Server) routes() http.Handler {
 	r.Get("/runs", s.historyPage)
 	r.Get("/runs/{id}", s.runPage)
 	r.With(s.limitStreams).Get("/runs/{id}/events", s.runPageEvents)
-	r.Post("/runs/{id}/cancel", s.cancelRun)
-	r.Post("/runs/{id}/approve", s.approveRun)
-	r.Post("/runs/{id}/share", s.regenerateShare)
-	r.Post("/runs/{id}/share/revoke", s.revokeShare)
+	r.With(s.runControl("cancel")).Post("/runs/{id}/cancel", s.cancelRun)
+	r.With(s.runControl("approve")).Post("/runs/{id}/approve", s.approveRun)
+	r.With(s.runControl("share")).Post("/runs/{id}/share", s.regenerateShare)
+	r.With(s.runControl("unshare")).Post("/runs/{id}/share/revoke", s.revokeShare)
 	r.Get("/runs/{id}/report.md", s.exportHandler(exportPage, formatMarkdown))
 	r.Get("/runs/{id}/report.json", s.exportHandler(exportPage, formatJSON))
 	r.Get("/runs/{id}/report.pdf", s.exportHandler(exportPage, formatPDF))
@@ -50,8 +50,8 @@ func (s *Server) routes() http.Handler {
 		r.Get("/runs/{id}/report.md", s.apiReportMarkdown)
 		r.Get("/runs/{id}/report.json", s.exportHandler(exportAPI, formatJSON))
 		r.Get("/runs/{id}/report.pdf", s.exportHandler(exportAPI, formatPDF))
-		r.Post("/runs/{id}/approve", s.apiApproveRun)
-		r.Post("/runs/{id}/cancel", s.apiCancelRun)
+		r.With(s.runControl("approve")).Post("/runs/{id}/approve", s.apiApproveRun)
+		r.With(s.runControl("cancel")).Post("/runs/{id}/cancel", s.apiCancelRun)
 	})
 
 	r.Get("/login", s.loginPage)

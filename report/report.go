@@ -87,7 +87,10 @@ func Parse(markdown string) *Report {
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
+			// A heading is a name, not a claim: a marker in it is text
+			// (a page's or a plan's "[S2]" never becomes a citation).
 			r.Sections = append(r.Sections, Section{Heading: plainText(n, src), Level: n.Level})
+			return ast.WalkSkipChildren, nil
 		case *ast.Link, *ast.AutoLink, *ast.Image:
 			return ast.WalkSkipChildren, nil // a marker there is text, not a citation
 		case *citationNode:

@@ -24,7 +24,7 @@ var (
 	tableSepRe  = regexp.MustCompile(`^\s*\|?[\s:|-]+\|[\s:|-]*$`)
 	ruleRe      = regexp.MustCompile(`^\s{0,3}(?:(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,})$`)
 	imageRe     = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
-	linkRe      = regexp.MustCompile(`\[([^\]]+)\]\([^)\s]*(?:\s+"[^"]*")?\)`)
+	linkRe      = regexp.MustCompile(`\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\([^)\s]*(?:\s+"[^"]*")?\)`)
 	autoLinkRe  = regexp.MustCompile(`<(https?://[^>\s]+)>`)
 	htmlTagRe   = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]*)?/?>`)
 	escapeRe    = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
@@ -91,7 +91,7 @@ func splitSentences(markdown string) ([]ReportSentence, []blockSpan) {
 			flush()
 		case headingRe.MatchString(line):
 			flush()
-			section = cleanInline(headingRe.FindStringSubmatch(line)[2])
+			section = restoreBrackets(cleanInline(headingRe.FindStringSubmatch(line)[2]))
 			skip = sourcesHead.MatchString(section)
 		case tableSepRe.MatchString(line) && strings.Contains(line, "-"):
 			flush()
@@ -134,7 +134,7 @@ func appendBlock(out []ReportSentence, section, block string) []ReportSentence {
 			if lead := research.LeadingCitations(raw); lead != "" {
 				prev := &out[len(out)-1]
 				prev.Raw += " " + strings.TrimSpace(lead)
-				prev.Plain = research.StripCitations(prev.Raw)
+				prev.Plain = plainOf(prev.Raw)
 				raw = strings.TrimSpace(raw[len(lead):])
 			}
 			if raw == "" {
@@ -143,11 +143,11 @@ func appendBlock(out []ReportSentence, section, block string) []ReportSentence {
 			if research.IsCitationOnly(raw) {
 				prev := &out[len(out)-1]
 				prev.Raw += " " + raw
-				prev.Plain = research.StripCitations(prev.Raw)
+				prev.Plain = plainOf(prev.Raw)
 				continue
 			}
 		}
-		out = append(out, ReportSentence{Section: section, Raw: raw, Plain: research.StripCitations(raw)})
+		out = append(out, ReportSentence{Section: section, Raw: raw, Plain: plainOf(raw)})
 	}
 	return out
 }
@@ -172,19 +172,82 @@ func splitAfterCitations(s string) []string {
 	return append(out, s[start:])
 }
 
+// inertBracket stands, in a sentence's Raw text, for a '[' that the
+// report does not read as a citation: an escaped one, one inside a code
+// span, one in a link's text. Render never links those (goldmark knows
+// code and links); the sentence split must not count them either, or a
+// page's "[S9]" in a quoted command fails verification as a citation.
+const inertBracket = "\uE005"
+
+// restoreBrackets turns inert brackets back into text.
+func restoreBrackets(s string) string { return strings.ReplaceAll(s, inertBracket, "[") }
+
+// plainOf is a sentence's text without its citation markers.
+func plainOf(raw string) string { return restoreBrackets(research.StripCitations(raw)) }
+
+// inertCode makes the brackets inside code spans inert.
+func inertCode(s string) string {
+	if !strings.Contains(s, "`") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(s) && s[i+n] == '`' {
+			n++
+		}
+		fence := s[i : i+n]
+		end := -1
+		for j := i + n; j < len(s); {
+			k := strings.Index(s[j:], fence)
+			if k < 0 {
+				break
+			}
+			k += j
+			m := 0
+			for k+m < len(s) && s[k+m] == '`' {
+				m++
+			}
+			if m == n {
+				end = k
+				break
+			}
+			j = k + m
+		}
+		if end < 0 {
+			b.WriteString(fence) // no closing run: the backticks are text
+			i += n
+			continue
+		}
+		b.WriteString(fence)
+		b.WriteString(strings.ReplaceAll(s[i+n:end], "[", inertBracket))
+		b.WriteString(fence)
+		i = end + n
+	}
+	return b.String()
+}
+
 // cleanInline removes inline Markdown: images and links keep their text,
 // code spans and emphasis lose their markers, escapes are undone and HTML
 // tags dropped. Citation markers stay.
 func cleanInline(s string) string {
 	// Escaped emphasis characters are text: hide them from the emphasis
 	// stripping below.
+	s = inertCode(s)
+	s = strings.ReplaceAll(s, `\[`, inertBracket)
 	s = escapedEmphasis.Replace(s)
 	s = imageRe.ReplaceAllString(s, "$1")
 	s = linkRe.ReplaceAllStringFunc(s, func(m string) string {
-		if research.CitationPattern.MatchString(m[:strings.Index(m, "]")+1]) {
+		label := "[" + linkRe.FindStringSubmatch(m)[1] + "]"
+		if research.CitationPattern.FindString(label) == label {
 			return m // "[S1](#s1)": a citation rendered as a link
 		}
-		return linkRe.ReplaceAllString(m, "$1")
+		return strings.ReplaceAll(linkRe.ReplaceAllString(m, "$1"), "[", inertBracket)
 	})
 	s = autoLinkRe.ReplaceAllString(s, "$1")
 	s = htmlTagRe.ReplaceAllString(s, "")

@@ -111,3 +111,25 @@ func IsCitationOnly(s string) bool {
 	rest := CitationPattern.ReplaceAllString(s, "")
 	return strings.Trim(rest, " \t\n.,;:") == ""
 }
+
+// CodeSpan writes s (a command or label taken from a page) as one Markdown
+// code span, whatever backticks it holds: the fence is longer than any run
+// of backticks inside, so page text cannot close the span early and put a
+// citation-like "[S2]" outside it. Markers inside a code span are text.
+func CodeSpan(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	longest, run := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}

@@ -55,3 +55,17 @@ func TestLabelPattern(t *testing.T) {
 		}
 	}
 }
+
+func TestCodeSpanHoldsAnyText(t *testing.T) {
+	for in, want := range map[string]string{
+		"tool --rate [S2]": "`tool --rate [S2]`",
+		"a` [S2] `b":       "``a` [S2] `b``",
+		"`x`":              "`` `x` ``",
+		"a ``` b":          "````a ``` b````",
+		"two\nlines":       "`two lines`",
+	} {
+		if got := CodeSpan(in); got != want {
+			t.Errorf("CodeSpan(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

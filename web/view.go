@@ -193,6 +193,10 @@ type RunView struct {
 	// Review is the state of the plan review form after a rejected edit:
 	// the edited plan and the message; nil shows the plan as stored.
 	Review *ReviewForm
+	// ApprovedBy and CancelledBy are who approved the run's plan and who
+	// cancelled it ("" without accounts, or when the pipeline did).
+	ApprovedBy  string
+	CancelledBy string
 }
 
 // ReviewForm is the plan review form as a person last submitted it.

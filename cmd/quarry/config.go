@@ -61,6 +61,10 @@ type Config struct {
 	// them one host gets (QUARRY_FETCH_PER_HOST).
 	FetchConcurrency int
 	FetchPerHost     int
+
+	// AllowedHosts are the further Host names the server answers to
+	// (QUARRY_ALLOWED_HOSTS), against DNS rebinding.
+	AllowedHosts []string
 }
 
 // LoadConfig reads the configuration from getenv (os.Getenv in production).
@@ -265,6 +269,13 @@ func (c *Config) openDB(ctx context.Context) (*sqlx.DB, []string, error) {
 // loadAccess reads the settings of authentication and abuse limits.
 func (c *Config) loadAccess(getenv func(string) string) error {
 	c.AuthHeader = orDefault(getenv("QUARRY_AUTH_HEADER"), handlers.DefaultAuthHeader)
+	for _, h := range splitList(getenv("QUARRY_ALLOWED_HOSTS")) {
+		name := strings.TrimPrefix(h, "*.")
+		if strings.Contains(h, "/") || !validHostName(name) {
+			return fmt.Errorf("QUARRY_ALLOWED_HOSTS: %q is not a host name (a name such as research.example.com, *.example.com, optionally with :port)", h)
+		}
+		c.AllowedHosts = append(c.AllowedHosts, h)
+	}
 	for _, ch := range c.AuthHeader {
 		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-') {
 			return fmt.Errorf("QUARRY_AUTH_HEADER: %q is not a header name (letters, digits and '-')", c.AuthHeader)
@@ -304,6 +315,22 @@ func (c *Config) loadAccess(getenv func(string) string) error {
 		return err
 	}
 	return nil
+}
+
+// validHostName accepts a DNS name, optionally with a port.
+func validHostName(h string) bool {
+	if host, _, err := net.SplitHostPort(h); err == nil {
+		h = host
+	}
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for _, c := range h {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // durationVar reads a Go duration ("36h", "90m"); 0 is allowed and means

@@ -136,7 +136,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Collectors:     append(poolCollectors(pool), metrics.collectors()...),
 		Auth:           handlers.AuthOptions{Mode: cfg.Auth, Header: cfg.AuthHeader, SessionTTL: cfg.SessionTTL},
 		TrustedProxies: cfg.TrustedProxies, Limits: cfg.Limits,
-		Printer: pool, ShareTTL: cfg.ShareTTL,
+		Printer: pool, ShareTTL: cfg.ShareTTL, AllowedHosts: cfg.AllowedHosts,
 	})
 	if cfg.Auth == handlers.AuthPassword {
 		if users, err := store.ListUsers(openCtx); err == nil && len(users) == 0 {

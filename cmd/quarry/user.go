@@ -30,6 +30,7 @@ func runUser(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 		name := fs.String("name", "", "the user's name")
 		password := fs.String("password", "", "the password (visible to other local users in the process list; prefer --password-stdin)")
 		fromStdin := fs.Bool("password-stdin", false, "read the password from the first line of standard input")
+		admin := fs.Bool("admin", false, "the user may cancel, approve and share every run, not only their own")
 		if err := fs.Parse(rest); err != nil {
 			return fmt.Errorf("user add: %w", err)
 		}
@@ -57,13 +58,17 @@ func runUser(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 			return fmt.Errorf("user add: %w", err)
 		}
 		do = func(ctx context.Context, store *db.Store) error {
-			if err := store.CreateUser(ctx, *name, hash); err != nil {
+			if err := store.AddUser(ctx, db.User{Name: *name, PasswordHash: hash, Admin: *admin}); err != nil {
 				if errors.Is(err, db.ErrUserExists) {
 					return fmt.Errorf("user add: %q already exists (remove it first to change the password)", *name)
 				}
 				return err
 			}
-			fmt.Fprintf(stdout, "user %s added\n", *name)
+			role := ""
+			if *admin {
+				role = " (admin)"
+			}
+			fmt.Fprintf(stdout, "user %s added%s\n", *name, role)
 			return nil
 		}
 	case "remove":
@@ -91,7 +96,11 @@ func runUser(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 				return err
 			}
 			for _, u := range users {
-				fmt.Fprintf(stdout, "%s\t%s\n", u.Name, u.CreatedAt.UTC().Format(time.RFC3339))
+				role := "user"
+				if u.Admin {
+					role = "admin"
+				}
+				fmt.Fprintf(stdout, "%s\t%s\t%s\n", u.Name, role, u.CreatedAt.UTC().Format(time.RFC3339))
 			}
 			return nil
 		}

@@ -21,8 +21,8 @@ func TestUserCommand(t *testing.T) {
 	if code, out, errOut := runUserCmd("", "add", "--name", "kim", "--password", "a long enough password"); code != 0 || !strings.Contains(out, "kim added") {
 		t.Fatalf("add: %d %q %q", code, out, errOut)
 	}
-	if code, out, errOut := runUserCmd("piped password\n", "add", "--name", "lee", "--password-stdin"); code != 0 || !strings.Contains(out, "lee added") {
-		t.Fatalf("add from stdin: %d %q %q", code, out, errOut)
+	if code, out, errOut := runUserCmd("piped password\n", "add", "--name", "lee", "--password-stdin", "--admin"); code != 0 || !strings.Contains(out, "lee added (admin)") {
+		t.Fatalf("add an admin from stdin: %d %q %q", code, out, errOut)
 	}
 	for _, tt := range []struct {
 		stdin string
@@ -47,7 +47,7 @@ func TestUserCommand(t *testing.T) {
 		t.Errorf("stored hash %q (%v), want bcrypt cost 12", hash, err)
 	}
 	code, out, _ := runUserCmd("", "list")
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "kim\t") || !strings.HasPrefix(lines[1], "lee\t") {
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "kim\tuser\t") || !strings.HasPrefix(lines[1], "lee\tadmin\t") {
 		t.Errorf("list: %d %q", code, out)
 	}
 	if strings.Contains(out, "$2a$") || strings.Contains(out, "password") {
@@ -99,15 +99,17 @@ func TestExposure(t *testing.T) {
 // TestAccessConfig: the limits and durations parse, with the variable named
 // in each error.
 func TestAccessConfig(t *testing.T) {
-	env := map[string]string{"QUARRY_RUNS_PER_MINUTE": "0", "QUARRY_MAX_ACTIVE_RUNS": "9", "QUARRY_SHARE_TTL": "72h", "QUARRY_AUTH_HEADER": "X-Email"}
+	env := map[string]string{"QUARRY_RUNS_PER_MINUTE": "0", "QUARRY_MAX_ACTIVE_RUNS": "9", "QUARRY_SHARE_TTL": "72h", "QUARRY_AUTH_HEADER": "X-Email",
+		"QUARRY_ALLOWED_HOSTS": "quarry.lan:8080, *.corp.example"}
 	cfg, err := LoadConfig(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Limits.RunsPerMinute != 0 || cfg.Limits.MaxActiveRuns != 9 || cfg.ShareTTL.Hours() != 72 || cfg.AuthHeader != "X-Email" || cfg.Limits.MaxStreams != 24 {
+	if cfg.Limits.RunsPerMinute != 0 || cfg.Limits.MaxActiveRuns != 9 || cfg.ShareTTL.Hours() != 72 || cfg.AuthHeader != "X-Email" || cfg.Limits.MaxStreams != 24 ||
+		len(cfg.AllowedHosts) != 2 || cfg.AllowedHosts[1] != "*.corp.example" {
 		t.Errorf("config %+v", cfg)
 	}
-	for name, bad := range map[string]string{"QUARRY_AUTH_HEADER": "X Email", "QUARRY_SHARE_TTL": "5s", "QUARRY_RUNS_PER_MINUTE": "-1", "QUARRY_MAX_QUEUED_RUNS": "many"} {
+	for name, bad := range map[string]string{"QUARRY_AUTH_HEADER": "X Email", "QUARRY_SHARE_TTL": "5s", "QUARRY_RUNS_PER_MINUTE": "-1", "QUARRY_MAX_QUEUED_RUNS": "many", "QUARRY_ALLOWED_HOSTS": "https://quarry.lan/"} {
 		_, err := LoadConfig(func(k string) string {
 			if k == name {
 				return bad

@@ -420,12 +420,13 @@ func anyEvidence(p *pool, c criterion, picks []int) bool {
 func quote(p *pool, i int) string {
 	s := p.sents[i]
 	out := escapeMarkdown(s.text)
-	if s.label != "" && !strings.Contains(s.label, "`") {
-		out = "`" + s.label + "`: " + out
+	if s.label != "" {
+		out = research.CodeSpan(s.label) + ": " + out
 	}
 	if s.code != "" {
-		// A sentence with its command: the command stays a code span.
-		out += " `" + s.code + "`"
+		// A sentence with its command: the command stays a code span,
+		// whatever backticks the page put in it.
+		out += " " + research.CodeSpan(s.code)
 	}
 	return out + " " + p.cite(i)
 }

@@ -80,6 +80,17 @@ func Apply(v *web.RunView, ev db.Event) Change {
 			c.Blocks |= Status
 		}
 	}
+	// An event a person's request wrote names them: a plan then is their
+	// approval, a cancellation theirs.
+	switch {
+	case ev.Actor == "":
+	case ev.Type == research.EventPlan:
+		v.ApprovedBy = ev.Actor
+		c.Blocks |= Status
+	case ev.Type == research.EventRunCancelled:
+		v.CancelledBy = ev.Actor
+		c.Blocks |= Status
+	}
 	switch ev.Type {
 	case research.EventPlan, research.EventAwaitingApproval:
 		var p research.PlanPayload

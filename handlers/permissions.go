@@ -1,0 +1,80 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/quarryhq/quarry/db"
+)
+
+// Who may do what with a run: every signed-in user may read every run (a
+// team's runs are shared), but cancelling, approving or editing its plan,
+// and making or revoking its share link are for the run's owner and for
+// admins (`quarry user add --admin`). Without accounts (QUARRY_AUTH=none)
+// there is no one to tell apart and anyone may act.
+
+// mayControl reports whether the request's user may act on run, and says
+// why not.
+func (s *Server) mayControl(r *http.Request, run *db.Run) (bool, error) {
+	if s.opt.Auth.Mode == "" || s.opt.Auth.Mode == AuthNone {
+		return true, nil
+	}
+	user := UserFrom(r.Context())
+	if user == "" {
+		return false, nil
+	}
+	if run.Owner != "" && run.Owner == user {
+		return true, nil
+	}
+	return s.store.IsAdmin(r.Context(), user)
+}
+
+// runControl guards the routes that change a run: a user who is neither
+// its owner nor an admin gets 403 with a message saying who may; anyone
+// allowed acts with their name in the context, so every event the action
+// writes records them as its actor. An unknown run passes through to the
+// handler, which answers 404 in its own format.
+func (s *Server) runControl(what string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			run, err := s.store.GetRun(r.Context(), chi.URLParam(r, "id"))
+			if errors.Is(err, db.ErrNotFound) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			if err != nil {
+				s.refuseError(w, r, err)
+				return
+			}
+			ok, err := s.mayControl(r, run)
+			if err != nil {
+				s.refuseError(w, r, err)
+				return
+			}
+			if !ok {
+				owner := run.Owner
+				if owner == "" {
+					owner = "no one"
+				}
+				msg := fmt.Sprintf("Only the run's owner (%s) or an admin may %s this run.", owner, what)
+				s.log.Info("run control refused", "request_id", requestIDFrom(r.Context()), "run_id", run.ID,
+					"user", UserFrom(r.Context()), "owner", run.Owner, "action", what)
+				if strings.HasPrefix(r.URL.Path, "/api/") {
+					writeError(w, http.StatusForbidden, msg)
+				} else {
+					s.errorPage(w, r, http.StatusForbidden, msg)
+				}
+				return
+			}
+			ctx := r.Context()
+			if u := UserFrom(ctx); u != "" {
+				ctx = db.WithActor(ctx, u)
+			}
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}
