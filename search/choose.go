@@ -129,8 +129,8 @@ func pathWords(raw string) string {
 }
 
 // exactWords are the identifiers of s that a page about them repeats as
-// written: words with inner punctuation or mixed case ("gc.auto",
-// "renameLimit", "max_connections").
+// written: words with inner punctuation or mixed case ("cache.size",
+// "maxRetries", "pool_size").
 func exactWords(s string) []string {
 	var out []string
 	for _, f := range strings.Fields(s) {

@@ -103,7 +103,7 @@ func newWord(raw string, start int, digits bool) Word {
 }
 
 // abbreviations are the short forms documentation uses beside the full
-// word ("opt-level" for the optimisation level, "max_connections" for the
+// word ("opt-level" for the optimisation level, "max_clients" for the
 // maximum number of connections); both sides of a match are mapped to the
 // full word's stem.
 var abbreviations = map[string]string{

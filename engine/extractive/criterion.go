@@ -114,8 +114,8 @@ func (p *pool) styled(c criterion, i int) float64 {
 var attributeWords = stems("default maximum minimum max min limit size length capacity")
 
 // directValueRe matches a sentence that gives an attribute's value
-// outright: "The default is 128MB", "the maximum value is 1600", "defaults
-// to 5432", "Default: 4.0".
+// outright: "The default is 64MB", "the maximum value is 1200", "defaults
+// to 7070", "Default: 4.0".
 var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,2}?\s+(?:is|are|was|of|to|=)\s|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S`)
 
 // directBoost ranks a sentence that states the asked value outright above
@@ -123,12 +123,12 @@ var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|maximum|minimum|max|m
 const directBoost = 2.0
 
 // statesAttribute reports whether sentence i names the attribute criterion
-// c asks for: with a figure, "The default is 128MB" answers "what is the
-// default value of shared_buffers" where "values are taken as blocks,
+// c asks for: with a figure, "The default is 64MB" answers "what is the
+// default value of cache_pages" where "values are taken as blocks,
 // typically 8kB" does not.
 // The sentence, its label or its heading must also name the subject (a
 // core word that is no value word): "the maximum amount of data per unit
-// of time" states no maximum of a NOTIFY payload.
+// of time" states no maximum of a message payload.
 func (p *pool) statesAttribute(c criterion, i int) bool {
 	s := &p.sents[i]
 	attribute, subject := false, false
@@ -175,7 +175,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		cr.style = styleValue
 	}
 	// A word of an identifier is never soft: "work" is filler in "how
-	// does it work" but the topic in "work_mem".
+	// does it work" but the topic in "sort_mem".
 	identWords := text.Set{}
 	for _, e := range entities(c) {
 		g := text.Unique(text.Tokens(e))

@@ -165,8 +165,8 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			continue
 		}
 		if term, rest, ok := inlineLabel(s); ok && startsLine(body, sp) {
-			// "shared_buffers (integer): Sets the amount … The default is
-			// 128MB.": a definition list flattened onto one paragraph; the
+			// "cache_pages (integer): Sets the amount … The default is
+			// 64MB.": a definition list flattened onto one paragraph; the
 			// term names what every sentence of the paragraph describes.
 			label, labelEnd, s = term, i-1, rest
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
@@ -279,7 +279,7 @@ func (p *pool) setRelevance(q text.Query) {
 			rel = s / top
 		}
 		if topTitle > 0 {
-			// A page whose title names the question's subject ("NOTIFY")
+			// A page whose title names the question's subject ("LISTEN")
 			// is its reference page, however often other pages repeat the
 			// question's commoner words.
 			rel = (rel + titles[i]/topTitle) / 2

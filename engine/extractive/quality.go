@@ -82,7 +82,7 @@ func quality(s string) float64 {
 }
 
 // shortValueRe matches a short statement of a setting's value: "The
-// default is 4.0.", "Default: 128MB", "Defaults to off.", "Maximum value
+// default is 4.0.", "Default: 64MB", "Defaults to off.", "Maximum value
 // is 4095.".
 var shortValueRe = regexp.MustCompile(`(?i)^(?:the\s+)?(?:default|maximum|minimum)(?:\s+(?:value|setting|size|length|level))?\s*(?:is|:|=)\s*\S|^defaults\s+to\s+\S`)
 

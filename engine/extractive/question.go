@@ -248,7 +248,7 @@ func looksLikeName(s string) bool {
 }
 
 // isTechnical matches identifiers and versions: "json.Marshal",
-// "max_connections", "v1.2", "C++", "HTTP/2".
+// "max_clients", "v1.2", "C++", "HTTP/2".
 func isTechnical(w string) bool {
 	hasLetter, hasDigit := false, false
 	for _, r := range w {

@@ -186,7 +186,7 @@ func allGeneric(cs []criterion) bool {
 }
 
 // exactBoost multiplies the score of a sentence that names an identifier of
-// the question exactly ("max_connections", "json.Marshal", "--release").
+// the question exactly ("max_clients", "json.Marshal", "--release").
 const exactBoost = 1.3
 
 // exactTerms are the identifiers and quoted phrases of a question, lower
@@ -217,8 +217,8 @@ func (p *pool) mentionsExactly(i int, terms []string) bool {
 	return false
 }
 
-// containsTerm reports whether s holds t as a whole term: "work_mem" is
-// not mentioned by "autovacuum_work_mem".
+// containsTerm reports whether s holds t as a whole term: "sort_mem" is
+// not mentioned by "bulk_sort_mem".
 func containsTerm(s, t string) bool {
 	for off := 0; ; {
 		k := strings.Index(s[off:], t)
