@@ -158,3 +158,26 @@ func TestConsequenceCarriesItsReason(t *testing.T) {
 		t.Errorf("withContinuations = %v, want the reason before the consequence", got)
 	}
 }
+
+// The sentence that announces the list anchors the enumeration even when
+// other paragraphs of its section, which only mention the group, rank
+// above it.
+func TestEnumerationFindsTheAnnouncementAmongMentions(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Datatypes In Quillstore", Text: "Storage Classes and Datatypes\n\n" +
+			"Each value stored in a Quillstore database has one of the following storage classes:\n\n" +
+			"NULL. The value is a NULL value.\n\n" +
+			"REAL. The value is a floating point value, stored as an 8-byte IEEE floating point number.\n\n" +
+			"BLOB. The value is a blob of data, stored exactly as it was input.\n\n" +
+			"A storage class is more general than a datatype, and Quillstore uses storage classes for stored values.\n\n" +
+			"Any column may be used to store a value of any storage class, and stored values keep their storage class.\n\n" +
+			"Quillstore does not have a separate Boolean storage class for stored values.\n\n" +
+			"Quillstore does not have a storage class set aside for storing dates and times as stored values."},
+	}
+	_, md := synthesize(t, "Which storage classes does Quillstore use for stored values?", src, research.DepthStandard)
+	for _, c := range []string{"`REAL`", "`BLOB`"} {
+		if !strings.Contains(md, c) {
+			t.Errorf("report leaves out %s:\n%s", c, md)
+		}
+	}
+}

@@ -362,19 +362,40 @@ func enumNoun(c string) string {
 	return ""
 }
 
-// enumAnchor returns the pick whose page section lists the most members
-// of c's group (paragraphs of their own that name it, or entries after a
-// pick that announces a list); the first pick on a tie.
+// enumAnchor returns the pick that announces a list followed by its
+// entries, or else the pick whose page section has the most paragraphs
+// naming c's group; the first pick on a tie.
 func (p *pool) enumAnchor(c criterion, picks []int) int {
-	best, bestN := picks[0], -1
+	// A sentence of a pick's section that names the group and announces a
+	// list ("… one of the following storage classes:") is a candidate too.
+	cands := append([]int(nil), picks...)
 	for _, i := range picks {
-		a := &p.sents[i]
-		n := 0
 		for j := range p.sents {
 			s := &p.sents[j]
-			if s.src == a.src && s.section == a.section && (s.para && s.set[c.enum] || strings.HasSuffix(a.text, ":") && s.pos > a.pos && s.label != "") {
+			if s.src == p.sents[i].src && s.section == p.sents[i].section && s.para && s.set[c.enum] &&
+				strings.HasSuffix(s.text, ":") && !slices.Contains(cands, j) {
+				cands = append(cands, j)
+			}
+		}
+	}
+	best, bestN := picks[0], -1
+	for _, i := range cands {
+		a := &p.sents[i]
+		n, entries := 0, 0
+		for j := range p.sents {
+			s := &p.sents[j]
+			if s.src != a.src || s.section != a.section {
+				continue
+			}
+			if s.para && s.set[c.enum] {
 				n++
 			}
+			if strings.HasSuffix(a.text, ":") && s.pos > a.pos && s.label != "" {
+				entries++
+			}
+		}
+		if entries >= 2 {
+			return i // a sentence that announces the list, and its entries
 		}
 		if n > bestN {
 			best, bestN = i, n
@@ -397,13 +418,18 @@ func (p *pool) enumerate(c criterion, picks []int) []int {
 	if c.enum == "" || len(picks) == 0 {
 		return picks
 	}
-	first := p.sents[p.enumAnchor(c, picks)]
+	anchor := p.enumAnchor(c, picks)
+	first := p.sents[anchor]
 	announces := strings.HasSuffix(first.text, ":")
 	in := map[int]bool{}
 	for _, i := range picks {
 		in[i] = true
 	}
 	out := append([]int(nil), picks...)
+	if !in[anchor] {
+		in[anchor] = true
+		out = append(out, anchor)
+	}
 	added, lastLabel := 0, first.label
 	for j := range p.sents {
 		s := &p.sents[j]

@@ -89,19 +89,21 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 
 // searchQuery joins words into a query. Search engines read "-Fc" as
 // "without Fc", which excludes the very pages about the flag: a flag goes
-// in without its dashes, or quoted when its name is one character ("-O"
-// alone would be "O").
+// in without its dashes, and a one-character flag is left out (a site
+// search finds nothing for the phrase "-f", and "f" names nothing).
 func searchQuery(words []string) string {
 	out := make([]string, 0, len(words))
 	for _, w := range words {
 		if t := strings.TrimLeft(w, "-"); t != "" && t != w && !strings.HasPrefix(w, `"`) {
 			if utf8.RuneCountInString(t) == 1 {
-				w = `"` + w + `"`
-			} else {
-				w = t
+				continue // "-f" as "f" matches every page, quoted it matches none
 			}
+			w = t
 		}
 		out = append(out, w)
+	}
+	if len(out) == 0 {
+		return strings.Join(words, " ")
 	}
 	return strings.Join(out, " ")
 }
