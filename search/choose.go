@@ -1,7 +1,6 @@
 package search
 
 import (
-	"net/url"
 	"sort"
 	"strings"
 
@@ -112,21 +111,9 @@ func titleMatch(wanted, title []string, weight func(string) float64) float64 {
 	return (text.Containment(wanted, text.NewSet(title)) + precision) / 2
 }
 
-// pathTokens are the words of a URL's path ("/docs/sql-vacuum.html" →
-// docs, sql, vacuum, html).
-func pathTokens(raw string) []string { return text.Tokens(pathWords(raw)) }
-
-func pathWords(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	p, err := url.PathUnescape(u.Path)
-	if err != nil {
-		p = u.Path
-	}
-	return strings.NewReplacer("/", " ", "-", " ", "_", " ", ".", " ").Replace(p) + " " + u.RawQuery
-}
+// pathTokens are the words of a URL's path ("/docs/cli-install.html" →
+// docs, cli, install, html).
+func pathTokens(raw string) []string { return text.Tokens(text.URLWords(raw)) }
 
 // exactWords are the identifiers of s that a page about them repeats as
 // written: words with inner punctuation or mixed case ("cache.size",

@@ -3,7 +3,6 @@ package extractive
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -224,7 +223,7 @@ func unreadFor(uncovered []string, goal []string, req engine.HeartbeatRequest, r
 			if taken[h.URL] {
 				continue
 			}
-			named := text.Containment(core, text.NewSet(text.Tokens(h.Title+" "+urlWords(h.URL))))
+			named := text.Containment(core, text.NewSet(text.Tokens(h.Title+" "+text.URLWords(h.URL))))
 			said := text.Containment(core, text.NewSet(text.Tokens(h.Snippet)))
 			if named < 0.5 && (named == 0 || said < 0.6) {
 				continue
@@ -239,14 +238,4 @@ func unreadFor(uncovered []string, goal []string, req engine.HeartbeatRequest, r
 		}
 	}
 	return out
-}
-
-// urlWords are the words of a URL's path: "/docs/sql-vacuum.html" names
-// VACUUM.
-func urlWords(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	return strings.NewReplacer("/", " ", "-", " ", "_", " ", ".", " ").Replace(u.Path)
 }
