@@ -362,46 +362,65 @@ func enumNoun(c string) string {
 	return ""
 }
 
-// enumAnchor returns the pick that announces a list followed by its
-// entries, or else the pick whose page section has the most paragraphs
-// naming c's group; the first pick on a tie.
+// enumAnchor returns the sentence that anchors an enumeration: a pick
+// that announces a list followed by its entries, else such an
+// announcement in a pick's section that names c's group ("… one of the
+// following storage classes:"), else the pick whose section has the most
+// paragraphs naming the group; the first on a tie.
 func (p *pool) enumAnchor(c criterion, picks []int) int {
-	// A sentence of a pick's section that names the group and announces a
-	// list ("… one of the following storage classes:") is a candidate too.
-	cands := append([]int(nil), picks...)
 	for _, i := range picks {
-		for j := range p.sents {
-			s := &p.sents[j]
-			if s.src == p.sents[i].src && s.section == p.sents[i].section && s.para && s.set[c.enum] &&
-				strings.HasSuffix(s.text, ":") && !slices.Contains(cands, j) {
-				cands = append(cands, j)
-			}
+		if _, hi := p.sectionSpan(i); p.announcesList(i, hi) {
+			return i
 		}
 	}
 	best, bestN := picks[0], -1
-	for _, i := range cands {
-		a := &p.sents[i]
-		n, entries := 0, 0
-		for j := range p.sents {
-			s := &p.sents[j]
-			if s.src != a.src || s.section != a.section {
-				continue
-			}
-			if s.para && s.set[c.enum] {
+	for _, i := range picks {
+		lo, hi := p.sectionSpan(i)
+		n := 0
+		for j := lo; j < hi; j++ {
+			if s := &p.sents[j]; s.para && s.set[c.enum] {
+				if p.announcesList(j, hi) {
+					return j
+				}
 				n++
 			}
-			if strings.HasSuffix(a.text, ":") && s.pos > a.pos && s.label != "" {
-				entries++
-			}
-		}
-		if entries >= 2 {
-			return i // a sentence that announces the list, and its entries
 		}
 		if n > bestN {
 			best, bestN = i, n
 		}
 	}
 	return best
+}
+
+// announcesList reports whether sentence i ends in a colon and at least
+// two labelled entries follow it before hi, the end of its section.
+func (p *pool) announcesList(i, hi int) bool {
+	if !strings.HasSuffix(p.sents[i].text, ":") {
+		return false
+	}
+	entries := 0
+	for j := i + 1; j < hi && entries < 2; j++ {
+		if p.sents[j].label != "" {
+			entries++
+		}
+	}
+	return entries >= 2
+}
+
+// sectionSpan returns the range [lo, hi) of the sentences that share
+// sentence i's source and section: a source's sentences are added
+// together and its sections follow in order.
+func (p *pool) sectionSpan(i int) (lo, hi int) {
+	s := &p.sents[i]
+	same := func(j int) bool { return p.sents[j].src == s.src && p.sents[j].section == s.section }
+	lo, hi = i, i+1
+	for lo > 0 && same(lo-1) {
+		lo--
+	}
+	for hi < len(p.sents) && same(hi) {
+		hi++
+	}
+	return lo, hi
 }
 
 // maxEnumItems bounds the items an enumeration adds to its section.
@@ -431,9 +450,10 @@ func (p *pool) enumerate(c criterion, picks []int) []int {
 		out = append(out, anchor)
 	}
 	added, lastLabel := 0, first.label
-	for j := range p.sents {
+	lo, hi := p.sectionSpan(anchor)
+	for j := lo; j < hi && added < maxEnumItems; j++ {
 		s := &p.sents[j]
-		if s.src != first.src || s.section != first.section || in[j] || added >= maxEnumItems {
+		if in[j] {
 			continue
 		}
 		names := s.set[c.enum] || s.label != "" && slices.Contains(text.Tokens(s.label), c.enum)
