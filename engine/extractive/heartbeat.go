@@ -35,11 +35,15 @@ func (e *Engine) Heartbeat(ctx context.Context, req engine.HeartbeatRequest) (en
 	p.setRelevance(gq)
 	p.context = contextWords(spec.Goal)
 	var uncovered []string
+	var missing []criterion
 	for _, c := range crits {
-		if len(req.Coverage[c]) > 0 || p.hasEvidence(newCriterion(c, heading(c), goal, nil)) {
+		if len(req.Coverage[c]) > 0 {
 			continue
 		}
-		uncovered = append(uncovered, c)
+		if cr := newCriterion(c, heading(c), goal, nil); !p.hasEvidence(cr) {
+			uncovered = append(uncovered, c)
+			missing = append(missing, cr)
+		}
 	}
 	covered := len(crits) - len(uncovered)
 	status := fmt.Sprintf("%d of %d criteria covered", covered, len(crits))
@@ -59,7 +63,7 @@ func (e *Engine) Heartbeat(ctx context.Context, req engine.HeartbeatRequest) (en
 	if room <= 0 {
 		return engine.HeartbeatDecision{Done: true, Reason: status + "; the budget allows no more searches."}, engine.Usage{}, nil
 	}
-	actions := unreadFor(uncovered, goal, req, room)
+	actions := unreadFor(missing, req, room)
 	actions = append(actions, followUps(spec, uncovered, req, room-len(actions))...)
 	if len(actions) == 0 {
 		return engine.HeartbeatDecision{Done: true, Reason: status + "; every useful search has been tried."}, engine.Usage{}, nil
@@ -186,16 +190,22 @@ func queryVariants(c string, goal question) []string {
 // read — when its title or address names what the criterion asks about.
 // It returns at most room navigate actions, never to a page already
 // planned.
-func unreadFor(uncovered []string, goal []string, req engine.HeartbeatRequest, room int) []research.ActionSpec {
+func unreadFor(missing []criterion, req engine.HeartbeatRequest, room int) []research.ActionSpec {
 	if room <= 0 || len(req.Unread) == 0 {
 		return nil
 	}
-	// Words in most unread titles are the site's, not the page's subject.
+	// Each hit's words, once: what its title and address name, and what
+	// its snippet says. Words in most titles are the site's, not the
+	// page's subject.
+	named := make([]text.Set, len(req.Unread))
+	said := make([]text.Set, len(req.Unread))
 	df := map[string]int{}
-	for _, h := range req.Unread {
+	for i, h := range req.Unread {
 		for _, t := range text.Unique(text.Tokens(h.Title)) {
 			df[t]++
 		}
+		named[i] = text.NewSet(text.Tokens(h.Title + " " + text.URLWords(h.URL)))
+		said[i] = text.NewSet(text.Tokens(h.Snippet))
 	}
 	common := func(t string) bool { return len(req.Unread) >= 4 && 2*df[t] >= len(req.Unread) }
 	taken := map[string]bool{}
@@ -205,12 +215,12 @@ func unreadFor(uncovered []string, goal []string, req engine.HeartbeatRequest, r
 		}
 	}
 	var out []research.ActionSpec
-	for _, c := range uncovered {
+	for _, c := range missing {
 		if len(out) >= room {
 			break
 		}
 		var core []string
-		for _, t := range newCriterion(c, heading(c), goal, nil).core {
+		for _, t := range c.core {
 			if !common(t) {
 				core = append(core, t)
 			}
@@ -223,18 +233,17 @@ func unreadFor(uncovered []string, goal []string, req engine.HeartbeatRequest, r
 			if taken[h.URL] {
 				continue
 			}
-			named := text.Containment(core, text.NewSet(text.Tokens(h.Title+" "+text.URLWords(h.URL))))
-			said := text.Containment(core, text.NewSet(text.Tokens(h.Snippet)))
-			if named < 0.5 && (named == 0 || said < 0.6) {
+			n, s := text.Containment(core, named[i]), text.Containment(core, said[i])
+			if n < 0.5 && (n == 0 || s < 0.6) {
 				continue
 			}
-			if sc := 2*named + said; sc > bestScore {
+			if sc := 2*n + s; sc > bestScore {
 				best, bestScore = i, sc
 			}
 		}
 		if best >= 0 {
 			taken[req.Unread[best].URL] = true
-			out = append(out, research.ActionSpec{Kind: research.ActionNavigate, URL: req.Unread[best].URL, Priority: req.Batch, Reason: c})
+			out = append(out, research.ActionSpec{Kind: research.ActionNavigate, URL: req.Unread[best].URL, Priority: req.Batch, Reason: c.text})
 		}
 	}
 	return out
