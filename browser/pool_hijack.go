@@ -153,14 +153,7 @@ func (inst *instance) fetch(ctx context.Context, e *proto.FetchRequestPaused, ma
 	}
 	resp, err := inst.client.Do(req)
 	if err != nil {
-		var ee *egress.Error
-		if errors.As(err, &ee) {
-			if ee.URL == "" {
-				ee.URL = rawURL
-			}
-			return nil, ee
-		}
-		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
+		return nil, egress.RequestError(rawURL, err)
 	}
 	defer resp.Body.Close()
 

@@ -47,6 +47,20 @@ func (e *Error) Error() string {
 // Unwrap lets errors.Is(err, ErrRefused) match.
 func (e *Error) Unwrap() error { return ErrRefused }
 
+// RequestError is the error of a guarded client's request for rawURL: a
+// refusal is returned as its *Error (naming rawURL when the dial could
+// not), anything else wrapped as "fetch rawURL: …".
+func RequestError(rawURL string, err error) error {
+	var ee *Error
+	if errors.As(err, &ee) {
+		if ee.URL == "" {
+			ee.URL = rawURL
+		}
+		return ee
+	}
+	return fmt.Errorf("fetch %s: %w", rawURL, err)
+}
+
 // Guard decides whether Quarry may talk to a URL. It refuses non-http(s)
 // schemes and any host that resolves to a loopback, private, link-local,
 // multicast, unspecified, shared (CGNAT), reserved or cloud-metadata address,

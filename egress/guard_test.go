@@ -157,3 +157,17 @@ func fakeDNS(records map[string][]string) func(context.Context, string) ([]netip
 		return out, nil
 	}
 }
+
+// A guarded request's refusal stays an *Error naming the URL; any other
+// failure is wrapped with it.
+func TestRequestError(t *testing.T) {
+	refused := RequestError("http://10.0.0.1/a", fmt.Errorf("dial: %w", &Error{IP: "10.0.0.1", Reason: "is a private address"}))
+	var ee *Error
+	if !errors.As(refused, &ee) || ee.URL != "http://10.0.0.1/a" || !errors.Is(refused, ErrRefused) {
+		t.Errorf("refusal = %#v, want the *Error with its URL", refused)
+	}
+	other := RequestError("http://example.test/", errors.New("connection reset"))
+	if errors.Is(other, ErrRefused) || other.Error() != "fetch http://example.test/: connection reset" {
+		t.Errorf("other failure = %q", other)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -124,14 +123,7 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, limit int64) (*respons
 	setBrowserHeaders(req.Header, f.opt.UserAgent)
 	resp, err := f.client.Do(req)
 	if err != nil {
-		var ee *egress.Error
-		if errors.As(err, &ee) {
-			if ee.URL == "" {
-				ee.URL = rawURL
-			}
-			return nil, ee
-		}
-		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
+		return nil, egress.RequestError(rawURL, err)
 	}
 	defer resp.Body.Close()
 	locked(func() { out.connect, out.firstByte = dialTime, firstByte })
