@@ -8,41 +8,6 @@ import (
 	"golang.org/x/net/html"
 )
 
-// TestDocRootByStructure checks the signals that make a page without a
-// known generator tag documentation, and the ones that must not.
-func TestDocRootByStructure(t *testing.T) {
-	toc := `<ul><li><a href="#a">A</a></li><li><a href="#b">B</a></li><li><a href="#c">C</a></li></ul>`
-	tests := []struct {
-		name, html string
-		wantID     string // id of the content element; "" for not documentation
-	}{
-		{"manual link rel", `<html><head><link rel="up" href="index.html"></head><body><div id="c" role="main"><p>Text.</p></div></body></html>`, "c"},
-		{"indexed manual without a container", `<html><body id="b"><h1>TOOL</h1>` + toc + `<a name="a"></a><h2>NAME</h2>tool - do things<a name="b"></a><h2>OPTIONS</h2><dl><dt>-a</dt><dd>All.</dd></dl><a name="c"></a><h2>SEE ALSO</h2>other(1)</body></html>`, "b"},
-		{"content found from its headings", `<html><body><div id="top"><a href="/">Docs</a></div><div id="page"><div id="c"><h1>Package x</h1>` + toc + `<h2 id="a">A</h2><pre>x := 1</pre><h2 id="b">B</h2><p>b</p><h2 id="c">C</h2><p>c</p></div></div></body></html>`, "c"},
-		{"page in a sequence with code", `<html><body><nav><a rel="prev" href="a.html">Previous</a></nav><div id="m" role="main"><h1>Install</h1><h2>From source</h2><pre>make install</pre></div></body></html>`, "m"},
-		{"article with a table of contents", `<html><body><article id="a"><h1>Storm hits coast</h1>` + toc + `<h2 id="a">Damage</h2><p>Winds tore roofs.</p><h2 id="b">Response</h2><p>Crews worked.</p><h2 id="c">Outlook</h2><table><tr><td>Mon</td><td>Rain</td></tr></table></article></body></html>`, ""},
-		{"blog post in a sequence", `<html><body><main id="m"><h1>My trip</h1><h2>Day one</h2><p>We walked.</p><a rel="next" href="/2">Next post</a></main></body></html>`, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			doc, err := html.Parse(strings.NewReader(tt.html))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := ""
-			if root := docRoot(doc); root != nil {
-				got = attr(root, "id")
-				if got == "" {
-					got = "<" + root.Data + ">"
-				}
-			}
-			if got != tt.wantID {
-				t.Errorf("content element %q, want %q", got, tt.wantID)
-			}
-		})
-	}
-}
-
 // TestDocNavigation checks the navigation found by structure alone.
 func TestDocNavigation(t *testing.T) {
 	tests := []struct {
