@@ -38,6 +38,7 @@ func pickTargets(results []Result, want string, n int, skip func(string) bool) [
 		score float64
 	}
 	wanted := text.Unique(text.Tokens(want))
+	wantedSet := text.NewSet(wanted)
 	exact := exactWords(want)
 	titles := make([][]string, len(results))
 	df := map[string]int{}
@@ -64,7 +65,7 @@ func pickTargets(results []Result, want string, n int, skip func(string) bool) [
 		seen[key] = true
 		c := cand{url: r.URL}
 		if len(wanted) > 0 {
-			c.score = titleWeight*titleMatch(wanted, titles[i], weight) +
+			c.score = titleWeight*titleMatch(wanted, wantedSet, titles[i], weight) +
 				pathWeight*text.Containment(wanted, text.NewSet(pathTokens(r.URL))) +
 				snippetWeight*text.Containment(wanted, text.NewSet(text.Tokens(r.Snippet)))
 			if namesExactly(r.Title+" "+r.URL, exact) {
@@ -91,11 +92,10 @@ func pickTargets(results []Result, want string, n int, skip func(string) bool) [
 // of wanted words it holds and the share of its own (weighted) words that
 // are wanted, so that a short title made of the asked words ("VACUUM")
 // scores as high as a long one that holds them among many others.
-func titleMatch(wanted, title []string, weight func(string) float64) float64 {
+func titleMatch(wanted []string, ws text.Set, title []string, weight func(string) float64) float64 {
 	if len(title) == 0 {
 		return 0
 	}
-	ws := text.NewSet(wanted)
 	hit, total := 0.0, 0.0
 	for _, t := range title {
 		w := weight(t)
