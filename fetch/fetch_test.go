@@ -122,6 +122,25 @@ func TestRefusalsAndErrors(t *testing.T) {
 	}
 }
 
+// TestRefusedStatusFallsBackToBrowser: a page that refuses the plain
+// client (403, 429, 5xx) is tried in the browser, whose answer is kept.
+// (A 404 is an answer, not a refusal: TestRefusalsAndErrors.)
+func TestRefusedStatusFallsBackToBrowser(t *testing.T) {
+	f := newFetcher(nil)
+	ctx := context.Background()
+	for _, code := range []int{403, 429, 500, 503} {
+		res, err := f.Fetch(ctx, url(fmt.Sprintf("/refuses-first/%d/1", code)))
+		if err != nil {
+			t.Errorf("HTTP %d to the plain client: %v", code, err)
+			continue
+		}
+		if !res.Rendered || res.Reason != fetch.ReasonStatus {
+			t.Errorf("HTTP %d: rendered %v (%q), want rendered for %q", code, res.Rendered, res.Reason, fetch.ReasonStatus)
+		}
+		hasAll(t, fmt.Sprintf("after HTTP %d", code), res.Page.Text, articleSentences)
+	}
+}
+
 // TestJavaScriptOnlyPagesAreRendered: every page whose served HTML lacks
 // the text is rendered, and comes out whole.
 func TestJavaScriptOnlyPagesAreRendered(t *testing.T) {

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -150,8 +152,23 @@ code is kept
 ` + "```" + `
 `
 
+// refused counts, per path, the requests /refuses-first/ has answered.
+var refused sync.Map
+
 func siteMux() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("/refuses-first/{code}/{id}", func(w http.ResponseWriter, r *http.Request) {
+		// The first request for a path is refused with the code (a bot
+		// filter, an overloaded origin); the next is answered.
+		n, _ := refused.LoadOrStore(r.URL.Path, new(atomic.Int32))
+		if n.(*atomic.Int32).Add(1) == 1 {
+			code, _ := strconv.Atoi(r.PathValue("code"))
+			http.Error(w, "refused", code)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, staticArticle("Article "+r.PathValue("id")))
+	})
 	mux.HandleFunc("/article/{id}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, staticArticle("Article "+r.PathValue("id")))

@@ -57,9 +57,11 @@ type Gatherer struct {
 }
 
 // NewGatherer returns a Gatherer visiting pages with a default fetcher on
-// pool (see WithFetcher) and searching with searcher.
+// pool (see WithFetcher) and searching with searcher, which fetches its
+// url: results pages with that fetcher too.
 func NewGatherer(pool *browser.Pool, searcher *Searcher) *Gatherer {
-	return &Gatherer{pool: pool, searcher: searcher, fetcher: fetch.New(fetch.Options{Guard: pool.Guard(), Pool: pool})}
+	g := &Gatherer{pool: pool, searcher: searcher}
+	return g.WithFetcher(fetch.New(fetch.Options{Guard: pool.Guard(), Pool: pool}))
 }
 
 // Search runs a search action. When the search itself fails the error is

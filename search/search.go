@@ -19,6 +19,7 @@ import (
 
 	"github.com/quarryhq/quarry/browser"
 	"github.com/quarryhq/quarry/egress"
+	"github.com/quarryhq/quarry/fetch"
 	"github.com/quarryhq/quarry/text"
 )
 
@@ -57,6 +58,9 @@ type Results struct {
 	URL     string   `json:"url"` // the results page or API URL fetched
 	Results []Result `json:"results"`
 	Blocked string   `json:"blocked,omitempty"` // BlockCaptcha, BlockConsent, BlockDenied
+	// Rendered says the results page came from the browser, not from
+	// the served HTML.
+	Rendered bool `json:"rendered,omitempty"`
 }
 
 // Result is one organic link harvested from a search results page.
@@ -69,10 +73,11 @@ type Result struct {
 // Searcher runs queries against search engines: results pages through the
 // browser pool, JSON APIs through the guarded HTTP client.
 type Searcher struct {
-	pool   *browser.Pool
-	opt    Options
-	client *http.Client
-	log    *slog.Logger
+	pool    *browser.Pool
+	opt     Options
+	client  *http.Client
+	log     *slog.Logger
+	fetcher *fetch.Fetcher // fetches url: results pages over HTTP first; nil renders them all
 }
 
 // NewSearcher returns a Searcher that renders results pages in pool.
@@ -96,6 +101,14 @@ func NewSearcher(pool *browser.Pool, opt Options) *Searcher {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Searcher{pool: pool, opt: opt, client: client, log: log.With("component", "search")}
+}
+
+// WithFetcher makes s fetch the results pages of url: engines with f: over
+// HTTP first, rendered only when the served page shows it needs a browser.
+// It returns s.
+func (s *Searcher) WithFetcher(f *fetch.Fetcher) *Searcher {
+	s.fetcher = f
+	return s
 }
 
 // Engines returns the configured engine order.
@@ -123,10 +136,11 @@ func (s *Searcher) Search(ctx context.Context, engineName, query string) (Result
 	if e != nil && e.api {
 		return s.searchAPI(ctx, e, out)
 	}
-	r, results, err := s.render(ctx, engineName, target)
+	r, results, rendered, err := s.results(ctx, engineName, target)
 	if err != nil {
 		return out, fmt.Errorf("search %s: %w", engineName, err)
 	}
+	out.Rendered = rendered
 	if kind := detectBlock(r.FinalURL, r.Status, r.HTML, len(results)); kind != "" {
 		out.Blocked = kind
 		return out, &BlockedError{Engine: engineName, Kind: kind}
@@ -143,6 +157,46 @@ func (s *Searcher) Search(ctx context.Context, engineName, query string) (Result
 // (a client-side index such as Sphinx's, MkDocs' or Pagefind's answers
 // after load).
 const scriptWait = 4 * time.Second
+
+// results loads a results page and harvests it. The page of a url: engine
+// (a site's own search program) is fetched over HTTP first and taken when
+// the served HTML holds results, or holds none and has no scripts that
+// could add them; otherwise, and for the built-in engines, it is rendered.
+// What worked is remembered per engine (the fetcher's host store), so a
+// search program whose results are written by scripts goes straight to
+// the browser next time.
+func (s *Searcher) results(ctx context.Context, engineName, target string) (r *browser.Rendered, results []Result, rendered bool, err error) {
+	if s.fetcher == nil || !strings.HasPrefix(engineName, "url:") {
+		r, results, err = s.render(ctx, engineName, target)
+		return r, results, true, err
+	}
+	start := time.Now()
+	sv, ok, err := s.fetcher.Listing(ctx, target)
+	var ee *egress.Error
+	if errors.As(err, &ee) || ctx.Err() != nil {
+		return nil, nil, false, err
+	}
+	if err != nil {
+		s.log.DebugContext(ctx, "results page over HTTP failed; rendering", "engine", engineName, "err", err)
+	}
+	if err == nil && ok {
+		results, harvestErr := Harvest(engineName, sv.FinalURL, sv.HTML)
+		block := detectBlock(sv.FinalURL, sv.Status, sv.HTML, len(results))
+		switch {
+		case harvestErr == nil && len(results) > 0 && block == "":
+			s.fetcher.Learned(ctx, target, true)
+			return sv.Rendered(time.Since(start)), results, false, nil
+		case sv.Status < 400 && block == "" && !sv.Scripted:
+			// Nothing a browser would run could change the page: it found nothing.
+			return sv.Rendered(time.Since(start)), results, false, harvestErr
+		}
+	}
+	r, results, err = s.render(ctx, engineName, target)
+	if err == nil && len(results) > 0 && ok {
+		s.fetcher.Learned(ctx, target, false)
+	}
+	return r, results, true, err
+}
 
 // render renders a results page and harvests it. A page with scripts that
 // gave no results is read again until results appear and stop growing for

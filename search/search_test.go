@@ -7,8 +7,10 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarryhq/quarry/egress"
+	"github.com/quarryhq/quarry/fetch"
 )
 
 func TestDetectBlock(t *testing.T) {
@@ -157,5 +159,46 @@ func TestSearchURLTemplate(t *testing.T) {
 	}
 	if !strings.HasSuffix(res.URL, "?q=go+generics") || len(res.Results) != 8 {
 		t.Errorf("url template: fetched %s, %d results", res.URL, len(res.Results))
+	}
+}
+
+// TestURLEngineResultsOverHTTP: a site's own search program whose results
+// page is complete HTML is read over HTTP, not rendered, and the decision
+// is remembered; one whose results are written by scripts is rendered, and
+// is remembered as needing the browser, so its next query goes straight
+// there.
+func TestURLEngineResultsOverHTTP(t *testing.T) {
+	ctx := context.Background()
+	guard := egress.NewGuard([]string{testSite.host()})
+	hosts := fetch.NewMemoryHosts(0)
+	f := fetch.New(fetch.Options{Guard: guard, Pool: testPool, Hosts: hosts, Recheck: -1})
+	host := strings.TrimPrefix(testSite.URL, "http://")
+
+	static := "url:" + testSite.url("/serp/unseen_mojeek.html?q={query}")
+	s := NewSearcher(testPool, Options{Guard: guard}).WithFetcher(f)
+	res, err := s.Search(ctx, static, "go generics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rendered || len(res.Results) != 8 {
+		t.Errorf("static results page: rendered %v, %d results; want it read over HTTP with 8", res.Rendered, len(res.Results))
+	}
+	if m, _ := hosts.FetchMode(ctx, "list "+host+"/serp/unseen_mojeek.html"); m != fetch.ModeHTTP {
+		t.Errorf("static results page remembered as %q, want %q", m, fetch.ModeHTTP)
+	}
+
+	scripted := "url:" + testSite.url("/site/mkdocs/search.html?q={query}")
+	s = NewSearcher(testPool, Options{Guard: guard, ScriptWait: 12 * time.Second}).WithFetcher(f)
+	for i, q := range []string{"kestrelctl", "configuration"} {
+		res, err := s.Search(ctx, scripted, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Rendered || len(res.Results) == 0 {
+			t.Errorf("query %d on a scripted results page: rendered %v, %d results; want it rendered with results", i, res.Rendered, len(res.Results))
+		}
+	}
+	if m, _ := hosts.FetchMode(ctx, "list "+host+"/site/mkdocs/search.html"); m != fetch.ModeRender {
+		t.Errorf("scripted results page remembered as %q, want %q", m, fetch.ModeRender)
 	}
 }

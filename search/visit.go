@@ -38,10 +38,13 @@ func Visit(ctx context.Context, pool *browser.Pool, rawURL string) (extract.Page
 }
 
 // WithFetcher makes g visit pages with f (built on the same guard and
-// pool, with the configured concurrency and a shared host store) and
-// returns g.
+// pool, with the configured concurrency and a shared host store), and its
+// searcher fetch url: results pages with it too; it returns g.
 func (g *Gatherer) WithFetcher(f *fetch.Fetcher) *Gatherer {
 	g.fetcher = f
+	if g.searcher != nil {
+		g.searcher.WithFetcher(f)
+	}
 	return g
 }
 
