@@ -27,6 +27,7 @@ host=$(head -1 "$tmp/urls.txt" | sed -E 's#^https?://([^/]+)/.*#\1#')
 echo "quarry:  $(QUARRY_ALLOW_HOSTS="$host" "$tmp/quarry" bench fetch --concurrency "$CONC" --urls "$tmp/urls.txt")"
 if [ -d bench/crawlee/node_modules ]; then
 	echo "crawlee: $(cd bench/crawlee && node crawl.mjs --urls "$tmp/urls.txt" --concurrency "$CONC" 2>"$tmp/crawlee.log")"
+	echo "crawlee adaptive: $(cd bench/crawlee && node crawl.mjs --adaptive --urls "$tmp/urls.txt" --concurrency "$CONC" 2>"$tmp/crawlee-adaptive.log")"
 else
 	echo "crawlee: skipped (run npm ci in bench/crawlee)"
 fi

@@ -3,7 +3,12 @@
 // extracting the page's main text (the body's innerText, the cheapest
 // faithful choice). Prints the same JSON as `quarry bench fetch`.
 //
-//   node crawl.mjs --urls /tmp/urls.txt [--concurrency 4] [--chromium /usr/bin/chromium] [--block]
+//   node crawl.mjs --urls /tmp/urls.txt [--concurrency 4] [--chromium /usr/bin/chromium] [--block] [--adaptive]
+//
+// --adaptive uses AdaptivePlaywrightCrawler instead, which learns per site
+// whether plain HTTP is enough (Crawlee's answer to the same question as
+// Quarry's fetch package); its handler reads the body text through
+// parseWithCheerio so it can run without a browser.
 //
 // --block skips images, fonts, media and stylesheets the way Crawlee
 // recommends (playwrightUtils.blockRequests), as Quarry's pool does.
@@ -11,7 +16,7 @@
 // Crawlee puts a local proxy (proxy-chain, in Node) in front of Playwright,
 // so page hosts are resolved by Node's getaddrinfo, not by Chromium.
 import { readFileSync } from 'node:fs';
-import { PlaywrightCrawler, Configuration, playwrightUtils } from '@crawlee/playwright';
+import { PlaywrightCrawler, AdaptivePlaywrightCrawler, Configuration, playwrightUtils } from '@crawlee/playwright';
 import { chromium } from 'playwright-core';
 
 function arg(name, fallback) {
@@ -26,7 +31,9 @@ const executablePath = arg('chromium', process.env.QUARRY_CHROMIUM || '/usr/bin/
 let failures = 0;
 let empty = 0;
 const config = new Configuration({ persistStorage: false, purgeOnStart: true, logLevel: 'WARNING' });
-const crawler = new PlaywrightCrawler({
+const adaptive = process.argv.includes('--adaptive');
+const Crawler = adaptive ? AdaptivePlaywrightCrawler : PlaywrightCrawler;
+const crawler = new Crawler({
   launchContext: {
     launcher: chromium,
     launchOptions: {
@@ -35,13 +42,19 @@ const crawler = new PlaywrightCrawler({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
   },
-  preNavigationHooks: process.argv.includes('--block') ? [async ({ page }) => { await playwrightUtils.blockRequests(page); }] : [],
+  preNavigationHooks: process.argv.includes('--block') && !adaptive ? [async ({ page }) => { await playwrightUtils.blockRequests(page); }] : [],
   minConcurrency: concurrency,
   maxConcurrency: concurrency,
   // Crawlee's defaults otherwise: 60 s navigation and handler timeouts,
   // 3 retries, waitUntil "load".
-  async requestHandler({ page }) {
-    const text = await page.evaluate(() => (document.body ? document.body.innerText : ''));
+  async requestHandler(ctx) {
+    let text;
+    if (adaptive) {
+      const $ = await ctx.parseWithCheerio();
+      text = $('body').text();
+    } else {
+      text = await ctx.page.evaluate(() => (document.body ? document.body.innerText : ''));
+    }
     if (!text.trim()) empty++;
   },
   failedRequestHandler() {
