@@ -50,7 +50,9 @@ type session struct {
 	cur  received
 }
 
-func (b *mailbox) NewSession(c *smtp.Conn) (smtp.Session, error) { return &session{box: b, conn: c}, nil }
+func (b *mailbox) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	return &session{box: b, conn: c}, nil
+}
 
 func (s *session) AuthMechanisms() []string { return []string{sasl.Plain} }
 func (s *session) Auth(mech string) (sasl.Server, error) {
