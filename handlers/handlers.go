@@ -90,6 +90,9 @@ type Options struct {
 	// ShareTTL is how long a share link made from the report page works
 	// (0 = until revoked), like the pipeline's.
 	ShareTTL time.Duration
+	// Inbox wakes the live notification streams (db.Inbox, listening on
+	// Postgres); nil turns the live toasts off.
+	Inbox *db.Inbox
 	// AllowedHosts are further host names (or "*.example.com") the server
 	// answers to besides IP literals, localhost and the host of BaseURL
 	// (QUARRY_ALLOWED_HOSTS); see hostPolicy.
@@ -181,7 +184,9 @@ func (s *Server) SSEClients() int64 { return s.clients.Load() }
 
 // page returns what every full page needs from the request.
 func (s *Server) page(r *http.Request, title string) web.Page {
-	return web.Page{Title: title, Base: s.base, Nonce: nonceFrom(r.Context()), User: UserFrom(r.Context())}
+	user := UserFrom(r.Context())
+	inbox := s.opt.Inbox != nil && (user != "" || s.opt.Auth.Mode == "" || s.opt.Auth.Mode == AuthNone)
+	return web.Page{Title: title, Base: s.base, Nonce: nonceFrom(r.Context()), User: user, Inbox: inbox}
 }
 
 // url returns the path of p under the base path.
