@@ -116,6 +116,9 @@ func (c *SMTPConfig) send(ctx context.Context, to string, msg []byte) error {
 	}
 	deadline, _ := ctx.Deadline()
 	conn.SetDeadline(deadline)
+	// A worker stopping mid-conversation cuts it short.
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
+	defer stop()
 	tlsConf := &tls.Config{ServerName: c.Host, MinVersion: tls.VersionTLS12}
 	if c.TLS != nil {
 		tlsConf = c.TLS.Clone()

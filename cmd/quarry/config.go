@@ -16,6 +16,7 @@ import (
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/fetch"
 	"github.com/quarryhq/quarry/handlers"
+	"github.com/quarryhq/quarry/notify"
 	"github.com/quarryhq/quarry/search"
 )
 
@@ -65,6 +66,10 @@ type Config struct {
 	// AllowedHosts are the further Host names the server answers to
 	// (QUARRY_ALLOWED_HOSTS), against DNS rebinding.
 	AllowedHosts []string
+
+	// SMTP is the mail server task notifications are emailed through
+	// (QUARRY_SMTP_URL); nil when email is off.
+	SMTP *notify.SMTPConfig
 }
 
 // LoadConfig reads the configuration from getenv (os.Getenv in production).
@@ -194,7 +199,25 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 		}
 		c.RunBudgetUSD = f
 	}
+	if v := getenv("QUARRY_SMTP_URL"); v != "" {
+		if c.SMTP, err = notify.ParseSMTPURL(v); err != nil {
+			return nil, fmt.Errorf("QUARRY_SMTP_URL: %w", err)
+		}
+	}
 	return c, nil
+}
+
+// PublicURL is where people reach this server, for links sent out of it
+// (notifications): QUARRY_BASE_URL, else the listening address.
+func (c *Config) PublicURL() string {
+	if c.BaseURL != "" {
+		return c.BaseURL
+	}
+	host, port, _ := net.SplitHostPort(c.Addr)
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func intVar(getenv func(string) string, name string, def, min, max int) (int, error) {

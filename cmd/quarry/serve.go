@@ -108,6 +108,11 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 	if err := broker.Listen(listenCtx, dbURL); err != nil {
 		return fmt.Errorf("listen for events: %w", err)
 	}
+	inbox := db.NewInbox(logger)
+	if err := inbox.Listen(listenCtx, dbURL); err != nil {
+		return fmt.Errorf("listen for notifications: %w", err)
+	}
+	outbox := buildOutbox(cfg, store, logger)
 
 	engine, err := buildEngine(cfg, logger)
 	if err != nil {
@@ -137,6 +142,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Auth:           handlers.AuthOptions{Mode: cfg.Auth, Header: cfg.AuthHeader, SessionTTL: cfg.SessionTTL},
 		TrustedProxies: cfg.TrustedProxies, Limits: cfg.Limits,
 		Printer: pool, ShareTTL: cfg.ShareTTL, AllowedHosts: cfg.AllowedHosts,
+		Inbox: inbox,
 	})
 	if cfg.Auth == handlers.AuthPassword {
 		if users, err := store.ListUsers(openCtx); err == nil && len(users) == 0 {
@@ -166,6 +172,10 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 	})
 
 	runner.Start()
+	outboxCtx, stopOutbox := context.WithCancel(context.Background())
+	outboxDone := make(chan struct{})
+	go func() { outbox.Run(outboxCtx); close(outboxDone) }()
+	defer func() { stopOutbox(); <-outboxDone }() // before the database closes
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/",
