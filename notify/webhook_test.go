@@ -38,6 +38,7 @@ type receiver struct {
 	mu       sync.Mutex
 	srv      *http.Server
 	got      map[string]notify.Envelope // by webhook-id
+	times    map[string]int             // deliveries per webhook-id
 	requests int
 	bad      []string
 }
@@ -47,7 +48,7 @@ func newReceiver(t *testing.T, secret string) *receiver {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &receiver{t: t, verify: wh, got: map[string]notify.Envelope{}}
+	r := &receiver{t: t, verify: wh, got: map[string]notify.Envelope{}, times: map[string]int{}}
 	r.start("127.0.0.1:0")
 	t.Cleanup(r.stop)
 	return r
@@ -93,6 +94,7 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.got[req.Header.Get(standardwebhooks.HeaderWebhookID)] = env
+	r.times[req.Header.Get(standardwebhooks.HeaderWebhookID)]++
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -311,5 +313,60 @@ func TestCheckChannels(t *testing.T) {
 	}
 	if err := notify.CheckChannels(ctx, nil, notify.Channels{WebhookURL: "https://example.com/x", WebhookSecret: secret, Email: "ana@example.com"}); err != nil {
 		t.Errorf("valid channels refused: %v", err)
+	}
+}
+
+// Two replicas' workers on one outbox: every delivery is made once, by one
+// of them (SKIP LOCKED), in one attempt.
+func TestTwoWorkersDeliverEachOnce(t *testing.T) {
+	storeA, storeB := dbtest.NewStore(t), dbtest.NewStore(t)
+	dbtest.Exec(t, storeA, `DELETE FROM notifications`)
+	secret := newSecret(t)
+	rcv := newReceiver(t, secret)
+	guard := egress.NewGuard([]string{"127.0.0.1"})
+	a := newOutbox(t, storeA, guard, notify.Options{})
+	b := newOutbox(t, storeB, guard, notify.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const notices = 40
+	for i := range notices {
+		o := a
+		if i%2 == 1 {
+			o = b
+		}
+		if err := o.Notify(ctx, notify.Notice{Owner: "ana", Kind: "run_finished", Title: "tick",
+			Channels: notify.Channels{WebhookURL: rcv.url(), WebhookSecret: secret}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for _, o := range []*notify.Outbox{a, b} {
+		wg.Add(1)
+		go func() { defer wg.Done(); o.Run(ctx) }()
+	}
+	waitFor(t, "every delivery", 20*time.Second, func() bool {
+		for _, d := range allDeliveries(t, storeA) {
+			if d.Status != "delivered" {
+				return false
+			}
+		}
+		return true
+	})
+	cancel()
+	wg.Wait()
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	if len(rcv.bad) > 0 || len(rcv.got) != notices {
+		t.Fatalf("received %d distinct, refused %v", len(rcv.got), rcv.bad)
+	}
+	for id, n := range rcv.times {
+		if n != 1 {
+			t.Errorf("%s delivered %d times", id, n)
+		}
+	}
+	for _, d := range allDeliveries(t, storeA) {
+		if d.Attempts != 1 {
+			t.Errorf("delivery %d took %d attempts", d.ID, d.Attempts)
+		}
 	}
 }
