@@ -84,15 +84,15 @@ type Options struct {
 	TrustedProxies []*net.IPNet
 	// Limits bound what one client may ask (defaults: DefaultLimits).
 	Limits Limits
+	// Inbox wakes the live notification streams (db.Inbox, listening on
+	// Postgres); nil turns the inbox link and its live toasts off.
+	Inbox *db.Inbox
 	// Printer prints reports to PDF (the browser pool); nil turns PDF
 	// export off.
 	Printer PDFPrinter
 	// ShareTTL is how long a share link made from the report page works
 	// (0 = until revoked), like the pipeline's.
 	ShareTTL time.Duration
-	// Inbox wakes the live notification streams (db.Inbox, listening on
-	// Postgres); nil turns the live toasts off.
-	Inbox *db.Inbox
 	// AllowedHosts are further host names (or "*.example.com") the server
 	// answers to besides IP literals, localhost and the host of BaseURL
 	// (QUARRY_ALLOWED_HOSTS); see hostPolicy.

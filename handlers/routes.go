@@ -39,16 +39,13 @@ func (s *Server) routes() http.Handler {
 	r.Get("/r/{token}/report.json", s.exportHandler(exportShare, formatJSON))
 	r.Get("/r/{token}/report.pdf", s.exportHandler(exportShare, formatPDF))
 	r.Get("/settings", s.settingsPage)
-	r.Get("/notifications", s.notificationsPage)
-	r.Get("/notifications/badge", s.inboxBadge)
-	r.With(s.limitStreams).Get("/notifications/events", s.inboxEvents)
-	r.Post("/notifications/read", s.markAllNotificationsRead)
-	r.Post("/notifications/{id}/read", s.markNotificationRead)
 
 	r.Route("/api", func(r chi.Router) {
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "no such endpoint")
 		})
+		r.Get("/notifications", s.apiNotifications)
+		r.Post("/notifications/{id}/read", s.apiMarkNotificationRead)
 		r.With(s.limitRunCreation).Post("/runs", s.apiCreateRun)
 		r.Get("/runs/{id}", s.apiGetRun)
 		r.With(s.limitStreams).Get("/runs/{id}/events", s.apiRunEvents)
@@ -57,13 +54,17 @@ func (s *Server) routes() http.Handler {
 		r.Get("/runs/{id}/report.pdf", s.exportHandler(exportAPI, formatPDF))
 		r.With(s.runControl("approve")).Post("/runs/{id}/approve", s.apiApproveRun)
 		r.With(s.runControl("cancel")).Post("/runs/{id}/cancel", s.apiCancelRun)
-		r.Get("/notifications", s.apiNotifications)
-		r.Post("/notifications/{id}/read", s.apiMarkNotificationRead)
 	})
 
 	r.Get("/login", s.loginPage)
 	r.Post("/login", s.login)
 	r.Post("/logout", s.logout)
+
+	r.Get("/notifications", s.notificationsPage)
+	r.Get("/notifications/badge", s.inboxBadge)
+	r.With(s.limitStreams).Get("/notifications/events", s.inboxEvents)
+	r.Post("/notifications/read", s.markAllNotificationsRead)
+	r.Post("/notifications/{id}/read", s.markNotificationRead)
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)

@@ -43,6 +43,9 @@ type Config struct {
 	TrustedProxies []*net.IPNet
 	Depth          string
 	RunBudgetUSD   float64
+	// SMTP is the mail server task notifications are emailed through
+	// (QUARRY_SMTP_URL); nil when email is off.
+	SMTP *notify.SMTPConfig
 	// AuthHeader names the user in QUARRY_AUTH=proxy (QUARRY_AUTH_HEADER).
 	AuthHeader string
 	// SessionTTL is how long a login lasts (QUARRY_SESSION_TTL).
@@ -66,10 +69,6 @@ type Config struct {
 	// AllowedHosts are the further Host names the server answers to
 	// (QUARRY_ALLOWED_HOSTS), against DNS rebinding.
 	AllowedHosts []string
-
-	// SMTP is the mail server task notifications are emailed through
-	// (QUARRY_SMTP_URL); nil when email is off.
-	SMTP *notify.SMTPConfig
 }
 
 // LoadConfig reads the configuration from getenv (os.Getenv in production).

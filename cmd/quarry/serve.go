@@ -136,13 +136,12 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		ShareTTL: cfg.ShareTTL, LeaseTTL: cfg.LeaseTTL,
 	})
 	h := handlers.New(handlers.Options{
-		Store: store, Runs: runner, Browser: pool, Logger: logger,
+		Store: store, Runs: runner, Browser: pool, Logger: logger, Inbox: inbox,
 		BaseURL: cfg.BaseURL, DefaultDepth: cfg.Depth, Settings: settingsView(cfg),
 		Collectors:     append(poolCollectors(pool), metrics.collectors()...),
 		Auth:           handlers.AuthOptions{Mode: cfg.Auth, Header: cfg.AuthHeader, SessionTTL: cfg.SessionTTL},
 		TrustedProxies: cfg.TrustedProxies, Limits: cfg.Limits,
 		Printer: pool, ShareTTL: cfg.ShareTTL, AllowedHosts: cfg.AllowedHosts,
-		Inbox: inbox,
 	})
 	if cfg.Auth == handlers.AuthPassword {
 		if users, err := store.ListUsers(openCtx); err == nil && len(users) == 0 {
@@ -171,11 +170,13 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		h.CloseStreams(ctx)
 	})
 
-	runner.Start()
+	// Every replica delivers the outbox, until shutdown (before the
+	// database closes).
 	outboxCtx, stopOutbox := context.WithCancel(context.Background())
 	outboxDone := make(chan struct{})
 	go func() { outbox.Run(outboxCtx); close(outboxDone) }()
-	defer func() { stopOutbox(); <-outboxDone }() // before the database closes
+	defer func() { stopOutbox(); <-outboxDone }()
+	runner.Start()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/",

@@ -6,13 +6,11 @@ import (
 	"log/slog"
 
 	"github.com/quarryhq/quarry/browser"
-	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/egress"
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/engine/llm"
 	"github.com/quarryhq/quarry/fetch"
-	"github.com/quarryhq/quarry/notify"
 	"github.com/quarryhq/quarry/search"
 )
 
@@ -60,13 +58,4 @@ func buildBrowser(ctx context.Context, cfg *Config, hosts fetch.HostStore, logge
 		Logger:      logger,
 	})
 	return pool, search.NewGatherer(pool, searcher).WithFetcher(fetcher), nil
-}
-
-// buildOutbox returns the notifier of task notices: inbox rows and an
-// outbox this replica delivers (Run), webhooks through the egress guard
-// (QUARRY_ALLOW_HOSTS opens private receivers), email through
-// QUARRY_SMTP_URL, report links under the public URL.
-func buildOutbox(cfg *Config, store *db.Store, logger *slog.Logger) *notify.Outbox {
-	return notify.New(notify.Options{Store: store, Guard: egress.NewGuard(cfg.AllowHosts), BaseURL: cfg.PublicURL(),
-		SMTP: cfg.SMTP, Logger: logger})
 }
