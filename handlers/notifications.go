@@ -22,6 +22,9 @@ import (
 // inboxPageSize is how many notifications the inbox lists.
 const inboxPageSize = 50
 
+// maxToasts is how many toasts one live update shows at most.
+const maxToasts = 3
+
 // inboxEvent is the name of the live inbox stream's SSE events.
 const inboxEvent = "notice"
 
@@ -204,13 +207,16 @@ func (s *Server) inboxEvents(w http.ResponseWriter, r *http.Request) {
 			err = out.Comment("keep-alive")
 		case <-sub.C:
 			var list []db.Notification
-			if list, err = s.store.NotificationsSince(ctx, owner, since, 10); err != nil {
+			if list, err = s.store.NotificationsSince(ctx, owner, since, inboxPageSize); err != nil {
 				break
 			}
-			fresh := make([]web.NotificationView, len(list))
-			for i, n := range list {
-				fresh[i] = notificationView(n)
-				since = n.CreatedAt
+			if len(list) > 0 {
+				since = list[len(list)-1].CreatedAt
+			}
+			// A burst toasts its newest few; the badge counts them all.
+			fresh := make([]web.NotificationView, 0, maxToasts)
+			for _, n := range list[max(0, len(list)-maxToasts):] {
+				fresh = append(fresh, notificationView(n))
 			}
 			err = send(fresh)
 		}
