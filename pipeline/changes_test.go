@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -159,6 +160,14 @@ func TestTaskRunReportsWhatChanged(t *testing.T) {
 	if !found {
 		t.Errorf("the verifier did not see the changed sentence")
 	}
+	// The section does not cost the report its verification.
+	var ver1, ver2 research.VerificationPayload
+	json.Unmarshal(rep1.Verification, &ver1)
+	json.Unmarshal(rep2.Verification, &ver2)
+	if ver1.Passed && !ver2.Passed || ver2.Validity != 1 {
+		t.Errorf("verification: first run passed=%v, second passed=%v validity %.2f (%s)", ver1.Passed, ver2.Passed, ver2.Validity, ver2.Warning)
+	}
+	t.Logf("verification passed: first run %v, second run %v (support %.2f)", ver1.Passed, ver2.Passed, ver2.Support)
 	sum, changed, err := store.ChangeSummary(ctx, second)
 	if err != nil || !changed || !strings.Contains(sum, "1 changed.") || !strings.Contains(sum, "version 2.4") || !strings.Contains(sum, "(was “2.3”)") {
 		t.Errorf("second run's summary: %q %v %v", sum, changed, err)
