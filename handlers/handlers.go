@@ -84,6 +84,9 @@ type Options struct {
 	TrustedProxies []*net.IPNet
 	// Limits bound what one client may ask (defaults: DefaultLimits).
 	Limits Limits
+	// Inbox wakes the live notification streams (db.Inbox, listening on
+	// Postgres); nil turns the inbox link and its live toasts off.
+	Inbox *db.Inbox
 	// Printer prints reports to PDF (the browser pool); nil turns PDF
 	// export off.
 	Printer PDFPrinter
@@ -181,7 +184,9 @@ func (s *Server) SSEClients() int64 { return s.clients.Load() }
 
 // page returns what every full page needs from the request.
 func (s *Server) page(r *http.Request, title string) web.Page {
-	return web.Page{Title: title, Base: s.base, Nonce: nonceFrom(r.Context()), User: UserFrom(r.Context())}
+	user := UserFrom(r.Context())
+	inbox := s.opt.Inbox != nil && (user != "" || s.opt.Auth.Mode == "" || s.opt.Auth.Mode == AuthNone)
+	return web.Page{Title: title, Base: s.base, Nonce: nonceFrom(r.Context()), User: user, Inbox: inbox}
 }
 
 // url returns the path of p under the base path.

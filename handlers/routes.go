@@ -44,6 +44,8 @@ func (s *Server) routes() http.Handler {
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "no such endpoint")
 		})
+		r.Get("/notifications", s.apiNotifications)
+		r.Post("/notifications/{id}/read", s.apiMarkNotificationRead)
 		r.With(s.limitRunCreation).Post("/runs", s.apiCreateRun)
 		r.Get("/runs/{id}", s.apiGetRun)
 		r.With(s.limitStreams).Get("/runs/{id}/events", s.apiRunEvents)
@@ -57,6 +59,12 @@ func (s *Server) routes() http.Handler {
 	r.Get("/login", s.loginPage)
 	r.Post("/login", s.login)
 	r.Post("/logout", s.logout)
+
+	r.Get("/notifications", s.notificationsPage)
+	r.Get("/notifications/badge", s.inboxBadge)
+	r.With(s.limitStreams).Get("/notifications/events", s.inboxEvents)
+	r.Post("/notifications/read", s.markAllNotificationsRead)
+	r.Post("/notifications/{id}/read", s.markNotificationRead)
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)

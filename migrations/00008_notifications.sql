@@ -34,6 +34,20 @@ CREATE TABLE outbox (
 );
 CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
 
+-- What changed in a task's run since the task's previous finished run: the
+-- summary the report's "Changes since" section was written from, so the
+-- notify policy 'change' and the task page need not re-read reports.
+CREATE TABLE run_changes (
+    run_id          uuid PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    previous_run_id uuid REFERENCES runs(id) ON DELETE SET NULL,
+    since           timestamptz NOT NULL,
+    changed         boolean NOT NULL,
+    summary         text NOT NULL DEFAULT '',
+    detail          jsonb NOT NULL DEFAULT '{}',
+    created_at      timestamptz NOT NULL DEFAULT now()
+);
+
 -- +goose Down
+DROP TABLE run_changes;
 DROP TABLE outbox;
 DROP TABLE notifications;

@@ -61,6 +61,9 @@ func (r *Runner) synthesize(ctx context.Context, run *db.Run, st *State) error {
 	if strings.TrimSpace(written) == "" {
 		return &RunError{Msg: "the engine wrote an empty report"}
 	}
+	if written, err = r.withChanges(ctx, run, sources, written); err != nil {
+		return err
+	}
 	st.Pass = pass
 	st.Drafts = append(st.Drafts, Draft{Pass: pass, Markdown: strings.TrimSpace(written)})
 	st.Feedback = nil

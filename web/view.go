@@ -24,6 +24,9 @@ type Page struct {
 	// Public marks a page for people without an account (a shared
 	// report): the header links nowhere into the app.
 	Public bool
+	// Inbox shows the notifications link, its unread badge and the live
+	// toasts: the viewer is signed in, or accounts are off.
+	Inbox bool
 }
 
 // URL joins the base path and p.

@@ -16,6 +16,7 @@ import (
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/fetch"
 	"github.com/quarryhq/quarry/handlers"
+	"github.com/quarryhq/quarry/notify"
 	"github.com/quarryhq/quarry/search"
 )
 
@@ -42,6 +43,9 @@ type Config struct {
 	TrustedProxies []*net.IPNet
 	Depth          string
 	RunBudgetUSD   float64
+	// SMTP is the mail server task notifications are emailed through
+	// (QUARRY_SMTP_URL); nil when email is off.
+	SMTP *notify.SMTPConfig
 	// AuthHeader names the user in QUARRY_AUTH=proxy (QUARRY_AUTH_HEADER).
 	AuthHeader string
 	// SessionTTL is how long a login lasts (QUARRY_SESSION_TTL).
@@ -194,7 +198,25 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 		}
 		c.RunBudgetUSD = f
 	}
+	if v := getenv("QUARRY_SMTP_URL"); v != "" {
+		if c.SMTP, err = notify.ParseSMTPURL(v); err != nil {
+			return nil, fmt.Errorf("QUARRY_SMTP_URL: %w", err)
+		}
+	}
 	return c, nil
+}
+
+// PublicURL is where people reach this server, for links sent out of it
+// (notifications): QUARRY_BASE_URL, else the listening address.
+func (c *Config) PublicURL() string {
+	if c.BaseURL != "" {
+		return c.BaseURL
+	}
+	host, port, _ := net.SplitHostPort(c.Addr)
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func intVar(getenv func(string) string, name string, def, min, max int) (int, error) {

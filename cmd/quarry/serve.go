@@ -108,6 +108,11 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 	if err := broker.Listen(listenCtx, dbURL); err != nil {
 		return fmt.Errorf("listen for events: %w", err)
 	}
+	inbox := db.NewInbox(logger)
+	if err := inbox.Listen(listenCtx, dbURL); err != nil {
+		return fmt.Errorf("listen for notifications: %w", err)
+	}
+	outbox := buildOutbox(cfg, store, logger)
 
 	engine, err := buildEngine(cfg, logger)
 	if err != nil {
@@ -131,7 +136,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		ShareTTL: cfg.ShareTTL, LeaseTTL: cfg.LeaseTTL,
 	})
 	h := handlers.New(handlers.Options{
-		Store: store, Runs: runner, Browser: pool, Logger: logger,
+		Store: store, Runs: runner, Browser: pool, Logger: logger, Inbox: inbox,
 		BaseURL: cfg.BaseURL, DefaultDepth: cfg.Depth, Settings: settingsView(cfg),
 		Collectors:     append(poolCollectors(pool), metrics.collectors()...),
 		Auth:           handlers.AuthOptions{Mode: cfg.Auth, Header: cfg.AuthHeader, SessionTTL: cfg.SessionTTL},
@@ -165,6 +170,12 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		h.CloseStreams(ctx)
 	})
 
+	// Every replica delivers the outbox, until shutdown (before the
+	// database closes).
+	outboxCtx, stopOutbox := context.WithCancel(context.Background())
+	outboxDone := make(chan struct{})
+	go func() { outbox.Run(outboxCtx); close(outboxDone) }()
+	defer func() { stopOutbox(); <-outboxDone }()
 	runner.Start()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()

@@ -318,6 +318,8 @@ func TestServeRejectsBadConfig(t *testing.T) {
 		{"QUARRY_AUTH", "kerberos"},
 		{"QUARRY_SESSION_TTL", "forever"},
 		{"QUARRY_MAX_STREAMS", "-3"},
+		{"QUARRY_SMTP_URL", "smtp://mail.example.com"},
+		{"QUARRY_SMTP_URL", "imap://mail.example.com?from=q@example.com"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.env, func(t *testing.T) {
