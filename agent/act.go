@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
-	"github.com/go-rod/rod/lib/proto"
 	"github.com/quarryhq/quarry/text"
 )
 
@@ -143,18 +142,18 @@ func Split(proposed []Action) ([]Action, error) {
 	return out, nil
 }
 
-// element resolves id in snap, which must be the latest snapshot: an id
-// of an older snapshot, or one whose node has left the page, is refused.
-func (r *Run) element(ctx context.Context, id int) (*rod.Element, *Element, error) {
+// element resolves id in the latest snapshot: an id of an older
+// snapshot, or one whose node has left the page, is refused.
+func (r *Run) element(page *rod.Page, id int) (node, *Element, error) {
 	e := r.snap.Element(id)
 	if e == nil {
-		return nil, nil, fmt.Errorf("%w: %d is not in snapshot %d", ErrStaleElement, id, r.snap.Seq)
+		return node{}, nil, fmt.Errorf("%w: %d is not in snapshot %d", ErrStaleElement, id, r.snap.Seq)
 	}
-	el, err := r.sess.Page(ctx).ElementFromNode(&proto.DOMNode{BackendNodeID: e.backend})
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: [%d] %s %q has left the page", ErrStaleElement, id, e.Role, e.Name)
+	n := node{page: page, id: e.backend}
+	if _, err := n.object(); err != nil {
+		return node{}, nil, fmt.Errorf("%w: [%d] %s %q has left the page", ErrStaleElement, id, e.Role, e.Name)
 	}
-	return el, e, nil
+	return n, e, nil
 }
 
 // waitForMax bounds wait_for.
@@ -174,7 +173,7 @@ func (r *Run) execute(ctx context.Context, a Action) error {
 		_, err := r.sess.Navigate(ctx, a.URL)
 		return err
 	case Back:
-		if err := page.NavigateBack(); err != nil {
+		if err := back(page); err != nil {
 			return fmt.Errorf("back: %w", err)
 		}
 		r.sess.Settle(ctx, settleAfter)
@@ -189,33 +188,31 @@ func (r *Run) execute(ctx context.Context, a Action) error {
 			sign = -1
 		}
 		if a.Element > 0 {
-			el, _, err := r.element(ctx, a.Element)
+			n, _, err := r.element(page, a.Element)
 			if err != nil {
 				return err
 			}
-			_, err = el.Eval(`(s) => this.scrollBy(0, s * Math.max(this.clientHeight * 0.9, 100))`, sign)
-			return err
+			return n.call(`function(s) { this.scrollBy(0, s * Math.max(this.clientHeight * 0.9, 100)); }`, nil, sign)
 		}
-		_, err := page.Eval(`(s) => window.scrollBy(0, s * window.innerHeight * 0.9)`, sign)
-		return err
+		return eval(page, fmt.Sprintf("window.scrollBy(0, %d * window.innerHeight * 0.9)", sign), nil)
 	case Press:
 		if a.Element > 0 {
-			el, _, err := r.element(ctx, a.Element)
+			n, _, err := r.element(page, a.Element)
 			if err != nil {
 				return err
 			}
-			if err := el.Focus(); err != nil {
+			if err := n.focus(); err != nil {
 				return fmt.Errorf("press: focus: %w", err)
 			}
 		}
-		if err := page.Keyboard.Type(keys[a.Key]); err != nil {
+		if err := pressKey(page, keys[a.Key]); err != nil {
 			return fmt.Errorf("press %s: %w", a.Key, err)
 		}
 		r.sess.Settle(ctx, settleAfter)
 		return nil
 	}
 
-	el, e, err := r.element(ctx, a.Element)
+	n, e, err := r.element(page, a.Element)
 	if err != nil {
 		return err
 	}
@@ -230,28 +227,25 @@ func (r *Run) execute(ctx context.Context, a Action) error {
 		if e.Has("disabled") {
 			return fmt.Errorf("click [%d] %q: it is disabled", e.ID, e.Name)
 		}
-		if err := el.Click(proto.InputMouseButtonLeft, 1); err != nil {
+		if err := n.click(); err != nil {
 			return fmt.Errorf("click [%d] %q: %w", e.ID, e.Name, err)
 		}
 		r.sess.Settle(ctx, settleAfter)
 	case Type:
-		if err := el.SelectAllText(); err != nil {
-			return fmt.Errorf("type into [%d] %q: %w", e.ID, e.Name, err)
-		}
-		if err := el.Input(a.Text); err != nil {
+		if err := n.replaceText(a.Text); err != nil {
 			return fmt.Errorf("type into [%d] %q: %w", e.ID, e.Name, err)
 		}
 	case Select:
-		res, err := el.Eval(selectJS, a.Text)
-		if err != nil {
+		var ok bool
+		if err := n.call(selectJS, &ok, a.Text); err != nil {
 			return fmt.Errorf("select in [%d] %q: %w", e.ID, e.Name, err)
 		}
-		if !res.Value.Bool() {
+		if !ok {
 			return fmt.Errorf("select in [%d] %q: no option %q", e.ID, e.Name, a.Text)
 		}
 		r.sess.Settle(ctx, settleAfter)
 	case Hover:
-		if err := el.Hover(); err != nil {
+		if err := n.hover(); err != nil {
 			return fmt.Errorf("hover [%d] %q: %w", e.ID, e.Name, err)
 		}
 	}
@@ -283,12 +277,13 @@ func (r *Run) waitFor(ctx context.Context, want string) error {
 	defer cancel()
 	want = strings.ToLower(strings.TrimSpace(want))
 	for {
-		res, err := r.sess.Page(ctx).Eval(`() => {
+		var body string
+		err := eval(r.sess.Page(ctx), `(() => {
   let t = document.body ? document.body.innerText : '';
   for (const f of document.querySelectorAll('iframe')) { try { t += '\n' + f.contentDocument.body.innerText; } catch (e) {} }
   return t.toLowerCase();
-}`)
-		if err == nil && strings.Contains(res.Value.Str(), want) {
+})()`, &body)
+		if err == nil && strings.Contains(body, want) {
 			return nil
 		}
 		select {

@@ -241,12 +241,12 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 			res.Approval, res.Screenshot = why, rec.Screenshot
 			return finish(StatusAwaitingApproval, "waiting for approval: "+why)
 		}
-		r.record(ctx, n, a, StepRunning, "")
 		before := r.snap
+		r.record(ctx, n, a, StepRunning, "")
 		err := r.execute(ctx, a)
 		if err == nil && !r.allow.Allows(r.currentURL(ctx)) {
 			err = fmt.Errorf("left the allowed sites for %s; went back", r.currentURL(ctx))
-			_ = r.sess.Page(ctx).NavigateBack()
+			_ = back(r.sess.Page(ctx))
 			r.sess.Settle(ctx, settleAfter)
 		}
 		if oerr := r.observe(ctx); oerr != nil {
@@ -306,11 +306,11 @@ func (r *Run) observe(ctx context.Context) error {
 }
 
 func (r *Run) currentURL(ctx context.Context) string {
-	res, err := r.sess.Page(ctx).Eval(`() => location.href`)
-	if err != nil {
+	var u string
+	if err := eval(r.sess.Page(ctx), "location.href", &u); err != nil {
 		return ""
 	}
-	return res.Value.Str()
+	return u
 }
 
 // allowed refuses a navigation off the run's allowlist.
@@ -347,13 +347,14 @@ func (r *Run) extract(ctx context.Context) error {
 // record stores a step with a screenshot of the page as it is now.
 func (r *Run) record(ctx context.Context, n int, a Action, status, msg string) StepRecord {
 	rec := StepRecord{N: n, Action: a, Status: status, Error: msg, URL: r.snap.URL, At: time.Now().UTC()}
-	if e := r.snap.Element(a.Element); e != nil {
+	if e := r.snap.Element(a.Element); e != nil && status != StepSuccess && status != StepError {
 		rec.ElementName = e.Role + " " + e.Name
 	}
 	if status != StepRunning {
 		rec.Screenshot = r.screenshot(ctx)
 	}
 	if i := len(r.history) - 1; i >= 0 && r.history[i].N == n {
+		rec.ElementName = r.history[i].ElementName // named on the snapshot it was refined on
 		r.history[i] = rec
 	} else {
 		r.history = append(r.history, rec)
