@@ -267,7 +267,9 @@ const domInfoJS = `function(...els) {
     let fi = -1;
     if (f) { if (!forms.has(f)) forms.set(f, forms.size); fi = forms.get(f); }
     const opts = el.tagName === 'SELECT' ? Array.from(el.options).slice(0, 12).map(o => o.label || o.text) : [];
-    out.push({tag: el.tagName.toLowerCase(), type: (el.getAttribute('type') || '').toLowerCase(),
+    const role = el.getAttribute('role') || '';
+    const txt = (role === 'alert' || role === 'status' || role === 'dialog' || role === 'alertdialog') ? (el.innerText || '').replace(/\s+/g, ' ').trim().slice(0, 200) : '';
+    out.push({txt, tag: el.tagName.toLowerCase(), type: (el.getAttribute('type') || '').toLowerCase(),
       name: el.getAttribute('name') || '', ph: el.getAttribute('placeholder') || '',
       ac: (el.getAttribute('autocomplete') || '').toLowerCase(), form: fi,
       method: f ? (f.getAttribute('method') || 'get').toLowerCase() : '', opts, visible, inView, covered});
@@ -276,6 +278,7 @@ const domInfoJS = `function(...els) {
 }`
 
 type domInfo struct {
+	Txt     string   `json:"txt"`
 	Tag     string   `json:"tag"`
 	Type    string   `json:"type"`
 	Name    string   `json:"name"`
@@ -336,6 +339,9 @@ func addDOMInfo(p *rod.Page, els []Element, formBase int) (int, error) {
 			e.Form = formBase + d.Form
 		}
 		e.Visible, e.InView, e.Covered = d.Visible, d.InView, d.Covered
+		if e.Name == "" && d.Txt != "" {
+			e.Name = clip(d.Txt) // an alert's or a dialog's message
+		}
 	}
 	return v.Forms, nil
 }

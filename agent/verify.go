@@ -104,7 +104,8 @@ func sameElement(before, after *Snapshot, id int) *Element {
 	return nil
 }
 
-// newAlert is the name of an error message or invalid field that appeared.
+// newAlert is the message of an alert, or else the name of an invalid
+// field, that appeared with the action.
 func newAlert(before, after *Snapshot) string {
 	had := map[string]bool{}
 	for _, e := range before.Elements {
@@ -112,15 +113,21 @@ func newAlert(before, after *Snapshot) string {
 			had[e.Role+e.Name] = true
 		}
 	}
+	field := ""
 	for _, e := range after.Elements {
-		if (e.Role == "alert" || e.Has("invalid")) && !had[e.Role+e.Name] && e.Visible {
-			if e.Name == "" {
-				return e.Role
-			}
+		if had[e.Role+e.Name] || !e.Visible {
+			continue
+		}
+		switch {
+		case e.Role == "alert" && e.Name != "":
 			return e.Name
+		case e.Role == "alert" || e.Has("invalid"):
+			if field == "" {
+				field = e.Role + " " + e.Name
+			}
 		}
 	}
-	return ""
+	return field
 }
 
 // similarity is the Jaccard similarity of the two snapshots' element
