@@ -143,6 +143,9 @@ func Start(ctx context.Context, opt Options, task Task) (*Result, error) {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opt.Recorder == nil {
+		opt.Recorder = recorderFrom(ctx)
+	}
 	if err := (Action{Kind: Navigate, URL: task.StartURL}).Validate(); err != nil {
 		return nil, fmt.Errorf("agent: start URL: %w", err)
 	}

@@ -13,7 +13,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/research"
 )
 
 // TestResearchSiteEngine runs `quarry research --engines site:URL` on a
@@ -70,6 +72,7 @@ func TestResearchSiteEngine(t *testing.T) {
 		t.Fatalf("research: %v\nstderr: %s", err, stderr.String())
 	}
 	var out struct {
+		RunID          string `json:"run_id"`
 		Status         string `json:"status"`
 		ReportMarkdown string `json:"report_markdown"`
 		Sources        []struct {
@@ -90,5 +93,39 @@ func TestResearchSiteEngine(t *testing.T) {
 	}
 	if !found || !strings.Contains(out.ReportMarkdown, "[S") {
 		t.Fatalf("sources %+v; report:\n%s", out.Sources, out.ReportMarkdown)
+	}
+
+	// The agent's steps are stored on the search action, each with its
+	// event, a screenshot and the element it acted on.
+	ctx := context.Background()
+	conn, err := db.Open(ctx, env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	store := db.NewStore(conn, nil)
+	steps, err := store.AgentSteps(ctx, out.RunID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) < 2 || steps[0].Kind != "type" || !strings.Contains(steps[0].Element, "Search the newsroom") || steps[len(steps)-1].Status != "success" {
+		t.Fatalf("agent steps = %+v", steps)
+	}
+	if shot, err := store.AgentScreenshot(ctx, out.RunID, 1, steps[0].N); err != nil || len(shot) < 100 || shot[0] != 0xFF || shot[1] != 0xD8 {
+		t.Errorf("screenshot of step 1: %d bytes, %v", len(shot), err)
+	}
+	events, err := store.EventsAfter(ctx, out.RunID, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ev := range events {
+		var p research.AgentStepPayload
+		if ev.Type == research.EventAgentStep && json.Unmarshal(ev.Payload, &p) == nil && p.ActionIdx == 1 {
+			n++
+		}
+	}
+	if n != 2*len(steps) {
+		t.Errorf("%d agent_step events for %d steps (each is recorded running, then done)", n, len(steps))
 	}
 }
