@@ -130,8 +130,10 @@ type AgentStepPayload struct {
 	Kind      string `json:"kind"`
 	Action    string `json:"action"` // the action in a few words
 	Element   string `json:"element,omitempty"`
-	Status    string `json:"status"`
-	Error     string `json:"error,omitempty"`
-	URL       string `json:"url,omitempty"`
-	Shot      bool   `json:"shot,omitempty"`
+	// Status is the step's (running, success, error, paused), named apart
+	// from "status", which in a payload is always the run's.
+	Status string `json:"step_status"`
+	Error  string `json:"step_error,omitempty"`
+	URL    string `json:"url,omitempty"`
+	Shot   bool   `json:"shot,omitempty"`
 }
