@@ -24,6 +24,9 @@ import (
 const (
 	// maxElements bounds the element tree: controls first, then links.
 	maxElements = 120
+	// maxCandidates bounds the nodes of one frame whose DOM is read (one
+	// CDP call each), so a page of thousands of links stays quick.
+	maxCandidates = 600
 	// maxNameRunes clips an accessible name or a value in the tree.
 	maxNameRunes = 80
 	// summaryRunes is the length of the main-text summary.
@@ -159,6 +162,9 @@ func Observe(ctx context.Context, page *rod.Page) (*Snapshot, error) {
 		els := fromAXTree(res.Nodes, fi, seen)
 		if len(els) == 0 {
 			continue
+		}
+		if len(els) > maxCandidates {
+			els = els[:maxCandidates]
 		}
 		nForms, err := addDOMInfo(p, els, formBase)
 		if err != nil {
