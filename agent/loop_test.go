@@ -193,3 +193,66 @@ func TestSplitAndValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesOnSnapshots: the rule planner's choices on hand-built pages in
+// several languages.
+func TestRulesOnSnapshots(t *testing.T) {
+	snap := func(els ...Element) *Snapshot {
+		for i := range els {
+			els[i].ID = i + 1
+			els[i].Visible, els[i].InView = true, true
+		}
+		return &Snapshot{Elements: els}
+	}
+	boxes := []struct {
+		name string
+		s    *Snapshot
+		want int // id, 0 for none
+	}{
+		{"searchbox role", snap(Element{Role: "textbox", Name: "Name", Form: 0}, Element{Role: "searchbox", Form: 1}), 2},
+		{"german button", snap(Element{Role: "textbox", Name: "Begriff", Form: 0}, Element{Role: "button", Name: "Suchen", Form: 0}), 1},
+		{"french placeholder", snap(Element{Role: "textbox", Placeholder: "Rechercher sur le site", Form: -1}), 1},
+		{"query parameter name", snap(Element{Role: "textbox", NameAttr: "q", Form: 0}, Element{Role: "button", Name: "→", Form: 0}), 1},
+		{"lone field of a form", snap(Element{Role: "textbox", Form: 0}, Element{Role: "button", Name: "Go", Form: 0}), 1},
+		{"email field is no search box", snap(Element{Role: "textbox", Type: "email", Name: "Search alerts", Form: 0}), 0},
+		{"login form", snap(Element{Role: "textbox", Name: "User", Form: 0}, Element{Role: "textbox", Type: "password", Form: 0}, Element{Role: "button", Name: "Sign in", Form: 0}), 0},
+	}
+	for _, c := range boxes {
+		got := 0
+		if b := SearchBox(c.s); b != nil {
+			got = b.ID
+		}
+		if got != c.want {
+			t.Errorf("search box on %s: %d, want %d", c.name, got, c.want)
+		}
+	}
+	dialog := func(names ...string) *Snapshot {
+		els := []Element{{Role: "dialog", Name: "Privacy"}}
+		for _, n := range names {
+			els = append(els, Element{Role: "button", Name: n, InDialog: true})
+		}
+		s := snap(els...)
+		s.Dialogs = []string{"[1] Privacy"}
+		return s
+	}
+	dismiss := []struct {
+		s    *Snapshot
+		want string
+	}{
+		{dialog("Accept all", "Reject all"), "Reject all"},
+		{dialog("Alle akzeptieren", "Alle ablehnen"), "Alle ablehnen"},
+		{dialog("Tout accepter", "Continuer sans accepter", "Fermer"), "Continuer sans accepter"},
+		{dialog("Subscribe", "Sign in", "No thanks"), "No thanks"},
+		{dialog("Accept", "Subscribe now"), "Accept"},
+		{dialog("Subscribe", "Log in"), ""},
+	}
+	for _, c := range dismiss {
+		got := ""
+		if e := NewRulePlanner().(*RulePlanner).dismissal(c.s); e != nil {
+			got = e.Name
+		}
+		if got != c.want {
+			t.Errorf("dismissal among %v: %q, want %q", c.s.Elements[1:], got, c.want)
+		}
+	}
+}

@@ -34,7 +34,7 @@ type Planner interface {
 var (
 	searchWords = regexp.MustCompile(`(?i)(^|[^\pL])(search|find|query|look ?up|suche|suchen|buscar|búsqueda|busca|recherche|rechercher|cerca|cercar|zoeken|pesquisar|pesquisa|sök|søg|haku|szukaj|hledat|ara|検索|搜索|搜尋|검색|поиск|найти|بحث|חיפוש|खोज)($|[^\pL])|^(q|s|k|kw|keywords?|term|terms|text)$`)
 	moreWords   = regexp.MustCompile(`(?i)(^|[^\pL])(load more|show more|see more|more results|view more|next|next page|older|mehr (laden|anzeigen)|weitere|nächste|weiter|plus de|suivant|voir plus|más|cargar más|siguiente|altri|successiv[oa]|meer|volgende)($|[^\pL])|^\s*(›|»|→|>)\s*$`)
-	rejectWords = regexp.MustCompile(`(?i)(reject|decline|deny|refuse|necessary|essential|required only|only required|continue without|ablehnen|nur (notwendige|erforderliche)|refuser|tout refuser|rechazar|rifiuta|weigeren|afwijzen)`)
+	rejectWords = regexp.MustCompile(`(?i)(reject|decline|deny|refuse|necessary|essential|required only|only required|continue without|continuer sans|weiter ohne|continuar sin|continua senza|ablehnen|nur (notwendige|erforderliche)|refuser|tout refuser|rechazar|rifiuta|weigeren|afwijzen)`)
 	closeWords  = regexp.MustCompile(`(?i)^\s*(close|dismiss|no,? thanks|not now|later|skip|×|✕|x|schließen|fermer|cerrar|chiudi|sluiten)\s*$|(^|[^\pL])close($|[^\pL])`)
 	acceptWords = regexp.MustCompile(`(?i)(accept|agree|allow|got it|^ok$|okay|understood|akzeptieren|zustimmen|accepter|j'accepte|aceptar|accetta|accepteren)`)
 	signInWords = regexp.MustCompile(`(?i)(sign ?in|log ?in|anmelden|connexion|iniciar sesión|accedi|inloggen)`)
