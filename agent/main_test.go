@@ -288,6 +288,9 @@ document.getElementById('f').addEventListener('submit', e => {
 		return page("Records", fmt.Sprintf(`<main><h1>Records for the %s since %s</h1><p>Archived included: %v.</p><p>%s</p></main>`,
 			html.EscapeString(q.Get("region")), html.EscapeString(q.Get("year")), q.Get("archived") == "1", strings.Repeat(filler, 3)))
 	})
+	// A documentation site built by MkDocs (shared with the search tests):
+	// a GET search form whose results page is written by lunr in the browser.
+	mux.Handle("/mkdocs/", http.StripPrefix("/mkdocs/", http.FileServer(http.Dir(filepath.Join("..", "search", "testdata", "serp", "site", "mkdocs")))))
 	// Three real saved pages, for the size of the element tree.
 	mux.HandleFunc("/real/{file}", func(w http.ResponseWriter, r *http.Request) {
 		f, err := os.Open(filepath.Join("testdata", "real", filepath.Base(r.PathValue("file"))))

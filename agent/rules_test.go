@@ -119,3 +119,18 @@ func TestRulesInjectionIgnored(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesSiteSearchMkDocs: a built documentation site's own search box
+// (a GET form to a page whose script searches a lunr index) finds the
+// page about the command.
+func TestRulesSiteSearchMkDocs(t *testing.T) {
+	res := runTask(t, Options{}, Task{StartURL: testSite.url("/mkdocs/cli.html"), Query: "kestrelctl"})
+	if res.Status != StatusDone {
+		t.Fatalf("status %s: %s", res.Status, res.Reason)
+	}
+	got := harvested(t, res)
+	if len(got) == 0 || got[0].URL != testSite.url("/mkdocs/cli.html") {
+		t.Fatalf("results = %+v", got)
+	}
+	t.Logf("steps: %d", len(res.Steps))
+}
