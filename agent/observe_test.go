@@ -131,8 +131,11 @@ func TestElementTreeSize(t *testing.T) {
 		t.Fatalf("want three real pages, have %d", len(files))
 	}
 	var real []int
+	var took []time.Duration
 	for _, f := range files {
+		start := time.Now()
 		s := observeOnce(t, "/real/"+filepath.Base(f))
+		took = append(took, time.Since(start))
 		if len(s.Elements) == 0 {
 			t.Errorf("%s: no elements", f)
 		}
@@ -141,7 +144,7 @@ func TestElementTreeSize(t *testing.T) {
 			t.Log(s.Text())
 		}
 	}
-	t.Logf("element tree tokens (chars/4): fixtures %v median %d; real pages %v median %d", fix, median(fix), real, median(real))
+	t.Logf("element tree tokens (chars/4): fixtures %v median %d; real pages %v median %d (session+load+observe %v)", fix, median(fix), real, median(real), took)
 	if m := median(real); m > 3000 {
 		t.Errorf("median tree of real pages is %d tokens, over 3000", m)
 	}
