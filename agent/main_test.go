@@ -219,6 +219,13 @@ document.getElementById('box').addEventListener('keydown', async e => {
 <button onclick="document.cookie='consent=none';cw.remove()">Reject all</button>
 <a href="/subscribe">Subscribe to our newsletter</a></div></div>`)
 	})
+	// A modal overlay with no dialog role, covering the article.
+	serve("/overlay", func(w http.ResponseWriter, r *http.Request) string {
+		return page("Gauge report", `<main><article><h1>Gauge report</h1><p>`+strings.Repeat(filler, 6)+`</p>
+<p><a href="/doc/rain-north">North</a> <a href="/doc/rain-south">South</a> <a href="/doc/rain-method">Method</a></p></article></main>
+<div class="overlay" id="ov"><div class="box"><p>Get our newsletter!</p><button onclick="ov.remove()" aria-label="Close">×</button>
+<button>Subscribe</button></div></div>`)
+	})
 	// Paginated results with "Next".
 	serve("/list", func(w http.ResponseWriter, r *http.Request) string {
 		p, _ := strconv.Atoi(r.URL.Query().Get("page"))

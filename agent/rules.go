@@ -180,14 +180,16 @@ func (p *RulePlanner) dismissal(s *Snapshot) *Element {
 			covered++
 		}
 	}
-	if len(s.Dialogs) == 0 && covered == 0 {
+	// Without a dialog, an overlay shows as several covered elements (one
+	// or two may sit under a sticky header).
+	if len(s.Dialogs) == 0 && covered < 3 {
 		return nil
 	}
 	var best *Element
 	bestRank := 99
 	for i := range s.Elements {
 		e := &s.Elements[i]
-		if e.Role != "button" && e.Role != "link" || e.Covered || !e.Visible || p.tried[e.Role+e.Name] {
+		if e.Role != "button" && e.Role != "link" || e.Covered || !e.Visible || !e.InView || p.tried[e.Role+e.Name] {
 			continue
 		}
 		if len(s.Dialogs) > 0 && !e.InDialog {

@@ -106,6 +106,18 @@ func TestRulesConsent(t *testing.T) {
 	t.Logf("steps: %d", len(res.Steps))
 }
 
+// TestRulesOverlay: an overlay without a dialog role that covers the page
+// is closed (never by subscribing) before the article is extracted.
+func TestRulesOverlay(t *testing.T) {
+	res := runTask(t, Options{}, Task{StartURL: testSite.url("/overlay"), Goal: "read the report"})
+	if res.Status != StatusDone || len(res.Sources) != 1 || len(res.Steps) != 2 {
+		t.Fatalf("status %s (%s), %d sources, %d steps", res.Status, res.Reason, len(res.Sources), len(res.Steps))
+	}
+	if first := res.Steps[0]; first.Action.Kind != Click || first.ElementName != "button Close" {
+		t.Errorf("first step = %s on %q, want a click on Close", first.Action, first.ElementName)
+	}
+}
+
 // TestRulesInjectionIgnored: the page tells the agent to navigate away;
 // the rule planner reads the page and never leaves the site.
 func TestRulesInjectionIgnored(t *testing.T) {
