@@ -51,6 +51,9 @@ type Task struct {
 	AllowHosts []string
 	// Prior are the steps an interrupted run recorded, for a resume.
 	Prior []StepRecord
+	// StepBase numbers this run's steps after those of an earlier run
+	// recorded in the same place (a second attempt).
+	StepBase int
 }
 
 // StepRecord is one step as recorded: before it runs (StepRunning) and
@@ -197,8 +200,8 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 		}
 		return res, nil
 	}
-	for n := len(r.history) + 1; ; n++ {
-		if n > len(r.task.Prior)+r.opt.MaxSteps {
+	for n := r.task.StepBase + len(r.history) + 1; ; n++ {
+		if n > r.task.StepBase+len(r.task.Prior)+r.opt.MaxSteps {
 			return finish(StatusStopped, fmt.Sprintf("step limit (%d) reached", r.opt.MaxSteps))
 		}
 		if idle >= noProgressLimit {

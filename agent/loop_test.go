@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -254,5 +255,27 @@ func TestRulesOnSnapshots(t *testing.T) {
 		if got != c.want {
 			t.Errorf("dismissal among %v: %q, want %q", c.s.Elements[1:], got, c.want)
 		}
+	}
+}
+
+// TestFallbackNumbersOn: the model's attempt at a site search records its
+// steps after those of the rules' attempt, not over them.
+func TestFallbackNumbersOn(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	rec := &recorder{}
+	second := planner(func(v View) []Action { return []Action{{Kind: Extract}, {Kind: Fail, Reason: "cannot either"}} })
+	_, err := SiteSearch(Options{Pool: testPool, NewPlanner: planner(func(v View) []Action {
+		return []Action{{Kind: Extract}, {Kind: Fail, Reason: "no search box"}}
+	})}, second)(WithRecorder(ctx, rec), testSite.url("/doc/rain-north"), "rain")
+	if err == nil || !strings.Contains(err.Error(), "cannot either") {
+		t.Fatalf("err = %v", err)
+	}
+	var ns []int
+	for _, s := range rec.steps {
+		ns = append(ns, s.N)
+	}
+	if !slices.Equal(ns, []int{1, 1, 2, 2}) {
+		t.Fatalf("recorded step numbers %v, want [1 1 2 2]", ns)
 	}
 }

@@ -24,6 +24,9 @@ func SiteSearch(opt Options, fallback func() Planner) search.SiteSearch {
 		if fallback != nil && ctx.Err() == nil && (err != nil || res.Status != StatusAwaitingApproval) {
 			second := opt
 			second.NewPlanner = fallback
+			if res != nil {
+				task.StepBase = len(res.Steps)
+			}
 			if r2, err2 := Start(ctx, second, task); err2 == nil && r2.Status == StatusDone && r2.Final != nil {
 				return r2.Final, nil
 			} else if err2 == nil {
