@@ -34,6 +34,7 @@ func (s *Server) routes() http.Handler {
 	r.Get("/runs/{id}/report.md", s.exportHandler(exportPage, formatMarkdown))
 	r.Get("/runs/{id}/report.json", s.exportHandler(exportPage, formatJSON))
 	r.Get("/runs/{id}/report.pdf", s.exportHandler(exportPage, formatPDF))
+	r.Get("/runs/{id}/agent/{action}/{step}", s.agentShot)
 	r.Get("/r/{token}", s.sharedReport)
 	r.Get("/r/{token}/report.md", s.exportHandler(exportShare, formatMarkdown))
 	r.Get("/r/{token}/report.json", s.exportHandler(exportShare, formatJSON))

@@ -343,3 +343,47 @@ func TestReviewFormEditsAndAnswers(t *testing.T) {
 		t.Errorf("resumed state: approved %v spec %+v clarification %q", st.Approved, st.Spec, st.Clarification)
 	}
 }
+
+// TestRunPageShowsAgentSteps: the site agent's steps appear inside their
+// action with the element's name and a screenshot served beside the run.
+func TestRunPageShowsAgentSteps(t *testing.T) {
+	rep := newReplica(t, replicaOptions{})
+	run := createRun(t, rep.store, "site search")
+	appendEvent(t, rep.store, run.ID, research.EventAction, research.ActionPayload{Idx: 1, Kind: "search", Engine: "site:https://example.org/", Query: "q", Status: research.ActionRunning})
+	jpeg := []byte{0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9}
+	ctx := context.Background()
+	if err := rep.store.SaveAgentStep(ctx, db.AgentStep{RunID: run.ID, ActionIdx: 1, N: 1, Kind: "type", Element: "searchbox <Search>", Status: "running"}, `type [2] "q"`); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.store.SaveAgentStep(ctx, db.AgentStep{RunID: run.ID, ActionIdx: 1, N: 1, Kind: "type", Element: "searchbox <Search>", Status: "success", Screenshot: jpeg}, `type [2] "q"`); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(rep.srv.URL + "/runs/" + run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := mustDoc(t, resp.Body)
+	resp.Body.Close()
+	steps := doc.Find("[data-testid=action] [data-testid=agent-step]")
+	if steps.Length() != 1 || steps.AttrOr("data-status", "") != "success" || !strings.Contains(steps.Text(), "searchbox <Search>") {
+		t.Fatalf("agent steps: %d %q", steps.Length(), steps.Text())
+	}
+	src := steps.Find("img").AttrOr("src", "")
+	shot, err := http.Get(rep.srv.URL + src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(shot.Body)
+	shot.Body.Close()
+	if shot.StatusCode != 200 || shot.Header.Get("Content-Type") != "image/jpeg" || string(body) != string(jpeg) {
+		t.Errorf("GET %s: %d %s %d bytes", src, shot.StatusCode, shot.Header.Get("Content-Type"), len(body))
+	}
+	missing, err := http.Get(rep.srv.URL + "/runs/" + run.ID + "/agent/1/9.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing.Body.Close()
+	if missing.StatusCode != http.StatusNotFound {
+		t.Errorf("a missing screenshot answered %d", missing.StatusCode)
+	}
+}

@@ -79,7 +79,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		}
 	default:
 		engines := append([]string{row.Engine}, without(st.Engines, row.Engine)...)
-		out, err := r.opt.Gatherer.Search(actx, search.Action{
+		out, err := r.opt.Gatherer.Search(withAgentSteps(actx, r.opt.Store, run.ID, row.Idx), search.Action{
 			Engines: engines,
 			Query:   row.Query,
 			Want:    row.Reason,

@@ -117,3 +117,23 @@ type FailedPayload struct {
 	Status RunStatus `json:"status"`
 	Error  string    `json:"error"`
 }
+
+// EventAgentStep is one step of the site agent inside an action.
+const EventAgentStep = "agent_step"
+
+// AgentStepPayload is a site-agent step's state: recorded as running
+// before the browser acts, then with its outcome. Shot tells that a
+// screenshot of the page after the step is stored.
+type AgentStepPayload struct {
+	ActionIdx int    `json:"action_idx"`
+	N         int    `json:"n"`
+	Kind      string `json:"kind"`
+	Action    string `json:"action"` // the action in a few words
+	Element   string `json:"element,omitempty"`
+	// Status is the step's (running, success, error, paused), named apart
+	// from "status", which in a payload is always the run's.
+	Status string `json:"step_status"`
+	Error  string `json:"step_error,omitempty"`
+	URL    string `json:"url,omitempty"`
+	Shot   bool   `json:"shot,omitempty"`
+}

@@ -179,6 +179,9 @@ func ParseEngines(list string) ([]string, error) {
 }
 
 func validEngine(name string) error {
+	if page, ok := sitePage(name); ok {
+		return validSite(name, page)
+	}
 	if tmpl, ok := strings.CutPrefix(name, "url:"); ok {
 		if !strings.Contains(tmpl, "{query}") {
 			return fmt.Errorf("search engine %q: the template has no {query}", name)
@@ -190,7 +193,7 @@ func validEngine(name string) error {
 		return nil
 	}
 	if engines[strings.ToLower(name)] == nil {
-		return fmt.Errorf("unknown search engine %q (known: %s, url:<template with {query}>)", name, strings.Join(EngineNames(), ", "))
+		return fmt.Errorf("unknown search engine %q (known: %s, url:<template with {query}>, site:<URL of a page with a search box>)", name, strings.Join(EngineNames(), ", "))
 	}
 	return nil
 }

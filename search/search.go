@@ -46,6 +46,8 @@ type Options struct {
 	BaseURLs map[string]string
 	// Logger receives a line per engine failure; nil discards them.
 	Logger *slog.Logger
+	// Site runs the engine site:<URL> (the site agent); nil refuses it.
+	Site SiteSearch
 	// ScriptWait bounds the watch over a results page whose scripts have
 	// not yet written its results; 0 means 4 s.
 	ScriptWait time.Duration
@@ -127,6 +129,9 @@ func (s *Searcher) Search(ctx context.Context, engineName, query string) (Result
 	}
 	if err := validEngine(engineName); err != nil {
 		return out, err
+	}
+	if page, ok := sitePage(engineName); ok {
+		return s.searchSite(ctx, engineName, page, out)
 	}
 	target, e, err := s.resultsURL(engineName, query)
 	if err != nil {

@@ -107,6 +107,26 @@ type ActionView struct {
 	Status  research.ActionStatus
 	Preview string
 	Error   string
+	// Steps are the site agent's steps inside the action (a site: search).
+	Steps []AgentStepView
+}
+
+// AgentStepView is one step of the site agent: the action with the
+// element's name, its outcome and, when stored, a screenshot after it.
+type AgentStepView struct {
+	RunID     string
+	ActionIdx int
+	N         int
+	Action    string
+	Element   string
+	Status    string
+	Error     string
+	Shot      bool
+}
+
+// ShotURL is where the step's screenshot is served.
+func (s AgentStepView) ShotURL() string {
+	return fmt.Sprintf("/runs/%s/agent/%d/%d.jpg", url.PathEscape(s.RunID), s.ActionIdx, s.N)
 }
 
 // Label is the action's one-line description.

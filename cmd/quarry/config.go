@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/quarryhq/quarry/agent"
 	"net"
 	"net/url"
 	"os"
@@ -46,6 +47,8 @@ type Config struct {
 	// SMTP is the mail server task notifications are emailed through
 	// (QUARRY_SMTP_URL); nil when email is off.
 	SMTP *notify.SMTPConfig
+	// AgentMaxSteps caps a site-agent run's actions (QUARRY_AGENT_MAX_STEPS).
+	AgentMaxSteps int
 	// AuthHeader names the user in QUARRY_AUTH=proxy (QUARRY_AUTH_HEADER).
 	AuthHeader string
 	// SessionTTL is how long a login lasts (QUARRY_SESSION_TTL).
@@ -91,6 +94,9 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 		return nil, err
 	}
 	if c.Workers, err = intVar(getenv, "QUARRY_WORKERS", 2, 1, 64); err != nil {
+		return nil, err
+	}
+	if c.AgentMaxSteps, err = intVar(getenv, "QUARRY_AGENT_MAX_STEPS", agent.DefaultMaxSteps, 1, 200); err != nil {
 		return nil, err
 	}
 	if c.FetchConcurrency, err = intVar(getenv, "QUARRY_FETCH_CONCURRENCY", fetch.DefaultConcurrency, 1, 256); err != nil {

@@ -320,6 +320,7 @@ func TestServeRejectsBadConfig(t *testing.T) {
 		{"QUARRY_MAX_STREAMS", "-3"},
 		{"QUARRY_SMTP_URL", "smtp://mail.example.com"},
 		{"QUARRY_SMTP_URL", "imap://mail.example.com?from=q@example.com"},
+		{"QUARRY_AGENT_MAX_STEPS", "0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.env, func(t *testing.T) {

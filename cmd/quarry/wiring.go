@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/quarryhq/quarry/agent"
 	"log/slog"
 
 	"github.com/quarryhq/quarry/browser"
@@ -48,7 +49,16 @@ func buildBrowser(ctx context.Context, cfg *Config, hosts fetch.HostStore, logge
 	if err != nil {
 		return nil, nil, fmt.Errorf("start browser (QUARRY_CHROMIUM / QUARRY_BROWSER_URL): %w", err)
 	}
-	searcher := search.NewSearcher(pool, search.Options{Engines: cfg.SearchEngines, SearxngURL: cfg.SearxngURL, Guard: guard, Logger: logger})
+	// A model, when one is configured, takes over a site search the rules
+	// cannot finish.
+	var fallback func() agent.Planner
+	if e, err := buildEngine(cfg, logger); err == nil {
+		if m, ok := e.(agent.JSONAsker); ok {
+			fallback = agent.NewModelPlanner(m)
+		}
+	}
+	site := agent.SiteSearch(agent.Options{Pool: pool, MaxSteps: cfg.AgentMaxSteps, Logger: logger}, fallback)
+	searcher := search.NewSearcher(pool, search.Options{Engines: cfg.SearchEngines, SearxngURL: cfg.SearxngURL, Guard: guard, Logger: logger, Site: site})
 	fetcher := fetch.New(fetch.Options{
 		Guard:       guard,
 		Pool:        pool,

@@ -107,6 +107,14 @@ func Apply(v *web.RunView, ev db.Event) Change {
 			c.Action, c.NewAction = applyAction(v, p)
 			c.Blocks |= Action
 		}
+	case research.EventAgentStep:
+		var p research.AgentStepPayload
+		if json.Unmarshal(ev.Payload, &p) == nil {
+			if i, ok := applyAgentStep(v, p); ok {
+				c.Action = i
+				c.Blocks |= Action
+			}
+		}
 	case research.EventHeartbeatDecision:
 		var p research.DecisionPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
@@ -180,6 +188,26 @@ func applyAction(v *web.RunView, p research.ActionPayload) (int, bool) {
 	}
 	v.Actions = append(v.Actions, mergeAction(web.ActionView{}, p))
 	return len(v.Actions) - 1, true
+}
+
+// applyAgentStep adds or updates a site-agent step of an action shown.
+func applyAgentStep(v *web.RunView, p research.AgentStepPayload) (int, bool) {
+	for i := range v.Actions {
+		a := &v.Actions[i]
+		if a.Idx != p.ActionIdx {
+			continue
+		}
+		st := web.AgentStepView{RunID: v.ID, ActionIdx: p.ActionIdx, N: p.N, Action: p.Action, Element: p.Element, Status: p.Status, Error: p.Error, Shot: p.Shot}
+		for j := range a.Steps {
+			if a.Steps[j].N == p.N {
+				a.Steps[j] = st
+				return i, true
+			}
+		}
+		a.Steps = append(a.Steps, st)
+		return i, true
+	}
+	return 0, false
 }
 
 func mergeAction(a web.ActionView, p research.ActionPayload) web.ActionView {

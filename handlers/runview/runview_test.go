@@ -119,7 +119,13 @@ func TestApplyReportsChangedBlocks(t *testing.T) {
 		{"action update keeps what it leaves out", event(t, research.EventAction, research.ActionPayload{Idx: 4, Status: research.ActionSuccess, Preview: "p"}), runview.Action,
 			func(t *testing.T, v web.RunView, c runview.Change) {
 				want := web.ActionView{Idx: 4, Kind: research.ActionSearch, Query: "q", Status: research.ActionSuccess, Preview: "p"}
-				if c.NewAction || c.Action != 0 || v.Actions[0] != want {
+				if c.NewAction || c.Action != 0 || !reflect.DeepEqual(v.Actions[0], want) {
+					t.Errorf("change %+v action %+v", c, v.Actions[0])
+				}
+			}},
+		{"agent step", event(t, research.EventAgentStep, research.AgentStepPayload{ActionIdx: 4, N: 1, Kind: "click", Action: "click [3]", Element: "button Reject all", Status: "success", Shot: true}), runview.Action,
+			func(t *testing.T, v web.RunView, c runview.Change) {
+				if c.NewAction || c.Action != 0 || len(v.Actions[0].Steps) != 1 || v.Actions[0].Steps[0].Element != "button Reject all" {
 					t.Errorf("change %+v action %+v", c, v.Actions[0])
 				}
 			}},
