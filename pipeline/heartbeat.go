@@ -32,7 +32,7 @@ func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []
 		}
 		var usage engine.Usage
 		dec, usage, err = r.opt.Engine.Heartbeat(ctx, engine.HeartbeatRequest{Spec: *st.Spec, Sources: sources, Done: st.Done,
-			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines, Unread: unreadOf(st, sources), Empty: st.Empty})
+			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines, Unread: unreadOf(st, sources), Empty: st.Empty, Clarification: st.Clarification})
 		st.Usage = st.Usage.Add(usage)
 		if err != nil {
 			if ctx.Err() != nil {

@@ -30,9 +30,14 @@ const (
 type State struct {
 	Stage         string                  `json:"stage"`
 	Spec          *research.TaskSpec      `json:"spec,omitempty"`
-	Review        bool                    `json:"review"`
+	Review        research.ReviewMode     `json:"review"` // always, never or auto (old checkpoints: true/false)
 	Approved      bool                    `json:"approved"`
 	Clarification string                  `json:"clarification,omitempty"`
+	// ReviewReason says why the run paused for review.
+	ReviewReason string `json:"review_reason,omitempty"`
+	// Keep is what a person edited of the plan (goal, criteria, sections)
+	// before a re-plan: the new plan keeps it.
+	Keep *research.TaskSpec `json:"keep,omitempty"`
 	Engines       []string                `json:"engines,omitempty"`
 	Batch         int                     `json:"batch"`             // batches completed
 	Pending       []research.ActionSpec   `json:"pending,omitempty"` // actions of the next batch(es)
@@ -89,8 +94,8 @@ type Draft struct {
 
 // Options of a run as the user asked for it (stored in runs.options).
 type RunOptions struct {
-	Review  bool     `json:"review"`
-	Engines []string `json:"engines,omitempty"`
+	Review  research.ReviewMode `json:"review"`
+	Engines []string            `json:"engines,omitempty"`
 }
 
 // elapsed returns the gather wall time spent, as a duration.

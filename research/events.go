@@ -31,6 +31,8 @@ type StagePayload struct {
 type PlanPayload struct {
 	Status RunStatus `json:"status,omitempty"`
 	Spec   TaskSpec  `json:"spec"`
+	// Reason says why the run pauses for review (awaiting approval only).
+	Reason string `json:"reason,omitempty"`
 }
 
 // ActionPayload is one action's state change.

@@ -96,6 +96,7 @@ func Apply(v *web.RunView, ev db.Event) Change {
 		var p research.PlanPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			v.Spec = &p.Spec
+			v.ReviewReason = p.Reason
 			// The plan carries the budget's limits; spend follows in
 			// budget events, which always come after it.
 			v.Budget = BudgetFromSpec(p.Spec.Budget)
