@@ -56,7 +56,7 @@ type Options struct {
 	// ClarifyBelow is the clarity under which a run in review mode auto
 	// pauses for review (when its plan asks clarifying questions).
 	ClarifyBelow float64
-	Logger  *slog.Logger
+	Logger       *slog.Logger
 	// PollInterval is how often idle workers look for runs queued by other
 	// replicas.
 	PollInterval time.Duration

@@ -24,12 +24,12 @@ func (e *ValidationError) Error() string { return e.Field + ": " + e.Msg }
 
 // Request is a question to research.
 type Request struct {
-	Question string   `json:"question"`
-	Depth    string   `json:"depth"`
+	Question string              `json:"question"`
+	Depth    string              `json:"depth"`
 	Review   research.ReviewMode `json:"review"` // always, never (default) or auto
-	Engines  []string `json:"engines,omitempty"`
-	ParentID string   `json:"parent_id,omitempty"`
-	Owner    string   `json:"-"`
+	Engines  []string            `json:"engines,omitempty"`
+	ParentID string              `json:"parent_id,omitempty"`
+	Owner    string              `json:"-"`
 }
 
 // Normalize trims the request and checks it, returning a ValidationError
