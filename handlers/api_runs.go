@@ -37,14 +37,16 @@ type CreateRunResponse struct {
 
 // RunResponse is GET /api/runs/{id}.
 type RunResponse struct {
-	ID         string                   `json:"id"`
-	Question   string                   `json:"question"`
-	Depth      string                   `json:"depth"`
-	Status     research.RunStatus       `json:"status"`
-	StopReason string                   `json:"stop_reason"`
-	Error      string                   `json:"error"`
-	ParentID   string                   `json:"parent_id,omitempty"`
-	TaskSpec   json.RawMessage          `json:"task_spec"`
+	ID         string             `json:"id"`
+	Question   string             `json:"question"`
+	Depth      string             `json:"depth"`
+	Status     research.RunStatus `json:"status"`
+	StopReason string             `json:"stop_reason"`
+	Error      string             `json:"error"`
+	ParentID   string             `json:"parent_id,omitempty"`
+	TaskSpec   json.RawMessage    `json:"task_spec"`
+	// Spend is the model spend in total and per stage ({} before any).
+	Spend      json.RawMessage          `json:"spend"`
 	Actions    []research.ActionPayload `json:"actions"` // the same shape as the action events
 	Sources    []SourceJSON             `json:"sources"`
 	Report     *ReportJSON              `json:"report,omitempty"`
@@ -155,6 +157,12 @@ func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(out.TaskSpec) == 0 {
 		out.TaskSpec = json.RawMessage("null")
+	}
+	out.Spend = json.RawMessage("{}")
+	if spend := decodeSpend(run.Spend); spend != nil {
+		if b, err := json.Marshal(spend); err == nil {
+			out.Spend = b
+		}
 	}
 	if run.FinishedAt.Valid {
 		t := run.FinishedAt.Time

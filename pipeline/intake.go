@@ -36,7 +36,7 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 		return err
 	}
 	spec, usage, err := r.opt.Engine.Plan(ctx, req)
-	st.Usage = st.Usage.Add(usage)
+	st.addUsage(SpendPlan, usage)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -77,7 +77,7 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 		events = []event{{research.EventPlan, paused}, {research.EventAwaitingApproval, paused}}
 	}
 	events = append(events, event{research.EventStageCompleted, research.StagePayload{Stage: StageIntake, Status: status}})
-	return r.commit(ctx, run, st, db.RunUpdate{Status: &status, Route: &clean.Route, TaskSpec: mustJSON(clean), Spend: mustJSON(st.Usage)}, events...)
+	return r.commit(ctx, run, st, db.RunUpdate{Status: &status, Route: &clean.Route, TaskSpec: mustJSON(clean), Spend: mustJSON(st.Spend())}, events...)
 }
 
 // reviewReason says why a run pauses for review.

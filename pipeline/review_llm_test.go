@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -137,6 +138,12 @@ func TestReplyToPausedPlanOpenAI(t *testing.T) {
 				t.Errorf("ran the unclarified search %q", a.Query)
 			}
 		}
+		checkStageSpend(t, done, map[string]int{pipeline.SpendPlan: 2, pipeline.SpendHeartbeat: 1, pipeline.SpendSynthesize: 1})
+		checkSpend(t, done, api, 4, testPrice)
+		budgets := payloads[research.BudgetPayload](t, runEvents(t, store, run.ID), research.EventBudget)
+		if len(budgets) == 0 || len(budgets[len(budgets)-1].Stages) < 2 {
+			t.Errorf("budget events carry no spend per stage: %+v", budgets)
+		}
 	})
 }
 
@@ -201,4 +208,31 @@ func hasChoice(dec pipeline.Decision, intent string, confirm bool) bool {
 		}
 	}
 	return false
+}
+
+// checkStageSpend asserts runs.spend lists the stages with these call
+// counts, each priced, summing to the total.
+func checkStageSpend(t *testing.T, run *db.Run, calls map[string]int) {
+	t.Helper()
+	var spend pipeline.Spend
+	if err := json.Unmarshal(run.Spend, &spend); err != nil {
+		t.Fatal(err)
+	}
+	var usd float64
+	got := map[string]int{}
+	for _, s := range spend.Stages {
+		got[s.Stage] = s.Calls
+		usd += s.USD
+		if s.USD <= 0 || s.InputTokens <= 0 {
+			t.Errorf("stage %s spent nothing: %+v", s.Stage, s)
+		}
+	}
+	if len(got) != len(calls) || math.Abs(usd-spend.USD) > 1e-9 {
+		t.Errorf("spend by stage = %+v, want %v summing to $%.6f", spend.Stages, calls, spend.USD)
+	}
+	for stage, n := range calls {
+		if got[stage] != n {
+			t.Errorf("stage %s: %d calls, want %d", stage, got[stage], n)
+		}
+	}
 }

@@ -37,15 +37,17 @@ type State struct {
 	ReviewReason string `json:"review_reason,omitempty"`
 	// Keep is what a person edited of the plan (goal, criteria, sections)
 	// before a re-plan: the new plan keeps it.
-	Keep       *research.TaskSpec      `json:"keep,omitempty"`
-	Engines    []string                `json:"engines,omitempty"`
-	Batch      int                     `json:"batch"`             // batches completed
-	Pending    []research.ActionSpec   `json:"pending,omitempty"` // actions of the next batch(es)
-	Done       []research.ActionSpec   `json:"done,omitempty"`    // actions already run
-	Unread     []research.Hit          `json:"unread,omitempty"`  // results listed but not read, at most research.MaxUnread
-	Empty      []string                `json:"empty,omitempty"`   // queries whose results page listed nothing
-	GatherMS   int64                   `json:"gather_ms"`         // wall time spent gathering, summed over resumes
-	Usage      engine.Usage            `json:"usage"`
+	Keep     *research.TaskSpec    `json:"keep,omitempty"`
+	Engines  []string              `json:"engines,omitempty"`
+	Batch    int                   `json:"batch"`             // batches completed
+	Pending  []research.ActionSpec `json:"pending,omitempty"` // actions of the next batch(es)
+	Done     []research.ActionSpec `json:"done,omitempty"`    // actions already run
+	Unread   []research.Hit        `json:"unread,omitempty"`  // results listed but not read, at most research.MaxUnread
+	Empty    []string              `json:"empty,omitempty"`   // queries whose results page listed nothing
+	GatherMS int64                 `json:"gather_ms"`         // wall time spent gathering, summed over resumes
+	Usage    engine.Usage          `json:"usage"`
+	// StageUsage is Usage by stage (SpendPlan, SpendHeartbeat, …).
+	StageUsage map[string]engine.Usage `json:"stage_usage,omitempty"`
 	StopReason string                  `json:"stop_reason,omitempty"`
 	Pass       int                     `json:"pass"` // synthesis passes done
 	Drafts     []Draft                 `json:"drafts,omitempty"`

@@ -243,6 +243,8 @@ type BudgetView struct {
 	USD        float64
 	MaxUSD     float64
 	StopReason string
+	// Stages is the model spend per stage.
+	Stages []research.StageSpend
 }
 
 // PassView is one verification pass of the report, and the repair it led

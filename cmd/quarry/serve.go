@@ -129,6 +129,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Metrics: metrics, Engines: cfg.SearchEngines,
 		Workers: cfg.Workers, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD, Logger: logger,
 		ShareTTL: cfg.ShareTTL, LeaseTTL: cfg.LeaseTTL,
+		Presets: cfg.Presets, Verify: cfg.Verify, ClarifyBelow: cfg.ClarifyBelow,
 	})
 	h := handlers.New(handlers.Options{
 		Store: store, Runs: runner, Browser: pool, Logger: logger,

@@ -220,7 +220,7 @@ func BudgetFromSpec(b research.Budget) web.BudgetView {
 
 func budgetView(p research.BudgetPayload) web.BudgetView {
 	return web.BudgetView{Known: true, Actions: p.Actions, MaxActions: p.MaxActions, Batches: p.Batches, MaxBatches: p.MaxBatches,
-		ElapsedMS: p.ElapsedMS, MaxTimeMS: p.MaxTimeMS, Tokens: p.Tokens, USD: p.USD, MaxUSD: p.MaxUSD, StopReason: p.StopReason}
+		ElapsedMS: p.ElapsedMS, MaxTimeMS: p.MaxTimeMS, Tokens: p.Tokens, USD: p.USD, MaxUSD: p.MaxUSD, StopReason: p.StopReason, Stages: p.Stages}
 }
 
 // ScoresView shows a verification pass's scores.
