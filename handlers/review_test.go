@@ -228,3 +228,37 @@ func TestAutoReviewPausesUnclearQuestion(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestSpendPerStage: the run page and GET /api/runs/{id} show the model
+// spend of each stage, not only the total.
+func TestSpendPerStage(t *testing.T) {
+	rep := newReplica(t, replicaOptions{})
+	ctx := context.Background()
+	run := createRun(t, rep.store, "Which queue should we use?")
+	spend := `{"calls":3,"input_tokens":5000,"output_tokens":600,"usd":0.024,"stages":[` +
+		`{"stage":"plan","calls":1,"input_tokens":900,"output_tokens":160,"usd":0.0051},` +
+		`{"stage":"heartbeat","calls":1,"input_tokens":700,"output_tokens":25,"usd":0.0025},` +
+		`{"stage":"synthesize","calls":1,"input_tokens":3400,"output_tokens":415,"usd":0.0164}]}`
+	if err := rep.store.InTx(ctx, func(tx *db.Tx) error {
+		return tx.UpdateRun(ctx, run.ID, db.RunUpdate{Spend: json.RawMessage(spend)})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	page := getDoc(t, rep.srv.URL+"/runs/"+run.ID, http.StatusOK)
+	stages := page.Find("[data-testid=spend-stages] [data-stage]")
+	if stages.Length() != 3 || !strings.Contains(page.Find("[data-stage=synthesize]").Text(), "$0.0164") {
+		t.Errorf("spend by stage on the page: %q", page.Find("[data-testid=spend-stages]").Text())
+	}
+	resp, err := http.Get(rep.srv.URL + "/api/runs/" + run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Spend pipeline.Spend `json:"spend"`
+	}
+	json.NewDecoder(resp.Body).Decode(&out)
+	if out.Spend.USD != 0.024 || len(out.Spend.Stages) != 3 || out.Spend.Stages[1].Stage != "heartbeat" {
+		t.Errorf("API spend = %+v", out.Spend)
+	}
+}
