@@ -211,6 +211,15 @@ func TestAutoReviewPausesUnclearQuestion(t *testing.T) {
 		t.Errorf("review reason = %q", got)
 	}
 
+	// The ask form, left at its default, pauses it too.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.PostForm(rep.srv.URL+"/runs", url.Values{"question": {unclear}, "depth": {"quick"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	waitStatus(t, rep.store, strings.TrimPrefix(resp.Header.Get("Location"), "/runs/"), research.StatusAwaitingApproval)
+
 	_, out = postJSON(t, rep.srv.URL+"/api/runs", `{"question":"`+unclear+`","depth":"quick"}`)
 	id = out["id"].(string)
 	deadline := time.Now().Add(30 * time.Second)
