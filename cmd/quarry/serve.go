@@ -255,6 +255,7 @@ func settingsView(cfg *Config) web.SettingsView {
 	v := web.SettingsView{
 		Engine: cfg.LLM, Model: cfg.LLMModel, SearchEngines: cfg.SearchEngines, PoolSize: cfg.PoolSize,
 		Workers: cfg.Workers, DefaultDepth: cfg.Depth, Auth: cfg.Auth, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD,
+		Presets: handlers.PresetViews(cfg.Presets),
 	}
 	switch {
 	case cfg.BrowserURL != "":
