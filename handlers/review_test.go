@@ -205,7 +205,7 @@ func TestAutoReviewPausesUnclearQuestion(t *testing.T) {
 	const unclear = "tell me about that"
 	_, out := postJSON(t, rep.srv.URL+"/api/runs", `{"question":"`+unclear+`","depth":"quick","review":"auto"}`)
 	id := out["id"].(string)
-	waitStatus(t, rep.store, id, research.StatusAwaitingApproval)
+	waitLong(t, rep.store, id, research.StatusAwaitingApproval)
 	page := getDoc(t, rep.srv.URL+"/runs/"+id, http.StatusOK)
 	if got := page.Find("[data-testid=review-reason]").Text(); !strings.Contains(got, "unclear") {
 		t.Errorf("review reason = %q", got)
@@ -218,11 +218,11 @@ func TestAutoReviewPausesUnclearQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	waitStatus(t, rep.store, strings.TrimPrefix(resp.Header.Get("Location"), "/runs/"), research.StatusAwaitingApproval)
+	waitLong(t, rep.store, strings.TrimPrefix(resp.Header.Get("Location"), "/runs/"), research.StatusAwaitingApproval)
 
 	_, out = postJSON(t, rep.srv.URL+"/api/runs", `{"question":"`+unclear+`","depth":"quick"}`)
 	id = out["id"].(string)
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for {
 		st := runStatus(t, rep.store, id)
 		if st == research.StatusAwaitingApproval {
@@ -269,5 +269,18 @@ func TestSpendPerStage(t *testing.T) {
 	json.NewDecoder(resp.Body).Decode(&out)
 	if out.Spend.USD != 0.024 || len(out.Spend.Stages) != 3 || out.Spend.Stages[1].Stage != "heartbeat" {
 		t.Errorf("API spend = %+v", out.Spend)
+	}
+}
+
+// waitLong waits for a status while the package's earlier runs, queued
+// before this one on the shared database, may still hold the worker.
+func waitLong(t *testing.T, store *db.Store, id string, status research.RunStatus) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for runStatus(t, store, id) != status {
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s is %s, want %s", id, runStatus(t, store, id), status)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
