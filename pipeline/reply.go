@@ -164,7 +164,7 @@ func (s *signals) clause(c clause) {
 		s.negated(c, w, w[n:], isPolarNo(w[:n]))
 	case openApprove:
 		s.approve++
-		s.rest(c, w[n:])
+		s.rest(c, stripObjects(stripPhrases(w[n:], approveObjects)))
 	case openCancel:
 		rest := stripObjects(w[n:])
 		if len(rest) > 0 && matchPhrase(rest, searchWords) > 0 {
@@ -210,6 +210,8 @@ func (s *signals) negated(c clause, w, rest []string, polar bool) {
 		s.wait++ // "don't start yet"
 	case matchPhrase(obj, approveVerbs) > 0:
 		s.cancel++ // "don't proceed", "do not start"
+	case !polar && matchPhrase(obj, approveWords) > 0:
+		s.no++ // "not sure", "not good": it doubts, it does not say what to do
 	case matchPhrase(obj, negators) > 0 || matchPhrase(obj, approveWords) > 0 || matchPhrase(obj, polarNo) > 0:
 		if polar {
 			s.no++
@@ -248,10 +250,10 @@ func (s *signals) addContent(c clause, w []string) {
 // after folding case and repeated letters, with a small typo allowed in
 // longer words.
 var (
-	approveWords = phrases(`yes|y|yeah|yea|yep|yup|ya|ok|okay|k|kk|sure|fine|good|great|perfect|approve|approved|proceed|continue|go|go ahead|go on|start|run it|do it|lgtm|sounds good|looks good|looks great|looks good to me|sounds good to me|fine by me|works for me|all good|that's fine|that works|correct|right|agreed|confirm|confirmed|let's go|go for it|ship it|carry on|keep going|👍|✅|` +
+	approveWords = phrases(`yes|y|yeah|sure thing|looks fine|looks ok|looks okay|seems fine|seems good|all right|alright|i approve|i agree|i confirm|that's good|works|yea|yep|yup|ya|ok|okay|k|kk|sure|fine|good|great|perfect|approve|approved|proceed|continue|go|go ahead|go on|start|run it|do it|lgtm|sounds good|looks good|looks great|looks good to me|sounds good to me|fine by me|works for me|all good|that's fine|that works|correct|right|agreed|confirm|confirmed|let's go|go for it|ship it|carry on|keep going|👍|✅|` +
 		`oui|ouais|d'accord|vas-y|allez-y|allez|ja|jawohl|genau|gut|los|weiter|mach weiter|passt|sí|si|vale|claro|adelante|dale|sim|pode|tak|evet|kyllä|jo|sì|certo|va bene|da|да|давай|хорошо|ок|продолжай|はい|ええ|うん|お願いします|是|是的|好|好的|对|可以|네|예|좋아요`)
 	approveVerbs  = phrases(`proceed|continue|go|go ahead|go on|start|run|approve|begin`)
-	noChange      = phrases(`nothing|nothing else|nothing to add|nothing to change|none|no changes|no change|no edits|no objections|no objection|no problem|no worries|no questions|all fine|rien|nichts|nada|ничего`)
+	noChange      = phrases(`i don't know|i dont know|don't know|no idea|no preference|doesn't matter|it doesn't matter|does not matter|up to you|you decide|you choose|whatever|any is fine|either is fine|nothing|nothing else|nothing to add|nothing to change|none|no changes|no change|no edits|no objections|no objection|no problem|no worries|no questions|all fine|rien|nichts|nada|ничего`)
 	waitWords     = phrases(`wait|hold on|hold|one moment|one sec|one second|just a moment|not yet|later|attends|attendez|warte|moment|espera|подожди|ちょっと待って|等等|等一下`)
 	requests      = phrases(`could you|can you|would you|will you|could we|can we|please|also|include|add|focus|only|limit|exclude|mainly|especially|make sure|and also`)
 	polarNo       = phrases(`no|n|nope|nah|non|nein|нет|не|いいえ|不|不是|não|nao|nie|ne|nee|hayır|아니요|아니|no thanks|no thank you|non merci|nein danke|👎`)
@@ -272,6 +274,22 @@ var fillers = phrases(`please|pls|plz|just|then|and|also|so|well|actually|hmm|hm
 
 // objects are what "cancel" or "skip" may name without adding anything.
 var objects = phrases(`it|this|that|the run|this run|the research|this research|the plan|this plan|everything|all|all of it|the whole thing|for now|now|please|thanks`)
+
+// approveObjects are what an approval may name without adding anything
+// ("start the search", "go ahead with the plan").
+var approveObjects = phrases(`with it|with that|with the plan|with this plan|with the search|with the research|the search|the searches|the research|searching|as planned|as is|as it is`)
+
+// stripPhrases drops phrases of list from the start of w.
+func stripPhrases(w []string, list []phrase) []string {
+	for len(w) > 0 {
+		n := matchPhrase(w, list)
+		if n == 0 {
+			break
+		}
+		w = w[n:]
+	}
+	return w
+}
 
 // auxiliaries sit between a negation and what it negates.
 var auxiliaries = phrases(`need to|have to|want to|wanna|bother|bother to|bother with|more|any|any more|further|further changes|to|do|do any|go and`)

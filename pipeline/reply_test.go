@@ -96,3 +96,17 @@ func TestParseReply(t *testing.T) {
 		}
 	}
 }
+
+// TestParseReplyMore: further phrasings seen in use.
+func TestParseReplyMore(t *testing.T) {
+	for reply, intent := range map[string]string{
+		"sure thing": IntentApprove, "Looks fine": IntentApprove, "I approve": IntentApprove, "start the search": IntentApprove,
+		"go ahead with the plan": IntentApprove, "not sure": IntentUnclear, "I don't know": IntentApprove, "whatever": IntentApprove,
+		"both": IntentAmend, "no the federal one": IntentAmend, "ja, aber nur Europa": IntentAmend, "nope": IntentUnclear,
+		"Is this about the 2019 case?": IntentNewQuestion, "stop it, this is wrong": IntentCancel, "no thanks, proceed": IntentApprove,
+	} {
+		if got := ParseReply(reply); got.Intent != intent {
+			t.Errorf("ParseReply(%q) = %q %q (%s), want %q", reply, got.Intent, got.Text, got.Why, intent)
+		}
+	}
+}
