@@ -54,7 +54,8 @@ type Options struct {
 	Verify  report.VerifyOptions
 	Presets map[string]research.Budget
 	// ClarifyBelow is the clarity under which a run in review mode auto
-	// pauses for review (when its plan asks clarifying questions).
+	// pauses for review (when its plan asks clarifying questions); 0 takes
+	// DefaultClarifyBelow, a negative value never pauses.
 	ClarifyBelow float64
 	Logger       *slog.Logger
 	// PollInterval is how often idle workers look for runs queued by other
@@ -100,7 +101,7 @@ func NewRunner(opt Options) *Runner {
 	if opt.Presets == nil {
 		opt.Presets = research.Presets()
 	}
-	if opt.ClarifyBelow <= 0 {
+	if opt.ClarifyBelow == 0 {
 		opt.ClarifyBelow = DefaultClarifyBelow
 	}
 	if opt.PollInterval <= 0 {

@@ -272,7 +272,10 @@ func (c *Config) loadTuning(getenv func(string) string) error {
 		return err
 	}
 	c.ClarifyBelow = pipeline.DefaultClarifyBelow
-	if set {
+	switch {
+	case set && f == 0:
+		c.ClarifyBelow = -1 // never: pipeline.Options reads 0 as "the default"
+	case set:
 		c.ClarifyBelow = f
 	}
 	return nil

@@ -50,6 +50,15 @@ func TestTuningConfig(t *testing.T) {
 		t.Errorf("a hosted model's default spend cap = %v, want %v", c.RunBudgetUSD, DefaultRunBudgetUSD)
 	}
 
+	c, err = LoadConfig(func(k string) string {
+		if k == "QUARRY_CLARIFY_BELOW" {
+			return "0"
+		}
+		return ""
+	})
+	if err != nil || c.ClarifyBelow >= 0 {
+		t.Fatalf("QUARRY_CLARIFY_BELOW=0: %v, %v; want never (negative)", c.ClarifyBelow, err)
+	}
 	c, err = LoadConfig(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
