@@ -25,6 +25,10 @@ type Reply struct {
 	Text string
 	// Why says what made the reply unclear.
 	Why string
+	// Recognised is whether any word of the reply said what to do (yes,
+	// no, cancel, skip, wait…); without one, the reading rests on the
+	// reply being a statement or a question.
+	Recognised bool
 }
 
 // Destructive reports whether carrying the intent out cannot be undone,
@@ -56,6 +60,12 @@ type signals struct {
 }
 
 func (s *signals) decide(reply string) Reply {
+	r := s.read(reply)
+	r.Recognised = s.approve+s.cancel+s.skip+s.skipWhich+s.no+s.wait > 0
+	return r
+}
+
+func (s *signals) read(reply string) Reply {
 	text := strings.Join(s.content, "; ")
 	switch {
 	case s.cancel > 0 && (s.approve > 0 || s.skip > 0):

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -93,7 +95,7 @@ func (r *Runner) Approve(ctx context.Context, runID string, a Approval) (Decisio
 			return Decision{}, &ValidationError{"reply", "the " + a.Intent + " choice needs the reply's text"}
 		}
 	case reply != "":
-		rep = ParseReply(reply)
+		rep = r.readReply(ctx, run, st, reply)
 	}
 	if dec, ok := r.needsChoice(rep, a, st); ok {
 		return dec, nil
@@ -253,4 +255,76 @@ func editedParts(edited, stored research.TaskSpec) *research.TaskSpec {
 
 func equalList(a, b []string) bool {
 	return strings.Join(a, "\x00") == strings.Join(b, "\x00")
+}
+
+// ReplyReader is an engine whose model can read a reply to a plan
+// (llm.Engine): the intent (approve, amend, skip, cancel, new_question,
+// unclear) and, for amend, the words it adds.
+type ReplyReader interface {
+	ReadReply(ctx context.Context, spec research.TaskSpec, reply string) (intent, text string, usage engine.Usage, err error)
+}
+
+// replyReadTimeout bounds the model's reading of a reply: a person waits.
+const replyReadTimeout = 20 * time.Second
+
+// readReply reads a reply's intent. The rules of ParseReply decide when
+// the reply says what to do in words they know; a reply they read only as
+// a statement or a question (any language, any phrasing) is read by the
+// engine's model when it has one. The model's reading is checked (a known
+// intent; a new question is the reply itself, never the model's words),
+// and Approve's safety rules apply to it as to any reading: cancel and a
+// new question are confirmed first, unclear gets the options.
+func (r *Runner) readReply(ctx context.Context, run *db.Run, st *State, reply string) Reply {
+	rep := ParseReply(reply)
+	rr, ok := r.opt.Engine.(ReplyReader)
+	if !ok || rep.Recognised || (rep.Intent != IntentAmend && rep.Intent != IntentNewQuestion) || st.Spec == nil {
+		return rep
+	}
+	if r.checkSpend(st, st.Spec.Budget) != nil {
+		return rep
+	}
+	ctx, cancel := context.WithTimeout(ctx, replyReadTimeout)
+	defer cancel()
+	intent, added, usage, err := rr.ReadReply(ctx, *st.Spec, reply)
+	st.addUsage(SpendReview, usage)
+	r.saveSpend(run, st)
+	if err != nil {
+		r.log.Warn("the model could not read the reply; reading it by rule", "run_id", run.ID, "err", err)
+		return rep
+	}
+	switch intent {
+	case IntentApprove, IntentSkip, IntentCancel:
+		return Reply{Intent: intent, Recognised: true}
+	case IntentAmend:
+		if strings.TrimSpace(added) == "" {
+			added = reply
+		}
+		return Reply{Intent: intent, Text: added, Recognised: true}
+	case IntentNewQuestion:
+		return Reply{Intent: intent, Text: reply, Recognised: true}
+	case IntentUnclear:
+		return Reply{Intent: intent, Text: reply, Why: "the reply could mean several things", Recognised: true}
+	}
+	return rep
+}
+
+// saveSpend records the model's spend on reading a reply at once, so it
+// is counted even when the reply changes nothing else.
+func (r *Runner) saveSpend(run *db.Run, st *State) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := r.opt.Store.Transition(ctx, run.ID, "", db.Step{
+		Check: func(cur *db.Run) error {
+			if cur.Status != research.StatusAwaitingApproval {
+				return ErrNotAwaiting
+			}
+			return nil
+		},
+		Stage:  st.Stage,
+		State:  st,
+		Update: db.RunUpdate{Spend: mustJSON(st.Spend())},
+	})
+	if err != nil {
+		r.log.Warn("record the spend of reading a reply", "run_id", run.ID, "err", err)
+	}
 }

@@ -236,3 +236,58 @@ func checkStageSpend(t *testing.T, run *db.Run, calls map[string]int) {
 		}
 	}
 }
+
+// replyMarker opens the prompt of the model's reading of a reply.
+const replyMarker = "You read a person's reply to a web research plan"
+
+// TestModelReadsReplyOpenAI: a reply whose words the rules do not know is
+// read by the model, through the OpenAI SDK; its reading is held to the
+// same rules: a new question is confirmed first, an answer the model
+// cannot give leaves the rules' reading.
+func TestModelReadsReplyOpenAI(t *testing.T) {
+	s := newSite(t, 0)
+	ctx := context.Background()
+	research := scriptedResearch(t, func(llmCall) string { return planJSON(s.engine()) })
+	api := newLLMServer(t, llm.ProviderOpenAI, func(c llmCall) llmReply {
+		if !strings.Contains(c.Body, replyMarker) {
+			return research(c)
+		}
+		switch {
+		case strings.Contains(c.User, "con lo planeado"):
+			return llmReply{Text: `{"intent": "approve", "text": ""}`, In: 300, Out: 12}
+		case strings.Contains(c.User, "Rust"):
+			return llmReply{Text: `{"intent": "new_question", "text": "something else entirely"}`, In: 300, Out: 14}
+		}
+		return llmReply{Text: `{"intent": "delete everything"}`, In: 300, Out: 10}
+	})
+	r, store := newRunner(t, s, api.engine(t, testPrice, nil))
+
+	run := pausedRun(t, r, store, researchAlways)
+	dec, err := r.Approve(ctx, run.ID, pipeline.Approval{Reply: "Seguí con lo planeado nomás"})
+	if err != nil || dec.Intent != pipeline.IntentApprove || dec.Replanned {
+		t.Fatalf("Approve(rioplatense go ahead) = %+v, %v; want approve as planned", dec, err)
+	}
+	done := waitStatus(t, store, run.ID, researchDone)
+	checkStageSpend(t, done, map[string]int{pipeline.SpendPlan: 1, pipeline.SpendReview: 1, pipeline.SpendHeartbeat: 1, pipeline.SpendSynthesize: 1})
+
+	run = pausedRun(t, r, store, researchAlways)
+	dec, err = r.Approve(ctx, run.ID, pipeline.Approval{Reply: "Erzähl mir lieber etwas über Rust"})
+	if err != nil || dec.Intent != pipeline.IntentNewQuestion || !dec.NeedsConfirmation {
+		t.Fatalf("Approve(a different question in German) = %+v, %v; want the new question confirmed first", dec, err)
+	}
+	// A reading the model cannot give (an unknown intent, twice) leaves
+	// the rules' reading: an amendment.
+	dec, err = r.Approve(ctx, run.ID, pipeline.Approval{Reply: "Nur die Jahre seit 2020 bitte"})
+	if err != nil || dec.Intent != pipeline.IntentAmend || !dec.Replanned {
+		t.Fatalf("Approve with an unusable model reading = %+v, %v; want the amendment", dec, err)
+	}
+	waitStatus(t, store, run.ID, researchDone)
+	if n := len(api.callsOf("")); n != 4 { // 1 + 1 + 2 (a retry)
+		t.Errorf("model readings of replies = %d, want 4", n)
+	}
+}
+
+const (
+	researchAlways = research.ReviewAlways
+	researchDone   = research.StatusDone
+)
