@@ -94,6 +94,10 @@ type HeartbeatRequest struct {
 	// Empty are the queries already run whose results page listed
 	// nothing: the engine in use wants shorter queries.
 	Empty []string
+
+	// Clarification is what the user said the question means, if anything:
+	// new actions should follow it.
+	Clarification string
 }
 
 // HeartbeatDecision is the answer of a heartbeat.

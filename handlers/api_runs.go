@@ -19,11 +19,13 @@ import (
 
 // CreateRunRequest is the body of POST /api/runs.
 type CreateRunRequest struct {
-	Question string   `json:"question"`
-	Depth    string   `json:"depth"`
-	Review   bool     `json:"review"`
-	Engines  []string `json:"engines"`
-	ParentID string   `json:"parent_id"`
+	Question string `json:"question"`
+	Depth    string `json:"depth"`
+	// Review is when to pause for plan review: true or "always", false,
+	// absent or "never" (the default), or "auto" (only when unclear).
+	Review   research.ReviewMode `json:"review"`
+	Engines  []string            `json:"engines"`
+	ParentID string              `json:"parent_id"`
 }
 
 // CreateRunResponse is the answer of POST /api/runs.
@@ -35,14 +37,16 @@ type CreateRunResponse struct {
 
 // RunResponse is GET /api/runs/{id}.
 type RunResponse struct {
-	ID         string                   `json:"id"`
-	Question   string                   `json:"question"`
-	Depth      string                   `json:"depth"`
-	Status     research.RunStatus       `json:"status"`
-	StopReason string                   `json:"stop_reason"`
-	Error      string                   `json:"error"`
-	ParentID   string                   `json:"parent_id,omitempty"`
-	TaskSpec   json.RawMessage          `json:"task_spec"`
+	ID         string             `json:"id"`
+	Question   string             `json:"question"`
+	Depth      string             `json:"depth"`
+	Status     research.RunStatus `json:"status"`
+	StopReason string             `json:"stop_reason"`
+	Error      string             `json:"error"`
+	ParentID   string             `json:"parent_id,omitempty"`
+	TaskSpec   json.RawMessage    `json:"task_spec"`
+	// Spend is the model spend in total and per stage ({} before any).
+	Spend      json.RawMessage          `json:"spend"`
 	Actions    []research.ActionPayload `json:"actions"` // the same shape as the action events
 	Sources    []SourceJSON             `json:"sources"`
 	Report     *ReportJSON              `json:"report,omitempty"`
@@ -117,6 +121,8 @@ func decodeJSON(r *http.Request, v any, required bool) error {
 		return fmt.Errorf("malformed JSON at byte %d: %v", syntax.Offset, err)
 	case errors.As(err, &typ):
 		return fmt.Errorf("field %q: expected %s", typ.Field, typ.Type)
+	case strings.HasPrefix(err.Error(), "field "):
+		return err // a field's own decoder named it (research.ReviewMode)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		return fmt.Errorf("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -151,6 +157,12 @@ func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(out.TaskSpec) == 0 {
 		out.TaskSpec = json.RawMessage("null")
+	}
+	out.Spend = json.RawMessage("{}")
+	if spend := decodeSpend(run.Spend); spend != nil {
+		if b, err := json.Marshal(spend); err == nil {
+			out.Spend = b
+		}
 	}
 	if run.FinishedAt.Valid {
 		t := run.FinishedAt.Time
@@ -206,7 +218,11 @@ func (s *Server) apiReportMarkdown(w http.ResponseWriter, r *http.Request) {
 }
 
 // apiApproveRun is POST /api/runs/{id}/approve with a pipeline.Approval
-// (an empty body approves the plan as it is).
+// (an empty body approves the plan as it is). A reply that would cancel
+// the run or replace it by a new question, without "confirm": true, and
+// a reply that reads more than one way, change nothing: the answer is 409
+// with needs_confirmation and the choices, so a client that looks only at
+// the status code never takes an unperformed reply for a performed one.
 func (s *Server) apiApproveRun(w http.ResponseWriter, r *http.Request) {
 	var a pipeline.Approval
 	if err := decodeJSON(r, &a, false); err != nil {
@@ -216,6 +232,10 @@ func (s *Server) apiApproveRun(w http.ResponseWriter, r *http.Request) {
 	dec, err := s.runs.Approve(r.Context(), chi.URLParam(r, "id"), a)
 	if err != nil {
 		s.apiFail(w, r, err)
+		return
+	}
+	if dec.NeedsConfirmation {
+		writeJSON(w, http.StatusConflict, dec)
 		return
 	}
 	writeJSON(w, http.StatusOK, dec)

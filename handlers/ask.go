@@ -11,6 +11,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -42,10 +43,19 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		s.renderAsk(w, r, http.StatusBadRequest, web.AskForm{Depth: s.opt.DefaultDepth, Error: formError(err)})
 		return
 	}
+	// The form's review choice defaults to auto: pause only when the
+	// question is unclear. Old forms' checkbox values (1, on) mean always.
+	review := research.ReviewAuto
+	if v := r.PostFormValue("review"); v != "" {
+		review = research.ReviewMode(v)
+		if m, err := research.ParseReviewMode(v); err == nil {
+			review = m
+		}
+	}
 	form := web.AskForm{
 		Question: r.PostFormValue("question"),
 		Depth:    strings.TrimSpace(r.PostFormValue("depth")),
-		Review:   checked(r.PostFormValue("review")),
+		Review:   review,
 		ParentID: strings.TrimSpace(r.PostFormValue("parent_id")),
 		Engines:  chosenEngines(r.PostForm["engine"], s.opt.Settings.SearchEngines),
 	}

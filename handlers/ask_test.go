@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/quarryhq/quarry/research"
 )
 
 func TestAskPageRendersForm(t *testing.T) {
@@ -52,9 +54,9 @@ func TestCreateRunFormRedirects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var opts struct{ Review bool }
+	var opts struct{ Review research.ReviewMode }
 	json.Unmarshal(run.Options, &opts)
-	if run.Question != "How do SSE reconnects work?" || run.Depth != "quick" || !opts.Review {
+	if run.Question != "How do SSE reconnects work?" || run.Depth != "quick" || opts.Review != research.ReviewAlways {
 		t.Errorf("stored run = %q %q %s", run.Question, run.Depth, run.Options)
 	}
 

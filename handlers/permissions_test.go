@@ -29,7 +29,7 @@ func awaitingRun(t *testing.T, store *db.Store, owner, question string) *db.Run 
 		Actions: []research.ActionSpec{{Kind: "search", Engine: "duckduckgo", Query: "answer"}}, Budget: research.Presets()["quick"]}
 	err = store.InTx(ctx, func(tx *db.Tx) error {
 		status := research.StatusAwaitingApproval
-		if err := tx.SaveCheckpoint(ctx, run.ID, pipeline.StageReview, pipeline.State{Stage: pipeline.StageReview, Spec: &spec, Review: true, Engines: []string{"duckduckgo"}}); err != nil {
+		if err := tx.SaveCheckpoint(ctx, run.ID, pipeline.StageReview, pipeline.State{Stage: pipeline.StageReview, Spec: &spec, Review: research.ReviewAlways, Engines: []string{"duckduckgo"}}); err != nil {
 			return err
 		}
 		if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status, TaskSpec: mustJSON(t, spec)}); err != nil {

@@ -45,6 +45,11 @@ func (s *Server) approveRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := pipeline.Approval{Clarification: r.PostFormValue("clarification"), Reply: r.PostFormValue("reply")}
+	// A choice button is the person's one click on an option the page
+	// offered: it names the intent and confirms it.
+	if choice := strings.TrimSpace(r.PostFormValue("choice")); choice != "" {
+		a.Intent, a.Confirm = choice, true
+	}
 	var review *web.ReviewForm
 	if r.PostFormValue("plan") == "1" {
 		run, err := s.store.GetRun(r.Context(), id)
@@ -72,6 +77,16 @@ func (s *Server) approveRun(w http.ResponseWriter, r *http.Request) {
 		s.redirect(w, r, "/runs/"+id) // already approved or ended: the page shows which
 	case err != nil:
 		s.serverError(w, r, err)
+	case dec.NeedsConfirmation:
+		if review == nil {
+			review = &web.ReviewForm{Spec: derefSpec(s, r, id)}
+		}
+		review.Reply = a.Reply
+		review.Message = dec.Message
+		for _, c := range dec.Choices {
+			review.Choices = append(review.Choices, web.ReviewChoice{Intent: c.Intent, Label: c.Label})
+		}
+		s.renderReviewStatus(w, r, id, review, http.StatusOK)
 	case dec.NewRunID != "":
 		s.redirect(w, r, "/runs/"+dec.NewRunID)
 	default:
@@ -79,8 +94,24 @@ func (s *Server) approveRun(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// renderReview shows the run page with the review form as submitted.
+// derefSpec is the run's stored plan, or an empty one.
+func derefSpec(s *Server, r *http.Request, id string) research.TaskSpec {
+	if run, err := s.store.GetRun(r.Context(), id); err == nil {
+		if spec := decodeSpec(run.TaskSpec); spec != nil {
+			return *spec
+		}
+	}
+	return research.TaskSpec{}
+}
+
+// renderReview shows the run page with the review form as submitted and
+// the reason it was refused.
 func (s *Server) renderReview(w http.ResponseWriter, r *http.Request, id string, review *web.ReviewForm) {
+	s.renderReviewStatus(w, r, id, review, http.StatusBadRequest)
+}
+
+// renderReviewStatus shows the run page with the review form as submitted.
+func (s *Server) renderReviewStatus(w http.ResponseWriter, r *http.Request, id string, review *web.ReviewForm, status int) {
 	v, err := s.loadRunView(r.Context(), id)
 	if err != nil {
 		s.serverError(w, r, err)
@@ -89,7 +120,7 @@ func (s *Server) renderReview(w http.ResponseWriter, r *http.Request, id string,
 	v.Review = review
 	p := s.page(r, clipTitle(v.Question))
 	w.Header().Set("Cache-Control", "no-store")
-	s.render(w, r, http.StatusBadRequest, web.RunPage(p, v), web.RunBody(p, v))
+	s.render(w, r, status, web.RunPage(p, v), web.RunBody(p, v))
 }
 
 // maxActionRows is how many action rows the review form can carry (the

@@ -289,7 +289,7 @@ func TestReviewFormEditsAndAnswers(t *testing.T) {
 		Questions: []string{"How many messages a second?"}, Budget: research.Presets()["quick"]}
 	err := rep.store.InTx(ctx, func(tx *db.Tx) error {
 		status := research.StatusAwaitingApproval
-		if err := tx.SaveCheckpoint(ctx, run.ID, pipeline.StageReview, pipeline.State{Stage: pipeline.StageReview, Spec: &spec, Review: true, Engines: []string{"duckduckgo"}}); err != nil {
+		if err := tx.SaveCheckpoint(ctx, run.ID, pipeline.StageReview, pipeline.State{Stage: pipeline.StageReview, Spec: &spec, Review: research.ReviewAlways, Engines: []string{"duckduckgo"}}); err != nil {
 			return err
 		}
 		if err := tx.UpdateRun(ctx, run.ID, db.RunUpdate{Status: &status, TaskSpec: mustJSON(t, spec)}); err != nil {

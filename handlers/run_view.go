@@ -53,9 +53,10 @@ func (s *Server) runView(ctx context.Context, run *db.Run) (web.RunView, error) 
 	if run.Status.Terminal() {
 		runview.Settle(&v)
 	}
-	if spend := decodeUsage(run.Spend); spend != nil {
+	if spend := decodeSpend(run.Spend); spend != nil {
 		v.Budget.Tokens = spend.InputTokens + spend.OutputTokens
 		v.Budget.USD = spend.USD
+		v.Budget.Stages = spend.Stages
 	}
 	if run.Status == research.StatusDone {
 		rv, err := s.reportView(ctx, run, false)
@@ -139,10 +140,10 @@ func decodeSpec(raw json.RawMessage) *research.TaskSpec {
 	return &spec
 }
 
-// decodeUsage reads the run's spend column, nil when it records nothing.
-func decodeUsage(raw json.RawMessage) *engine.Usage {
-	var u engine.Usage
-	if len(raw) == 0 || json.Unmarshal(raw, &u) != nil || u == (engine.Usage{}) {
+// decodeSpend reads the run's spend column, nil when it records nothing.
+func decodeSpend(raw json.RawMessage) *pipeline.Spend {
+	var u pipeline.Spend
+	if len(raw) == 0 || json.Unmarshal(raw, &u) != nil || u.Usage == (engine.Usage{}) {
 		return nil
 	}
 	return &u

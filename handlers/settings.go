@@ -18,7 +18,9 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
 	if v.ShareTTL == 0 {
 		v.ShareTTL = s.opt.ShareTTL
 	}
-	v.Presets = presets()
+	if len(v.Presets) == 0 {
+		v.Presets = PresetViews(research.Presets())
+	}
 	v.Health = nil
 	for _, c := range s.checks(r.Context()) {
 		item := web.HealthItem{Name: c.name, OK: c.err == nil}
@@ -53,9 +55,11 @@ func (s *Server) queueHealth(ctx context.Context) web.HealthItem {
 	return web.HealthItem{Name: "run queue", OK: true, Detail: fmt.Sprintf("%d runs waiting for a worker", n)}
 }
 
-// presets are the depth budgets, shallow to deep.
-func presets() []web.PresetView {
-	all := research.Presets()
+// PresetViews shows the depth budgets, shallow to deep.
+func PresetViews(all map[string]research.Budget) []web.PresetView {
+	if len(all) == 0 {
+		all = research.Presets()
+	}
 	var out []web.PresetView
 	for _, d := range []string{research.DepthQuick, research.DepthStandard, research.DepthDeep} {
 		b := all[d]

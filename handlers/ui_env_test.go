@@ -425,6 +425,8 @@ func (p *uiPage) fillAsk(t *testing.T, env *uiEnv, question, depth, engine strin
 	p.MustElement("[data-testid=depth]").MustSelect(depth)
 	if review {
 		p.MustElement("[data-testid=review]").MustClick()
+	} else {
+		p.MustElement("[data-testid=review-never]").MustClick() // the form's default, auto, could pause
 	}
 	want := env.site.engine(engine)
 	for _, box := range p.MustElements("[data-testid=engine]") {

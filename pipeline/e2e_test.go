@@ -229,7 +229,7 @@ func TestReviewApproveAndCancel(t *testing.T) {
 	s := newSite(t, 0)
 	r, store := newRunner(t, s, extractive.New())
 	ctx := context.Background()
-	run, err := r.Submit(ctx, pipeline.Request{Question: "What is WeWork being investigated for?", Depth: "quick", Review: true})
+	run, err := r.Submit(ctx, pipeline.Request{Question: "What is WeWork being investigated for?", Depth: "quick", Review: research.ReviewAlways})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func (r *Runner) endGather(ctx context.Context, run *db.Run, st *State, stop str
 	}
 	st.StopReason = stop
 	st.Stage = StageSynthesize
-	upd := db.RunUpdate{Spend: mustJSON(st.Usage)}
+	upd := db.RunUpdate{Spend: mustJSON(st.Spend())}
 	events := []event{{research.EventStageCompleted, research.StagePayload{Stage: StageGather, Status: research.StatusGathering}}}
 	if stop != "" {
 		upd.StopReason = &stop
@@ -202,7 +202,7 @@ func (r *Runner) budgetPayload(st *State, stop string) research.BudgetPayload {
 	b := st.Spec.Budget
 	return research.BudgetPayload{Actions: len(st.Done), MaxActions: b.MaxActions, Batches: st.Batch, MaxBatches: b.MaxBatches,
 		ElapsedMS: st.GatherMS, MaxTimeMS: time.Duration(b.MaxTime).Milliseconds(),
-		Tokens: st.Usage.InputTokens + st.Usage.OutputTokens, USD: st.Usage.USD, MaxUSD: b.MaxUSD, StopReason: stop}
+		Tokens: st.Usage.InputTokens + st.Usage.OutputTokens, USD: st.Usage.USD, MaxUSD: b.MaxUSD, StopReason: stop, Stages: st.Spend().Stages}
 }
 
 // checkSpend refuses an LLM call once the run's spend cap is reached.

@@ -32,8 +32,8 @@ func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []
 		}
 		var usage engine.Usage
 		dec, usage, err = r.opt.Engine.Heartbeat(ctx, engine.HeartbeatRequest{Spec: *st.Spec, Sources: sources, Done: st.Done,
-			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines, Unread: unreadOf(st, sources), Empty: st.Empty})
-		st.Usage = st.Usage.Add(usage)
+			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines, Unread: unreadOf(st, sources), Empty: st.Empty, Clarification: st.Clarification})
+		st.addUsage(SpendHeartbeat, usage)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -65,7 +65,7 @@ func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []
 		{research.EventBudget, r.budgetPayload(st, "")},
 		{research.EventCheckpoint, map[string]any{"stage": StageGather, "batch": st.Batch, "sources": len(sources)}},
 	}
-	return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Usage)}, events...)
+	return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Spend())}, events...)
 }
 
 // unreadOf is the run's unread results without the pages it has since

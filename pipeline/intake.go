@@ -36,7 +36,7 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 		return err
 	}
 	spec, usage, err := r.opt.Engine.Plan(ctx, req)
-	st.Usage = st.Usage.Add(usage)
+	st.addUsage(SpendPlan, usage)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -56,6 +56,10 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 			clean.Actions = FallbackSpec(run.Question, st.Engines).Actions
 		}
 	}
+	if k := st.Keep; k != nil {
+		clean = keepEdits(clean, *k)
+		st.Keep = nil
+	}
 	st.Spec = &clean
 	status := research.StatusGathering
 	st.Stage = StageGather
@@ -66,12 +70,37 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 		status, st.Stage = research.StatusSynthesizing, StageSynthesize
 		st.Pending = nil
 		events[0].payload = research.PlanPayload{Status: status, Spec: clean}
-	case st.Review && !st.Approved:
+	case !st.Approved && st.Review.Pauses(clean.Clarity, r.opt.ClarifyBelow, len(clean.Questions) > 0):
 		status, st.Stage = research.StatusAwaitingApproval, StageReview
-		events = []event{{research.EventPlan, research.PlanPayload{Status: status, Spec: clean}}, {research.EventAwaitingApproval, research.PlanPayload{Status: status, Spec: clean}}}
+		st.ReviewReason = r.reviewReason(st.Review, clean)
+		paused := research.PlanPayload{Status: status, Spec: clean, Reason: st.ReviewReason}
+		events = []event{{research.EventPlan, paused}, {research.EventAwaitingApproval, paused}}
 	}
 	events = append(events, event{research.EventStageCompleted, research.StagePayload{Stage: StageIntake, Status: status}})
-	return r.commit(ctx, run, st, db.RunUpdate{Status: &status, Route: &clean.Route, TaskSpec: mustJSON(clean), Spend: mustJSON(st.Usage)}, events...)
+	return r.commit(ctx, run, st, db.RunUpdate{Status: &status, Route: &clean.Route, TaskSpec: mustJSON(clean), Spend: mustJSON(st.Spend())}, events...)
+}
+
+// reviewReason says why a run pauses for review.
+func (r *Runner) reviewReason(mode research.ReviewMode, spec research.TaskSpec) string {
+	if mode == research.ReviewAuto {
+		return fmt.Sprintf("The question is unclear (clarity %.2f, below %.2f): please answer the clarifying questions or approve the plan as it is.", spec.Clarity, r.opt.ClarifyBelow)
+	}
+	return "You asked to review the plan before the search."
+}
+
+// keepEdits gives a re-planned spec the goal, criteria and sections a
+// person edited before the re-plan.
+func keepEdits(spec, keep research.TaskSpec) research.TaskSpec {
+	if keep.Goal != "" {
+		spec.Goal = keep.Goal
+	}
+	if len(keep.Criteria) > 0 {
+		spec.Criteria = keep.Criteria
+	}
+	if len(keep.Sections) > 0 {
+		spec.Sections = keep.Sections
+	}
+	return spec
 }
 
 // commitStatus records a status change and a stage_started event, unless

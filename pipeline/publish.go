@@ -87,7 +87,7 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 	label := engine.EngineLabel(r.opt.Engine)
 	return r.opt.Store.Transition(ctx, run.ID, r.opt.Owner, db.Step{
 		Stage: st.Stage, State: st,
-		Update: db.RunUpdate{Status: &status, Spend: mustJSON(st.Usage)},
+		Update: db.RunUpdate{Status: &status, Spend: mustJSON(st.Spend())},
 		Apply: func(ctx context.Context, tx *db.Tx) error {
 			if _, err := tx.AddReport(ctx, db.Report{RunID: run.ID, Markdown: md, HTML: htmlOut,
 				Verification: mustJSON(ver), Citations: mustJSON(doc), Published: true, Engine: label}); err != nil {

@@ -53,11 +53,20 @@ type Options struct {
 	Metrics Metrics
 	Verify  report.VerifyOptions
 	Presets map[string]research.Budget
-	Logger  *slog.Logger
+	// ClarifyBelow is the clarity under which a run in review mode auto
+	// pauses for review (when its plan asks clarifying questions); 0 takes
+	// DefaultClarifyBelow, a negative value never pauses.
+	ClarifyBelow float64
+	Logger       *slog.Logger
 	// PollInterval is how often idle workers look for runs queued by other
 	// replicas.
 	PollInterval time.Duration
 }
+
+// DefaultClarifyBelow is the clarity under which review "auto" pauses:
+// the engines' scores put a question that names its subject and what is
+// wanted of it above it, and one missing either below.
+const DefaultClarifyBelow = 0.6
 
 // Runner executes runs: its workers claim them from Postgres, run the stage
 // loop from the latest checkpoint, and hold a lease while they work.
@@ -91,6 +100,9 @@ func NewRunner(opt Options) *Runner {
 	}
 	if opt.Presets == nil {
 		opt.Presets = research.Presets()
+	}
+	if opt.ClarifyBelow == 0 {
+		opt.ClarifyBelow = DefaultClarifyBelow
 	}
 	if opt.PollInterval <= 0 {
 		opt.PollInterval = time.Second

@@ -28,27 +28,34 @@ const (
 // replica needs to resume it after a crash. Code owns it; engines only see
 // the parts they are asked about.
 type State struct {
-	Stage         string                  `json:"stage"`
-	Spec          *research.TaskSpec      `json:"spec,omitempty"`
-	Review        bool                    `json:"review"`
-	Approved      bool                    `json:"approved"`
-	Clarification string                  `json:"clarification,omitempty"`
-	Engines       []string                `json:"engines,omitempty"`
-	Batch         int                     `json:"batch"`             // batches completed
-	Pending       []research.ActionSpec   `json:"pending,omitempty"` // actions of the next batch(es)
-	Done          []research.ActionSpec   `json:"done,omitempty"`    // actions already run
-	Unread        []research.Hit          `json:"unread,omitempty"`  // results listed but not read, at most research.MaxUnread
-	Empty         []string                `json:"empty,omitempty"`   // queries whose results page listed nothing
-	GatherMS      int64                   `json:"gather_ms"`         // wall time spent gathering, summed over resumes
-	Usage         engine.Usage            `json:"usage"`
-	StopReason    string                  `json:"stop_reason,omitempty"`
-	Pass          int                     `json:"pass"` // synthesis passes done
-	Drafts        []Draft                 `json:"drafts,omitempty"`
-	Feedback      []string                `json:"feedback,omitempty"`
-	SkipPrelim    bool                    `json:"skip_prelim,omitempty"`
-	Answer        string                  `json:"answer,omitempty"`
-	ParentURLs    []string                `json:"parent_urls,omitempty"`
-	Prior         []research.PriorSection `json:"prior,omitempty"`
+	Stage         string              `json:"stage"`
+	Spec          *research.TaskSpec  `json:"spec,omitempty"`
+	Review        research.ReviewMode `json:"review"` // always, never or auto (old checkpoints: true/false)
+	Approved      bool                `json:"approved"`
+	Clarification string              `json:"clarification,omitempty"`
+	// ReviewReason says why the run paused for review.
+	ReviewReason string `json:"review_reason,omitempty"`
+	// Keep is what a person edited of the plan (goal, criteria, sections)
+	// before a re-plan: the new plan keeps it.
+	Keep     *research.TaskSpec    `json:"keep,omitempty"`
+	Engines  []string              `json:"engines,omitempty"`
+	Batch    int                   `json:"batch"`             // batches completed
+	Pending  []research.ActionSpec `json:"pending,omitempty"` // actions of the next batch(es)
+	Done     []research.ActionSpec `json:"done,omitempty"`    // actions already run
+	Unread   []research.Hit        `json:"unread,omitempty"`  // results listed but not read, at most research.MaxUnread
+	Empty    []string              `json:"empty,omitempty"`   // queries whose results page listed nothing
+	GatherMS int64                 `json:"gather_ms"`         // wall time spent gathering, summed over resumes
+	Usage    engine.Usage          `json:"usage"`
+	// StageUsage is Usage by stage (SpendPlan, SpendHeartbeat, …).
+	StageUsage map[string]engine.Usage `json:"stage_usage,omitempty"`
+	StopReason string                  `json:"stop_reason,omitempty"`
+	Pass       int                     `json:"pass"` // synthesis passes done
+	Drafts     []Draft                 `json:"drafts,omitempty"`
+	Feedback   []string                `json:"feedback,omitempty"`
+	SkipPrelim bool                    `json:"skip_prelim,omitempty"`
+	Answer     string                  `json:"answer,omitempty"`
+	ParentURLs []string                `json:"parent_urls,omitempty"`
+	Prior      []research.PriorSection `json:"prior,omitempty"`
 	// Timings sums the wall time of each stage in milliseconds, across
 	// resumes (the publish stage's own time is not included).
 	Timings map[string]int64 `json:"timings,omitempty"`
@@ -89,8 +96,8 @@ type Draft struct {
 
 // Options of a run as the user asked for it (stored in runs.options).
 type RunOptions struct {
-	Review  bool     `json:"review"`
-	Engines []string `json:"engines,omitempty"`
+	Review  research.ReviewMode `json:"review"`
+	Engines []string            `json:"engines,omitempty"`
 }
 
 // elapsed returns the gather wall time spent, as a duration.

@@ -46,7 +46,14 @@ func (r *Runner) synthesize(ctx context.Context, run *db.Run, st *State) error {
 			Prior: st.Prior, Clarification: st.Clarification, Feedback: st.Feedback, Previous: prev, Budget: budget}, stream.write)
 	}
 	stream.close()
-	st.Usage = st.Usage.Add(usage)
+	spent := SpendSynthesize
+	switch {
+	case st.Spec.Route == research.RouteChat:
+		spent = SpendChat
+	case pass > 1:
+		spent = SpendRepair
+	}
+	st.addUsage(spent, usage)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -54,7 +61,7 @@ func (r *Runner) synthesize(ctx context.Context, run *db.Run, st *State) error {
 		if len(st.Drafts) > 0 { // a repair failed: publish the best so far
 			st.Stage = StagePublish
 			st.StopReason = "repair failed: " + text.Clip(err.Error(), 200)
-			return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Usage), StopReason: &st.StopReason})
+			return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Spend()), StopReason: &st.StopReason})
 		}
 		return &RunError{Msg: "writing the report failed: " + text.Clip(err.Error(), 300)}
 	}
@@ -71,7 +78,7 @@ func (r *Runner) synthesize(ctx context.Context, run *db.Run, st *State) error {
 	if st.Spec.Route == research.RouteChat {
 		st.Stage = StagePublish
 	}
-	return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Usage)},
+	return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Spend())},
 		event{research.EventStageCompleted, research.StagePayload{Stage: StageSynthesize, Status: research.StatusSynthesizing}})
 }
 

@@ -31,6 +31,8 @@ type StagePayload struct {
 type PlanPayload struct {
 	Status RunStatus `json:"status,omitempty"`
 	Spec   TaskSpec  `json:"spec"`
+	// Reason says why the run pauses for review (awaiting approval only).
+	Reason string `json:"reason,omitempty"`
 }
 
 // ActionPayload is one action's state change.
@@ -67,6 +69,18 @@ type BudgetPayload struct {
 	USD        float64 `json:"usd"`
 	MaxUSD     float64 `json:"max_usd,omitempty"`
 	StopReason string  `json:"stop_reason,omitempty"`
+	// Stages is the model spend per stage, in the order the run spent it.
+	Stages []StageSpend `json:"stages,omitempty"`
+}
+
+// StageSpend is the model spend of one stage of a run: plan, heartbeat,
+// synthesize, repair, chat.
+type StageSpend struct {
+	Stage        string  `json:"stage"`
+	Calls        int     `json:"calls"`
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	USD          float64 `json:"usd"`
 }
 
 // DeltaPayload is a piece of report text as it is written.

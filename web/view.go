@@ -39,7 +39,8 @@ func (p Page) Static(name string) string { return p.Base + "/static/" + static.V
 type AskForm struct {
 	Question string
 	Depth    string
-	Review   bool
+	// Review is when the run pauses for plan review; "" shows auto.
+	Review   research.ReviewMode
 	Error    string
 	ParentID string
 	// EngineChoices are the configured search engines; the form offers a
@@ -50,6 +51,14 @@ type AskForm struct {
 	// FollowUp renders the form as the follow-up box of a report (its own
 	// ids and test ids, so it never collides with the ask page's).
 	FollowUp bool
+}
+
+// ReviewMode is the review choice the form shows: auto unless set.
+func (f AskForm) ReviewMode() research.ReviewMode {
+	if f.Review == "" {
+		return research.ReviewAuto
+	}
+	return f.Review
 }
 
 // EngineChosen reports whether the form has engine e ticked: every engine
@@ -216,6 +225,8 @@ type RunView struct {
 	// Review is the state of the plan review form after a rejected edit:
 	// the edited plan and the message; nil shows the plan as stored.
 	Review *ReviewForm
+	// ReviewReason says why the run paused for review.
+	ReviewReason string
 	// ApprovedBy and CancelledBy are who approved the run's plan and who
 	// cancelled it ("" without accounts, or when the pipeline did).
 	ApprovedBy  string
@@ -227,6 +238,18 @@ type ReviewForm struct {
 	Spec    research.TaskSpec
 	Answers []string
 	Error   string
+	// Reply is the free-text reply as submitted; Message and Choices ask
+	// what it meant when it was unclear or would cancel the run.
+	Reply   string
+	Message string
+	Choices []ReviewChoice
+}
+
+// ReviewChoice is one option offered for a reply: a button that carries
+// the intent out.
+type ReviewChoice struct {
+	Intent string
+	Label  string
 }
 
 // BudgetView is the run's spend against its limits, from the latest
@@ -243,6 +266,8 @@ type BudgetView struct {
 	USD        float64
 	MaxUSD     float64
 	StopReason string
+	// Stages is the model spend per stage.
+	Stages []research.StageSpend
 }
 
 // PassView is one verification pass of the report, and the repair it led

@@ -15,9 +15,13 @@ import (
 
 	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine/llm"
 	"github.com/quarryhq/quarry/fetch"
 	"github.com/quarryhq/quarry/handlers"
 	"github.com/quarryhq/quarry/notify"
+	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/report"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/search"
 )
 
@@ -72,7 +76,25 @@ type Config struct {
 	// AllowedHosts are the further Host names the server answers to
 	// (QUARRY_ALLOWED_HOSTS), against DNS rebinding.
 	AllowedHosts []string
+
+	// Presets are the depth budgets: the defaults of research.Presets with
+	// QUARRY_DEPTH_QUICK, QUARRY_DEPTH_STANDARD and QUARRY_DEPTH_DEEP
+	// applied ("actions=12,batches=4,time=90s").
+	Presets map[string]research.Budget
+	// Verify are the verification thresholds (QUARRY_VERIFY_*).
+	Verify report.VerifyOptions
+	// Prices are model prices in dollars per million tokens, over the
+	// built-in list (QUARRY_LLM_PRICES).
+	Prices map[string]llm.Price
+	// ClarifyBelow is the clarity under which review "auto" pauses a run
+	// (QUARRY_CLARIFY_BELOW).
+	ClarifyBelow float64
 }
+
+// DefaultRunBudgetUSD caps a run's model spend when QUARRY_RUN_BUDGET_USD
+// is not set and a hosted model is configured: a deep run of a mid-priced
+// model stays well under it, a runaway loop does not.
+const DefaultRunBudgetUSD = 1.0
 
 // LoadConfig reads the configuration from getenv (os.Getenv in production).
 func LoadConfig(getenv func(string) string) (*Config, error) {
@@ -197,10 +219,13 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 	if !oneOf(c.Depth, "quick", "standard", "deep") {
 		return nil, fmt.Errorf("QUARRY_DEPTH: unknown depth %q (accepted: quick, standard, deep)", c.Depth)
 	}
+	if c.LLM != "extractive" {
+		c.RunBudgetUSD = DefaultRunBudgetUSD
+	}
 	if v := getenv("QUARRY_RUN_BUDGET_USD"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f < 0 {
-			return nil, fmt.Errorf("QUARRY_RUN_BUDGET_USD: %q is not a non-negative number of dollars", v)
+			return nil, fmt.Errorf("QUARRY_RUN_BUDGET_USD: %q is not a non-negative number of dollars (0 for no cap)", v)
 		}
 		c.RunBudgetUSD = f
 	}
@@ -208,6 +233,9 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 		if c.SMTP, err = notify.ParseSMTPURL(v); err != nil {
 			return nil, fmt.Errorf("QUARRY_SMTP_URL: %w", err)
 		}
+	}
+	if err := c.loadTuning(getenv); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -223,6 +251,97 @@ func (c *Config) PublicURL() string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// loadTuning reads what operators tune about research: depth presets,
+// verification thresholds, model prices and when review auto pauses.
+func (c *Config) loadTuning(getenv func(string) string) error {
+	c.Presets = research.Presets()
+	for _, d := range []string{research.DepthQuick, research.DepthStandard, research.DepthDeep} {
+		name := "QUARRY_DEPTH_" + strings.ToUpper(d)
+		b, err := research.ParseBudget(c.Presets[d], getenv(name))
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		c.Presets[d] = b
+	}
+	c.Verify = report.DefaultVerifyOptions()
+	for _, t := range []struct {
+		name string
+		v    *float64
+	}{
+		{"QUARRY_VERIFY_MIN_VALIDITY", &c.Verify.MinValidity},
+		{"QUARRY_VERIFY_MIN_COVERAGE", &c.Verify.MinCoverage},
+		{"QUARRY_VERIFY_MIN_SUPPORT", &c.Verify.MinSupport},
+		{"QUARRY_VERIFY_SUPPORT_THRESHOLD", &c.Verify.SupportThreshold},
+		{"QUARRY_VERIFY_MIN_GROUNDING", &c.Verify.MinGrounding},
+		{"QUARRY_VERIFY_MIN_CRITERIA", &c.Verify.MinCriteria},
+	} {
+		f, set, err := shareVar(getenv, t.name)
+		if err != nil {
+			return err
+		}
+		if set {
+			// 0 turns the check off; report.VerifyOptions says so with a
+			// negative value (its zero means "the default").
+			*t.v = f
+			if f == 0 {
+				*t.v = -1
+			}
+		}
+	}
+	prices, err := parsePrices(getenv("QUARRY_LLM_PRICES"))
+	if err != nil {
+		return fmt.Errorf("QUARRY_LLM_PRICES: %w", err)
+	}
+	c.Prices = prices
+	f, set, err := shareVar(getenv, "QUARRY_CLARIFY_BELOW")
+	if err != nil {
+		return err
+	}
+	c.ClarifyBelow = pipeline.DefaultClarifyBelow
+	switch {
+	case set && f == 0:
+		c.ClarifyBelow = -1 // never: pipeline.Options reads 0 as "the default"
+	case set:
+		c.ClarifyBelow = f
+	}
+	return nil
+}
+
+// shareVar reads a number from 0 to 1; set is false when the variable is
+// empty.
+func shareVar(getenv func(string) string, name string) (f float64, set bool, err error) {
+	v := strings.TrimSpace(getenv(name))
+	if v == "" {
+		return 0, false, nil
+	}
+	f, err = strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 || f > 1 {
+		return 0, false, fmt.Errorf("%s: %q is not a number from 0 to 1 such as 0.6", name, v)
+	}
+	return f, true, nil
+}
+
+// parsePrices reads "model=input/output,…", dollars per million tokens
+// of input and of output ("gpt-4o=2.5/10,my-local-model=0/0").
+func parsePrices(v string) (map[string]llm.Price, error) {
+	out := map[string]llm.Price{}
+	for _, item := range splitList(v) {
+		model, price, ok := strings.Cut(item, "=")
+		model = strings.TrimSpace(model)
+		in, outp, ok2 := strings.Cut(price, "/")
+		if !ok || !ok2 || model == "" {
+			return nil, fmt.Errorf("%q is not model=input/output such as gpt-4o=2.5/10 (dollars per million tokens)", item)
+		}
+		pi, err1 := strconv.ParseFloat(strings.TrimSpace(in), 64)
+		po, err2 := strconv.ParseFloat(strings.TrimSpace(outp), 64)
+		if err1 != nil || err2 != nil || pi < 0 || po < 0 || pi > 10000 || po > 10000 {
+			return nil, fmt.Errorf("%q: prices must be numbers of dollars per million tokens from 0 to 10000", item)
+		}
+		out[model] = llm.Price{Input: pi, Output: po}
+	}
+	return out, nil
 }
 
 func intVar(getenv func(string) string, name string, def, min, max int) (int, error) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -135,6 +136,19 @@ func (e meteredEngine) Chat(ctx context.Context, req engine.ChatRequest, stream 
 	text, u, err := e.Engine.Chat(ctx, req, stream)
 	e.record("chat", start, u, err)
 	return text, u, err
+}
+
+// ReadReply lets the pipeline ask the engine's model to read a reply to a
+// plan, when the engine has a model (pipeline.ReplyReader).
+func (e meteredEngine) ReadReply(ctx context.Context, spec research.TaskSpec, reply string) (string, string, engine.Usage, error) {
+	rr, ok := e.Engine.(pipeline.ReplyReader)
+	if !ok {
+		return "", "", engine.Usage{}, errors.ErrUnsupported
+	}
+	start := time.Now()
+	intent, text, u, err := rr.ReadReply(ctx, spec, reply)
+	e.record("reply", start, u, err)
+	return intent, text, u, err
 }
 
 // meteredGatherer times the source pages a gatherer loads.

@@ -66,7 +66,7 @@ func TestResearchSiteEngine(t *testing.T) {
 		"QUARRY_POOL_SIZE":   "2",
 	}
 	var stdout, stderr bytes.Buffer
-	err := researchTo(context.Background(), &stdout, &stderr, func(k string) string { return env[k] },
+	err := researchTo(context.Background(), strings.NewReader(""), &stdout, &stderr, func(k string) string { return env[k] },
 		[]string{"--depth", "quick", "--engines", "site:" + site.URL + "/news", "--json", "Why is the New York attorney general investigating WeWork?"})
 	if err != nil {
 		t.Fatalf("research: %v\nstderr: %s", err, stderr.String())

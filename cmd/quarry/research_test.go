@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
+	"github.com/quarryhq/quarry/research"
 )
 
 // TestResearchJSONContract runs `quarry research --json` over a loopback
@@ -50,9 +52,10 @@ func TestResearchJSONContract(t *testing.T) {
 		"QUARRY_SEARCH_ENGINES": "url:" + site.URL + "/search?q={query}",
 		"QUARRY_ALLOW_HOSTS":    strings.TrimPrefix(site.URL, "http://"),
 		"QUARRY_POOL_SIZE":      "2",
+		"QUARRY_DEPTH_QUICK":    "actions=3,pages=2",
 	}
 	var stdout, stderr bytes.Buffer
-	err := researchTo(context.Background(), &stdout, &stderr, func(k string) string { return env[k] },
+	err := researchTo(context.Background(), strings.NewReader(""), &stdout, &stderr, func(k string) string { return env[k] },
 		[]string{"--depth", "quick", "--json", "Why is the New York attorney general investigating WeWork?"})
 	if err != nil {
 		t.Fatalf("research: %v\nstderr: %s", err, stderr.String())
@@ -85,11 +88,54 @@ func TestResearchJSONContract(t *testing.T) {
 	if out.Timings["total_ms"] <= 0 || out.Timings["gather_ms"] <= 0 {
 		t.Errorf("timings = %v", out.Timings)
 	}
+	if !strings.Contains(stdout.String(), `"spend":{`) {
+		t.Errorf("no spend in the output:\n%s", clipOut(stdout.String()))
+	}
+	conn, err := db.Open(context.Background(), env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	store := db.NewStore(conn, nil)
+	run, err := store.GetRun(context.Background(), out.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var budget research.Budget
+	json.Unmarshal(run.Budget, &budget)
+	if budget.MaxActions != 3 || budget.PagesPerSearch != 2 {
+		t.Errorf("run budget = %+v, want QUARRY_DEPTH_QUICK's actions=3,pages=2", budget)
+	}
+
+	// --review pauses at the plan and reads the reply: "cancel" is
+	// confirmed before it happens (choice 1), and the run ends cancelled.
+	stdout.Reset()
+	stderr.Reset()
+	err = researchTo(context.Background(), strings.NewReader("cancel\n1\n"), &stdout, &stderr, func(k string) string { return env[k] },
+		[]string{"--depth", "quick", "--review", "Why is the New York attorney general investigating WeWork?"})
+	if err == nil || !strings.Contains(err.Error(), "cancelled") || !strings.Contains(stderr.String(), "cannot be undone") {
+		t.Errorf("--review with cancel: err %v\nstderr: %s", err, stderr.String())
+	}
+	// "no, proceed" goes on to the report.
+	stdout.Reset()
+	stderr.Reset()
+	err = researchTo(context.Background(), strings.NewReader("no, proceed\n"), &stdout, &stderr, func(k string) string { return env[k] },
+		[]string{"--depth", "quick", "--review", "Why is the New York attorney general investigating WeWork?"})
+	if err != nil || !strings.Contains(stderr.String(), "Plan (clarity") || !strings.Contains(stdout.String(), "## Sources") {
+		t.Errorf("--review with no, proceed: err %v\nstderr: %s", err, stderr.String())
+	}
+}
+
+func clipOut(s string) string {
+	if len(s) > 2000 {
+		return s[:2000] + "…"
+	}
+	return s
 }
 
 func TestResearchNeedsAQuestion(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	err := researchTo(context.Background(), &stdout, &stderr, func(string) string { return "" }, []string{"--json"})
+	err := researchTo(context.Background(), strings.NewReader(""), &stdout, &stderr, func(string) string { return "" }, []string{"--json"})
 	if err == nil || !strings.Contains(err.Error(), "usage") {
 		t.Fatalf("err = %v, want usage", err)
 	}

@@ -134,6 +134,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Metrics: metrics, Engines: cfg.SearchEngines,
 		Workers: cfg.Workers, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD, Logger: logger,
 		ShareTTL: cfg.ShareTTL, LeaseTTL: cfg.LeaseTTL,
+		Presets: cfg.Presets, Verify: cfg.Verify, ClarifyBelow: cfg.ClarifyBelow,
 	})
 	h := handlers.New(handlers.Options{
 		Store: store, Runs: runner, Browser: pool, Logger: logger, Inbox: inbox,
@@ -265,6 +266,7 @@ func settingsView(cfg *Config) web.SettingsView {
 	v := web.SettingsView{
 		Engine: cfg.LLM, Model: cfg.LLMModel, SearchEngines: cfg.SearchEngines, PoolSize: cfg.PoolSize,
 		Workers: cfg.Workers, DefaultDepth: cfg.Depth, Auth: cfg.Auth, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD,
+		Presets: handlers.PresetViews(cfg.Presets),
 	}
 	switch {
 	case cfg.BrowserURL != "":

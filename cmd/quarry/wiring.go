@@ -19,13 +19,13 @@ import (
 func buildEngine(cfg *Config, logger *slog.Logger) (engine.Engine, error) {
 	switch cfg.LLM {
 	case "openai":
-		e, err := llm.New(llm.Options{Provider: llm.ProviderOpenAI, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.LLMModel, Logger: logger})
+		e, err := llm.New(llm.Options{Provider: llm.ProviderOpenAI, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.LLMModel, Prices: cfg.Prices, Logger: logger})
 		if err != nil {
 			return nil, fmt.Errorf("QUARRY_LLM=openai: %w", err)
 		}
 		return e, nil
 	case "anthropic":
-		e, err := llm.New(llm.Options{Provider: llm.ProviderAnthropic, APIKey: cfg.AnthropicKey, Model: cfg.LLMModel, Logger: logger})
+		e, err := llm.New(llm.Options{Provider: llm.ProviderAnthropic, APIKey: cfg.AnthropicKey, Model: cfg.LLMModel, Prices: cfg.Prices, Logger: logger})
 		if err != nil {
 			return nil, fmt.Errorf("QUARRY_LLM=anthropic: %w", err)
 		}

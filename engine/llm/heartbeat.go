@@ -54,7 +54,11 @@ func (e *Engine) Heartbeat(ctx context.Context, req engine.HeartbeatRequest) (en
 // criteria with their coverage, what was done, then as many sources as fit.
 func heartbeatMessage(req engine.HeartbeatRequest, maxNew, budget int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Goal: %s\n\nSuccess criteria:\n", text.ClipBytes(text.OneLine(req.Spec.Goal), maxGoalLen))
+	fmt.Fprintf(&b, "Goal: %s\n", text.ClipBytes(text.OneLine(req.Spec.Goal), maxGoalLen))
+	if c := strings.TrimSpace(req.Clarification); c != "" {
+		fmt.Fprintf(&b, "The user clarified: %s\n", text.ClipBytes(text.OneLine(c), 2000))
+	}
+	b.WriteString("\nSuccess criteria:\n")
 	for i, c := range req.Spec.Criteria {
 		status := "NOT YET COVERED"
 		if ids := req.Coverage[c]; len(ids) > 0 {

@@ -96,6 +96,7 @@ func Apply(v *web.RunView, ev db.Event) Change {
 		var p research.PlanPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			v.Spec = &p.Spec
+			v.ReviewReason = p.Reason
 			// The plan carries the budget's limits; spend follows in
 			// budget events, which always come after it.
 			v.Budget = BudgetFromSpec(p.Spec.Budget)
@@ -247,7 +248,7 @@ func BudgetFromSpec(b research.Budget) web.BudgetView {
 
 func budgetView(p research.BudgetPayload) web.BudgetView {
 	return web.BudgetView{Known: true, Actions: p.Actions, MaxActions: p.MaxActions, Batches: p.Batches, MaxBatches: p.MaxBatches,
-		ElapsedMS: p.ElapsedMS, MaxTimeMS: p.MaxTimeMS, Tokens: p.Tokens, USD: p.USD, MaxUSD: p.MaxUSD, StopReason: p.StopReason}
+		ElapsedMS: p.ElapsedMS, MaxTimeMS: p.MaxTimeMS, Tokens: p.Tokens, USD: p.USD, MaxUSD: p.MaxUSD, StopReason: p.StopReason, Stages: p.Stages}
 }
 
 // ScoresView shows a verification pass's scores.

@@ -74,7 +74,7 @@ func TestApplyFoldsRecordedRun(t *testing.T) {
 	}
 	wantBudget := web.BudgetView{Known: true, Actions: 3, MaxActions: 10, Batches: 2, MaxBatches: 3, ElapsedMS: 9100, MaxTimeMS: 60000,
 		Tokens: 2500, USD: 0.0064, StopReason: "the heartbeat found enough evidence"}
-	if v.Budget != wantBudget {
+	if !reflect.DeepEqual(v.Budget, wantBudget) {
 		t.Errorf("budget\n got %+v\nwant %+v", v.Budget, wantBudget)
 	}
 	if len(v.Passes) != 3 || v.Passes[0].Pass != 1 || v.Passes[0].Scores.Passed || !v.Passes[1].Repair || v.Passes[1].Pass != 1 ||
@@ -106,7 +106,7 @@ func TestApplyReportsChangedBlocks(t *testing.T) {
 			}},
 		{"plan", event(t, research.EventPlan, research.PlanPayload{Status: research.StatusGathering, Spec: spec}), runview.Status | runview.Plan | runview.Budget,
 			func(t *testing.T, v web.RunView, _ runview.Change) {
-				if v.Budget != runview.BudgetFromSpec(spec.Budget) || v.Spec.Goal != "g" {
+				if !reflect.DeepEqual(v.Budget, runview.BudgetFromSpec(spec.Budget)) || v.Spec.Goal != "g" {
 					t.Errorf("plan %+v budget %+v", v.Spec, v.Budget)
 				}
 			}},
