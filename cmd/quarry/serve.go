@@ -130,6 +130,8 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Workers: cfg.Workers, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD, Logger: logger,
 		ShareTTL: cfg.ShareTTL, LeaseTTL: cfg.LeaseTTL,
 	})
+	store.SetTaskConcurrency(cfg.Tasks.Concurrency)
+	scheduler, taskOpts := buildTasks(cfg, store, runner, logger)
 	h := handlers.New(handlers.Options{
 		Store: store, Runs: runner, Browser: pool, Logger: logger,
 		BaseURL: cfg.BaseURL, DefaultDepth: cfg.Depth, Settings: settingsView(cfg),
@@ -137,6 +139,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Auth:           handlers.AuthOptions{Mode: cfg.Auth, Header: cfg.AuthHeader, SessionTTL: cfg.SessionTTL},
 		TrustedProxies: cfg.TrustedProxies, Limits: cfg.Limits,
 		Printer: pool, ShareTTL: cfg.ShareTTL, AllowedHosts: cfg.AllowedHosts,
+		Tasks: taskOpts,
 	})
 	if cfg.Auth == handlers.AuthPassword {
 		if users, err := store.ListUsers(openCtx); err == nil && len(users) == 0 {
@@ -166,6 +169,14 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 	})
 
 	runner.Start()
+	// Every replica runs the scheduler; they share the work through
+	// Postgres. NOTIFY on a task's creation or edit wakes them.
+	schedCtx, stopScheduler := context.WithCancel(context.Background())
+	defer stopScheduler()
+	if err := db.ListenTasks(schedCtx, dbURL, scheduler.Wake); err != nil {
+		return err
+	}
+	scheduler.Start(schedCtx)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/",
@@ -192,6 +203,8 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		logger.Warn("sse streams still open", "err", err)
 	}
 	cancelStreams()
+	stopScheduler()
+	scheduler.Wait()
 	runnerCtx, cancelRunner := context.WithTimeout(context.Background(), shutdownRunner)
 	if err := runner.Shutdown(runnerCtx); err != nil {
 		logger.Warn("workers did not stop in time", "err", err)
