@@ -36,7 +36,9 @@ type TaskOptions struct {
 	Changes tasks.ChangeReader
 }
 
-func (s *Server) tasksEnabled() bool { return s.opt.Tasks.Normalize != nil && s.opt.Tasks.NewRun != nil }
+func (s *Server) tasksEnabled() bool {
+	return s.opt.Tasks.Normalize != nil && s.opt.Tasks.NewRun != nil
+}
 
 // requireTasks answers 404 when tasks are not configured.
 func (s *Server) requireTasks(next http.Handler) http.Handler {

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/egress"
 )
 
 // Approval modes and notify policies, as stored.
@@ -148,7 +149,9 @@ func Prepare(ctx context.Context, in Input, rules Rules, now time.Time) (db.Task
 			checkCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			err := rules.CheckURL(checkCtx, u)
 			cancel()
-			if err != nil {
+			// A refusal (a private address, say) is bad input; a name that
+			// does not resolve now may later, and delivery checks again.
+			if errors.Is(err, egress.ErrRefused) {
 				return bad("notify.webhook_url", "%s", err.Error())
 			}
 		}

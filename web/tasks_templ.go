@@ -1023,7 +1023,7 @@ func TaskBody(p Page, t TaskView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			for _, r := range t.Runs {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 91, "<li data-testid=\"task-run\"><a class=\"run-q\" href=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 91, "<li data-testid=\"task-run-item\"><a class=\"run-q\" href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
