@@ -28,6 +28,10 @@ type SlotDecision struct {
 	SkipReason string    // record Slot as skipped, with this reason
 	Next       time.Time // the task's next slot; zero: none
 	Complete   bool      // a one-shot is done: status completed
+	// Passed are earlier slots that came and went unrun (downtime, or a
+	// scheduler later than a slot's length): recorded with PassedReason.
+	Passed       []time.Time
+	PassedReason string
 	// PauseOwner, when set, pauses every active task of the owner with
 	// this reason until PauseUntil (a daily budget reached).
 	PauseOwner string
@@ -191,6 +195,12 @@ func (tx *Tx) tickTask(ctx context.Context, now time.Time, t Task, policy TickPo
 	}
 	if dec.SkipReason != "" && !dec.Slot.IsZero() {
 		if err := tx.skipSlot(ctx, t.ID, dec.Slot, dec.SkipReason); err != nil {
+			return err
+		}
+		res.Skipped++
+	}
+	for _, slot := range dec.Passed {
+		if err := tx.skipSlot(ctx, t.ID, slot, dec.PassedReason); err != nil {
 			return err
 		}
 		res.Skipped++

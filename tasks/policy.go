@@ -13,6 +13,7 @@ const (
 	SkipStillRunning = "skipped: still running"
 	SkipBudget       = "skipped: daily budget reached"
 	SkipMissed       = "missed: later than the grace period"
+	SkipPassed       = "missed: a later slot was due by then"
 )
 
 // RunMaker builds the run of a task's slot; review is whether the run
@@ -31,7 +32,7 @@ type Policy struct {
 func (p Policy) Decide(now time.Time, d db.DueTask) db.SlotDecision {
 	sched := ScheduleOf(&d.Task)
 	due := sched.Plan(d.NextRunAt.Time, now, p.Grace)
-	dec := db.SlotDecision{Slot: due.Slot, Next: due.Next, Complete: due.Next.IsZero()}
+	dec := db.SlotDecision{Slot: due.Slot, Next: due.Next, Complete: due.Next.IsZero(), Passed: due.Passed, PassedReason: SkipPassed}
 	switch {
 	case !due.Run:
 		dec.SkipReason = SkipMissed

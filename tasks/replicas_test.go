@@ -15,6 +15,9 @@ import (
 	"github.com/quarryhq/quarry/research"
 )
 
+// workDelay is how long a test worker takes over a run.
+var workDelay time.Duration
+
 // worker claims runs the way the pipeline's workers do and finishes each at
 // once, recording when it started it.
 func worker(ctx context.Context, t testing.TB, store *db.Store, wake <-chan struct{}, name string) {
@@ -34,6 +37,9 @@ func worker(ctx context.Context, t testing.TB, store *db.Store, wake <-chan stru
 			case <-time.After(200 * time.Millisecond):
 			}
 			continue
+		}
+		if workDelay > 0 {
+			time.Sleep(workDelay)
 		}
 		status := research.StatusDone
 		if err := store.Transition(ctx, run.ID, name, db.Step{Update: db.RunUpdate{Status: &status}}); err != nil && ctx.Err() == nil {

@@ -112,11 +112,15 @@ func (s Schedule) Upcoming(t time.Time, n int) []time.Time {
 // latest slot that is due (when it is within grace of now) and move on to
 // the first slot after now. Several missed slots never run several times.
 type Due struct {
-	Slot    time.Time // the slot to run or record; zero when none
-	Run     bool      // false: the latest slot is older than the grace period
-	Next    time.Time // the task's next slot; zero when it has none (a one-shot)
-	Skipped int       // earlier missed slots passed over
+	Slot    time.Time   // the slot to run or record; zero when none
+	Run     bool        // false: the latest slot is older than the grace period
+	Next    time.Time   // the task's next slot; zero when it has none (a one-shot)
+	Skipped int         // earlier missed slots passed over
+	Passed  []time.Time // the latest of them (at most maxPassed), to record
 }
+
+// maxPassed bounds the passed-over slots recorded after a long downtime.
+const maxPassed = 20
 
 // Plan decides the task's due slot at now, given its stored next slot.
 func (s Schedule) Plan(next, now time.Time, grace time.Duration) Due {
@@ -128,12 +132,19 @@ func (s Schedule) Plan(next, now time.Time, grace time.Duration) Due {
 			n := now.Sub(slot) / s.Interval
 			slot = slot.Add(n * s.Interval)
 			d.Skipped = int(n)
+			for k := 1; k <= min(d.Skipped, maxPassed); k++ {
+				d.Passed = append(d.Passed, slot.Add(-time.Duration(k)*s.Interval))
+			}
 		}
 	case KindCron:
 		for i := 0; i < maxCronSteps; i++ {
 			after := s.Next(slot)
 			if after.IsZero() || after.After(now) {
 				break
+			}
+			d.Passed = append(d.Passed, slot)
+			if len(d.Passed) > maxPassed {
+				d.Passed = d.Passed[1:]
 			}
 			slot = after
 			d.Skipped++

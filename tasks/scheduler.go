@@ -92,7 +92,11 @@ func (s *Scheduler) loop(ctx context.Context) {
 		case <-timer.C:
 		}
 		sleep := s.opt.MaxSleep
+		began := time.Now()
 		res, err := s.Tick(ctx)
+		if took := time.Since(began); took > time.Second {
+			s.log.Warn("slow scheduler tick", "ms", took.Milliseconds(), "claimed", res.Claimed)
+		}
 		switch {
 		case err != nil:
 			if ctx.Err() != nil {
@@ -103,7 +107,9 @@ func (s *Scheduler) loop(ctx context.Context) {
 			sleep = 0 // more are due
 		case !res.NextDueAt.IsZero():
 			if d := res.NextDueAt.Sub(res.Now); d < sleep {
-				sleep = max(d, 0)
+				// Due already but not claimed: another replica holds it.
+				// Look again shortly rather than spin on the database.
+				sleep = max(d, minRecheck)
 			}
 		}
 		if !timer.Stop() {
@@ -115,6 +121,9 @@ func (s *Scheduler) loop(ctx context.Context) {
 		timer.Reset(sleep)
 	}
 }
+
+// minRecheck is the shortest sleep between ticks that claimed nothing.
+const minRecheck = 25 * time.Millisecond
 
 // TickReport is what one tick did.
 type TickReport struct {
