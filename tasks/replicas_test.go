@@ -218,3 +218,41 @@ func BenchmarkSchedulerLatency(b *testing.B) {
 }
 
 func pqArray(ids []string) any { return pq.StringArray(ids) }
+
+// A person's run is claimed before scheduled ones, and scheduled runs stay
+// under the cluster-wide cap while they hold leases.
+func TestScheduledRunsYieldToInteractive(t *testing.T) {
+	start := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	r := newRig(t, start, Policy{Grace: time.Hour})
+	dbtest.Exec(t, r.store, `UPDATE runs SET status = 'done' WHERE status NOT IN ('done', 'failed', 'cancelled')`)
+	r.store.SetTaskConcurrency(1)
+	ctx := context.Background()
+	r.create(t, "cap", Input{Schedule: "every hour"})
+	r.create(t, "cap", Input{Schedule: "every hour"})
+	r.clock.Set(start.Add(time.Hour))
+	if rep := r.tick(t); len(rep.Created) != 2 {
+		t.Fatalf("created %v", rep.Created)
+	}
+	person, err := r.store.CreateRun(ctx, db.NewRun{Question: "a person's question", Depth: "quick"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := r.store.ClaimRun(ctx, "w1", time.Minute)
+	if err != nil || first == nil || first.ID != person.ID {
+		t.Fatalf("first claim = %+v, %v; want the person's run", first, err)
+	}
+	second, err := r.store.ClaimRun(ctx, "w2", time.Minute)
+	if err != nil || second == nil || second.ID == person.ID {
+		t.Fatalf("second claim = %+v, %v; want a scheduled run", second, err)
+	}
+	third, err := r.store.ClaimRun(ctx, "w3", time.Minute)
+	if err != nil || third != nil {
+		t.Fatalf("third claim = %+v, %v; want none (the cap is 1 scheduled run)", third, err)
+	}
+	dbtest.Exec(t, r.store, `UPDATE runs SET status = 'done', lease_owner = NULL, lease_expires_at = NULL WHERE id = $1`, second.ID)
+	fourth, err := r.store.ClaimRun(ctx, "w4", time.Minute)
+	if err != nil || fourth == nil || fourth.ID == second.ID {
+		t.Fatalf("after the scheduled run ended: %+v, %v; want the other scheduled run", fourth, err)
+	}
+	dbtest.Exec(t, r.store, `UPDATE runs SET status = 'done' WHERE status NOT IN ('done', 'failed', 'cancelled')`)
+}
