@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -326,5 +327,52 @@ func TestAskProposesTaskForRecurringWish(t *testing.T) {
 	resp.Body.Close()
 	if doc.Find("[data-testid=repeat]").AttrOr("formaction", "") != "/tasks/new" {
 		t.Error("the ask form has no Repeat this")
+	}
+}
+
+// With accounts, a task is its owner's: others neither see nor change it.
+func TestTasksAreTheOwners(t *testing.T) {
+	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
+	opts := testTaskOptions(pipeline.NewRunner(pipeline.Options{Engines: []string{"duckduckgo"}}))
+	srv := newAuthServer(t, "", handlers.Options{Auth: handlers.AuthOptions{Mode: handlers.AuthProxy, Header: "X-Auth-Request-User"},
+		TrustedProxies: []*net.IPNet{loopback}, Tasks: opts})
+	as := func(user, method, path, body string) (int, map[string]any) {
+		req, _ := http.NewRequest(method, srv.srv.URL+path, strings.NewReader(body))
+		req.Header.Set("X-Auth-Request-User", user)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out
+	}
+	code, created := as("ann", "POST", "/api/tasks", `{"question":"What changed in the release notes?","schedule":"every hour"}`)
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %v", code, created)
+	}
+	id := created["id"].(string)
+	task, err := srv.store.GetTask(t.Context(), id)
+	if err != nil || task.Owner != "ann" {
+		t.Fatalf("owner = %v, %v", task, err)
+	}
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", "/api/tasks/" + id, ""}, {"PATCH", "/api/tasks/" + id, `{"schedule":"every 2 hours"}`},
+		{"POST", "/api/tasks/" + id + "/pause", ""}, {"POST", "/api/tasks/" + id + "/run", ""}, {"DELETE", "/api/tasks/" + id, ""},
+	} {
+		if code, _ := as("bob", c.method, c.path, c.body); code != http.StatusNotFound {
+			t.Errorf("bob %s %s: %d, want 404", c.method, c.path, code)
+		}
+	}
+	if _, list := as("bob", "GET", "/api/tasks", ""); len(list["tasks"].([]any)) != 0 {
+		t.Errorf("bob lists ann's tasks: %v", list)
+	}
+	if got, _ := srv.store.GetTask(t.Context(), id); got.Status != db.TaskActive || got.ScheduleText != "every hour" {
+		t.Errorf("bob changed ann's task: %s %q", got.Status, got.ScheduleText)
+	}
+	if code, _ := as("ann", "POST", "/api/tasks/"+id+"/pause", ""); code != http.StatusOK {
+		t.Errorf("ann pauses her task: %d", code)
 	}
 }
