@@ -150,7 +150,8 @@ func wakeSchedulers(ctx context.Context, tx *Tx) error {
 }
 
 // UpdateTask replaces what a person set on the task. An active task's next
-// slot becomes f.NextRunAt; a paused one keeps none until resumed.
+// slot becomes f.NextRunAt; a completed one-shot given a new time is active
+// again; a paused one keeps no slot until resumed.
 func (s *Store) UpdateTask(ctx context.Context, id string, f TaskFields) (*Task, error) {
 	if !validUUID(id) {
 		return nil, ErrNotFound
@@ -161,7 +162,7 @@ func (s *Store) UpdateTask(ctx context.Context, id string, f TaskFields) (*Task,
 		err := tx.tx.GetContext(ctx, &t, `UPDATE tasks SET name = $2, question = $3, depth = $4, engines = $5,
 				schedule_text = $6, schedule_kind = $7, schedule_expr = $8, time_zone = $9, interval_seconds = $10,
 				run_at = $11, approval = $12, notify_on = $13, channels = $14, max_failures = $15,
-				next_run_at = CASE WHEN status = 'active' THEN $16 ELSE next_run_at END,
+				next_run_at = CASE WHEN status IN ('active', 'completed') THEN $16 ELSE next_run_at END,
 				status = CASE WHEN status = 'completed' AND $16::timestamptz IS NOT NULL THEN 'active' ELSE status END,
 				updated_at = now()
 			WHERE id = $1 AND status <> 'archived'

@@ -108,7 +108,13 @@ func (s *Server) loadTask(r *http.Request) (*db.Task, error) {
 // inputOf is a stored task as the form or a PATCH starts from.
 func inputOf(t *db.Task) tasks.Input {
 	ch := tasks.ChannelsOf(t)
-	return tasks.Input{Name: t.Name, Question: t.Question, Depth: t.Depth, Engines: t.Engines, Schedule: t.ScheduleText,
+	schedule := t.ScheduleText
+	if t.ScheduleKind == tasks.KindOnce && t.RunAt.Valid {
+		// "in 2 hours" read again later would move the time: keep it.
+		sched := tasks.ScheduleOf(t)
+		schedule = t.RunAt.Time.In(sched.Zone).Format("2006-01-02 15:04:05")
+	}
+	return tasks.Input{Name: t.Name, Question: t.Question, Depth: t.Depth, Engines: t.Engines, Schedule: schedule,
 		Timezone: t.TimeZone, Approval: t.Approval, NotifyOn: t.NotifyOn, WebhookURL: ch.WebhookURL,
 		WebhookSecret: ch.WebhookSecret, Email: ch.Email, MaxFailures: t.MaxFailures}
 }

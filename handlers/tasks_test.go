@@ -376,3 +376,19 @@ func TestTasksAreTheOwners(t *testing.T) {
 		t.Errorf("ann pauses her task: %d", code)
 	}
 }
+
+// Editing a one-shot's name keeps its time; a relative phrase is not read
+// again from the time of the edit.
+func TestPatchOneShotKeepsItsTime(t *testing.T) {
+	rep := newReplica(t, replicaOptions{tasks: true})
+	code, created := doJSON(t, "POST", rep.srv.URL+"/api/tasks", map[string]any{"question": "Summarise the reviews", "schedule": "in 3 hours", "timezone": "Asia/Tokyo"})
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %v", code, created)
+	}
+	id := created["id"].(string)
+	time.Sleep(1100 * time.Millisecond)
+	code, got := doJSON(t, "PATCH", rep.srv.URL+"/api/tasks/"+id, map[string]any{"name": "Reviews"})
+	if code != 200 || got["next_run_at"] != created["next_run_at"] || got["name"] != "Reviews" {
+		t.Fatalf("patch: %d next %v, was %v", code, got["next_run_at"], created["next_run_at"])
+	}
+}

@@ -445,3 +445,42 @@ func TestSchedulerNotifyPolicy(t *testing.T) {
 		t.Fatalf("notice = %+v", n)
 	}
 }
+
+// cancellingPolicy decides like the real one, then kills its own tick's
+// transaction (the replica dies mid-tick).
+type cancellingPolicy struct {
+	Policy
+	cancel context.CancelFunc
+}
+
+func (p cancellingPolicy) Decide(now time.Time, d db.DueTask) db.SlotDecision {
+	dec := p.Policy.Decide(now, d)
+	p.cancel()
+	return dec
+}
+
+// A tick that dies after claiming the task leaves nothing behind; the next
+// tick, on any replica, runs the slot once.
+func TestSchedulerTickDiesMidway(t *testing.T) {
+	start := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	r := newRig(t, start, Policy{Grace: time.Hour})
+	task := r.create(t, "crash", Input{Schedule: "every 10 minutes"})
+	slot := start.Add(10 * time.Minute)
+	r.clock.Set(slot.Add(time.Second))
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := r.store.TickTasks(ctx, r.clock.Now(), 10, cancellingPolicy{Policy{Grace: time.Hour, MakeRun: testRunMaker}, cancel})
+	if err == nil {
+		t.Fatal("the dying tick committed")
+	}
+	if got := r.slots(t, task.ID); len(got) != 0 {
+		t.Fatalf("the dying tick left runs: %v", got)
+	}
+	if next := r.task(t, task.ID).NextRunAt.Time; !next.Equal(slot) {
+		t.Fatalf("the dying tick moved the task on to %s", next)
+	}
+	r.tick(t)
+	r.tick(t)
+	if got := r.slots(t, task.ID); len(got) != 1 || !got[0].Equal(slot) {
+		t.Fatalf("after the next ticks: %v, want the slot once", got)
+	}
+}
