@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -15,14 +16,30 @@ import (
 type Store struct {
 	db     *sqlx.DB
 	broker *Broker
+	// taskConcurrency caps the scheduled task runs leased at once across
+	// all replicas (0 = no cap).
+	taskConcurrency atomic.Int64
 }
 
 // NewStore wraps an open database. broker may be nil (no live fan-out, e.g.
 // in the command-line research command); it reads what the store writes
 // through its own EventReader, so the two are built one after the other.
 func NewStore(conn *sqlx.DB, broker *Broker) *Store {
-	return &Store{db: conn, broker: broker}
+	s := &Store{db: conn, broker: broker}
+	s.taskConcurrency.Store(DefaultTaskConcurrency)
+	return s
 }
+
+// DefaultTaskConcurrency is how many scheduled task runs execute at once
+// across the cluster unless SetTaskConcurrency says otherwise.
+const DefaultTaskConcurrency = 2
+
+// SetTaskConcurrency caps the scheduled task runs leased at once across all
+// replicas (QUARRY_TASK_CONCURRENCY; 0 = no cap).
+func (s *Store) SetTaskConcurrency(n int) { s.taskConcurrency.Store(int64(n)) }
+
+// TaskConcurrency is the cap SetTaskConcurrency set.
+func (s *Store) TaskConcurrency() int { return int(s.taskConcurrency.Load()) }
 
 // Broker returns the store's event broker (nil when it has none).
 func (s *Store) Broker() *Broker { return s.broker }

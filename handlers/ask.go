@@ -12,6 +12,7 @@ import (
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/tasks"
 	"github.com/quarryhq/quarry/web"
 )
 
@@ -62,6 +63,16 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	req := pipeline.Request{Question: form.Question, Depth: form.Depth, Review: form.Review, ParentID: form.ParentID, Engines: form.Engines}
 	if req.Depth == "" {
 		req.Depth = s.opt.DefaultDepth
+	}
+	// A question that reads like research to repeat gets a proposal to make
+	// it a task; nothing is stored until the person chooses.
+	if s.tasksEnabled() && form.ParentID == "" && !checked(r.PostFormValue("once")) {
+		if wish, ok := tasks.RecurringWish(form.Question); ok {
+			form.Depth = req.Depth
+			form.Wish = &web.TaskWish{Question: wish.Question, Schedule: wish.Schedule, Said: wish.Said}
+			s.renderAsk(w, r, http.StatusOK, form)
+			return
+		}
 	}
 	run, err := s.runs.Submit(r.Context(), req)
 	var verr *pipeline.ValidationError

@@ -97,6 +97,8 @@ type Options struct {
 	// answers to besides IP literals, localhost and the host of BaseURL
 	// (QUARRY_ALLOWED_HOSTS); see hostPolicy.
 	AllowedHosts []string
+	// Tasks configure scheduled research (the /tasks pages and API).
+	Tasks TaskOptions
 }
 
 // Server holds the handlers' dependencies and serves the router.

@@ -49,6 +49,7 @@ type replicaOptions struct {
 	browser   handlers.Pinger
 	baseURL   string
 	settings  web.SettingsView
+	tasks     bool // scheduled tasks on (pages and API)
 }
 
 // failingPinger is a browser that does not answer.
@@ -100,8 +101,12 @@ func newReplica(t *testing.T, o replicaOptions) *replica {
 	if o.start {
 		runner.Start()
 	}
+	var taskOpts handlers.TaskOptions
+	if o.tasks {
+		taskOpts = testTaskOptions(runner)
+	}
 	h := handlers.New(handlers.Options{Store: store, Runs: runner, Logger: log, SSEHeartbeat: o.heartbeat, SSEBuffer: o.buffer,
-		Browser: o.browser, BaseURL: o.baseURL, Settings: o.settings})
+		Browser: o.browser, BaseURL: o.baseURL, Settings: o.settings, Tasks: taskOpts})
 	srv := httptest.NewUnstartedServer(h)
 	if o.sndbuf > 0 {
 		srv.Listener = sndbufListener{srv.Listener, o.sndbuf}

@@ -40,6 +40,21 @@ func (s *Server) routes() http.Handler {
 	r.Get("/r/{token}/report.json", s.exportHandler(exportShare, formatJSON))
 	r.Get("/r/{token}/report.pdf", s.exportHandler(exportShare, formatPDF))
 	r.Get("/settings", s.settingsPage)
+	r.Group(func(r chi.Router) {
+		r.Use(s.requireTasks)
+		r.Get("/tasks", s.tasksPage)
+		r.Get("/tasks/new", s.newTaskPage)
+		r.Post("/tasks", s.createTask)
+		r.Get("/tasks/{id}", s.taskPage)
+		r.Get("/tasks/{id}/edit", s.editTaskPage)
+		r.Post("/tasks/{id}/edit", s.editTask)
+		for _, action := range []string{"pause", "resume", "run", "delete"} {
+			r.Post("/tasks/{id}/"+action, s.taskAction(action))
+		}
+		r.Get("/approvals", s.approvalsPage)
+		r.With(s.runControl("approve")).Post("/approvals/{id}/approve", s.approvalAction(true))
+		r.With(s.runControl("skip")).Post("/approvals/{id}/skip", s.approvalAction(false))
+	})
 
 	r.Route("/api", func(r chi.Router) {
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -55,6 +70,18 @@ func (s *Server) routes() http.Handler {
 		r.Get("/runs/{id}/report.pdf", s.exportHandler(exportAPI, formatPDF))
 		r.With(s.runControl("approve")).Post("/runs/{id}/approve", s.apiApproveRun)
 		r.With(s.runControl("cancel")).Post("/runs/{id}/cancel", s.apiCancelRun)
+		r.Group(func(r chi.Router) {
+			r.Use(s.requireTasks)
+			r.Post("/tasks", s.apiCreateTask)
+			r.Get("/tasks", s.apiListTasks)
+			r.Get("/tasks/preview", s.apiPreviewSchedule)
+			r.Get("/tasks/{id}", s.apiGetTask)
+			r.Patch("/tasks/{id}", s.apiPatchTask)
+			r.Delete("/tasks/{id}", s.apiTaskAction("delete"))
+			for _, action := range []string{"pause", "resume", "run"} {
+				r.Post("/tasks/{id}/"+action, s.apiTaskAction(action))
+			}
+		})
 	})
 
 	r.Get("/login", s.loginPage)

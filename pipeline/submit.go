@@ -81,23 +81,37 @@ func (r *Runner) Submit(ctx context.Context, req Request) (*db.Run, error) {
 		}
 		req.ParentID = parent.ID
 	}
+	nr, err := r.NewRun(req)
+	if err != nil {
+		return nil, err
+	}
+	run, err := r.opt.Store.CreateRun(ctx, nr)
+	if err != nil {
+		return nil, err
+	}
+	r.Wake()
+	return run, nil
+}
+
+// NewRun validates req and returns the run to store for it, with the
+// depth's budget and the run options, without storing it (a task's
+// scheduler stores it with its slot).
+func (r *Runner) NewRun(req Request) (db.NewRun, error) {
+	if err := r.Normalize(&req); err != nil {
+		return db.NewRun{}, err
+	}
 	budget := r.opt.Presets[req.Depth]
 	if r.opt.RunBudgetUSD > 0 && budget.MaxUSD == 0 {
 		budget.MaxUSD = r.opt.RunBudgetUSD
 	}
-	run, err := r.opt.Store.CreateRun(ctx, db.NewRun{
+	return db.NewRun{
 		Question:    req.Question,
 		Depth:       req.Depth,
 		Options:     mustJSON(RunOptions{Review: req.Review, Engines: req.Engines}),
 		Budget:      mustJSON(budget),
 		ParentRunID: req.ParentID,
 		Owner:       req.Owner,
-	})
-	if err != nil {
-		return nil, err
-	}
-	r.Wake()
-	return run, nil
+	}, nil
 }
 
 // ErrFinished is returned when cancelling a run that already ended.

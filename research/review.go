@@ -18,6 +18,15 @@ const (
 	ReviewAuto   ReviewMode = "auto"
 )
 
+// ReviewWhen is always when pause is set, else never: a run whose caller
+// has already decided (a task's approval policy) pauses or does not.
+func ReviewWhen(pause bool) ReviewMode {
+	if pause {
+		return ReviewAlways
+	}
+	return ReviewNever
+}
+
 // ParseReviewMode reads a review mode from text: always, never or auto,
 // and the boolean spellings of a checkbox or flag (true, on, 1, yes mean
 // always; false, off, 0, no and "" mean never).

@@ -51,6 +51,8 @@ type AskForm struct {
 	// FollowUp renders the form as the follow-up box of a report (its own
 	// ids and test ids, so it never collides with the ask page's).
 	FollowUp bool
+	// Wish, when set, proposes a scheduled task instead of a one-off run.
+	Wish *TaskWish
 }
 
 // ReviewMode is the review choice the form shows: auto unless set.

@@ -89,6 +89,43 @@ type Config struct {
 	// ClarifyBelow is the clarity under which review "auto" pauses a run
 	// (QUARRY_CLARIFY_BELOW).
 	ClarifyBelow float64
+	// Tasks are the limits of scheduled research (QUARRY_TASK_*).
+	Tasks TaskConfig
+}
+
+// TaskConfig is how scheduled research is bounded.
+type TaskConfig struct {
+	Concurrency    int           // scheduled runs at once, cluster-wide (QUARRY_TASK_CONCURRENCY)
+	Grace          time.Duration // how late a missed slot still runs (QUARRY_TASK_GRACE)
+	MinInterval    time.Duration // the shortest schedule allowed (QUARRY_TASK_MIN_INTERVAL)
+	DailyBudgetUSD float64       // per user per UTC day, 0 = no cap (QUARRY_TASK_DAILY_BUDGET_USD)
+	DailyRuns      int           // per user per UTC day, 0 = no cap (QUARRY_TASK_DAILY_RUNS)
+	PerUser        int           // tasks a user may have, 0 = no cap (QUARRY_TASKS_PER_USER)
+}
+
+// loadTasks reads the QUARRY_TASK_* settings.
+func (c *Config) loadTasks(getenv func(string) string) error {
+	t := &c.Tasks
+	var err error
+	if t.Concurrency, err = intVar(getenv, "QUARRY_TASK_CONCURRENCY", 2, 0, 1000); err != nil {
+		return err
+	}
+	if t.Grace, err = durationVar(getenv, "QUARRY_TASK_GRACE", time.Hour, time.Second); err != nil {
+		return err
+	}
+	if t.MinInterval, err = durationVar(getenv, "QUARRY_TASK_MIN_INTERVAL", 5*time.Minute, time.Second); err != nil || (getenv("QUARRY_TASK_MIN_INTERVAL") != "" && t.MinInterval == 0) {
+		return fmt.Errorf("QUARRY_TASK_MIN_INTERVAL: %q is not a duration of at least 1s such as 5m", getenv("QUARRY_TASK_MIN_INTERVAL"))
+	}
+	if t.DailyBudgetUSD, err = floatVar(getenv, "QUARRY_TASK_DAILY_BUDGET_USD", 0); err != nil {
+		return err
+	}
+	if t.DailyRuns, err = intVar(getenv, "QUARRY_TASK_DAILY_RUNS", 200, 0, 1000000); err != nil {
+		return err
+	}
+	if t.PerUser, err = intVar(getenv, "QUARRY_TASKS_PER_USER", 50, 0, 100000); err != nil {
+		return err
+	}
+	return nil
 }
 
 // DefaultRunBudgetUSD caps a run's model spend when QUARRY_RUN_BUDGET_USD
@@ -214,6 +251,9 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 		return nil, fmt.Errorf("QUARRY_TRUSTED_PROXIES: QUARRY_AUTH=proxy needs the proxies' addresses")
 	}
 	if err := c.loadAccess(getenv); err != nil {
+		return nil, err
+	}
+	if err := c.loadTasks(getenv); err != nil {
 		return nil, err
 	}
 	if !oneOf(c.Depth, "quick", "standard", "deep") {

@@ -136,6 +136,8 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		ShareTTL: cfg.ShareTTL, LeaseTTL: cfg.LeaseTTL,
 		Presets: cfg.Presets, Verify: cfg.Verify, ClarifyBelow: cfg.ClarifyBelow,
 	})
+	store.SetTaskConcurrency(cfg.Tasks.Concurrency)
+	scheduler, taskOpts := buildTasks(cfg, store, runner, outbox, logger)
 	h := handlers.New(handlers.Options{
 		Store: store, Runs: runner, Browser: pool, Logger: logger, Inbox: inbox,
 		BaseURL: cfg.BaseURL, DefaultDepth: cfg.Depth, Settings: settingsView(cfg),
@@ -143,6 +145,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Auth:           handlers.AuthOptions{Mode: cfg.Auth, Header: cfg.AuthHeader, SessionTTL: cfg.SessionTTL},
 		TrustedProxies: cfg.TrustedProxies, Limits: cfg.Limits,
 		Printer: pool, ShareTTL: cfg.ShareTTL, AllowedHosts: cfg.AllowedHosts,
+		Tasks: taskOpts,
 	})
 	if cfg.Auth == handlers.AuthPassword {
 		if users, err := store.ListUsers(openCtx); err == nil && len(users) == 0 {
@@ -178,6 +181,14 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 	go func() { outbox.Run(outboxCtx); close(outboxDone) }()
 	defer func() { stopOutbox(); <-outboxDone }()
 	runner.Start()
+	// Every replica runs the scheduler; they share the work through
+	// Postgres. NOTIFY on a task's creation or edit wakes them.
+	schedCtx, stopScheduler := context.WithCancel(context.Background())
+	defer stopScheduler()
+	if err := db.ListenTasks(schedCtx, dbURL, scheduler.Wake); err != nil {
+		return err
+	}
+	scheduler.Start(schedCtx)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/",
@@ -204,6 +215,8 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		logger.Warn("sse streams still open", "err", err)
 	}
 	cancelStreams()
+	stopScheduler()
+	scheduler.Wait()
 	runnerCtx, cancelRunner := context.WithTimeout(context.Background(), shutdownRunner)
 	if err := runner.Shutdown(runnerCtx); err != nil {
 		logger.Warn("workers did not stop in time", "err", err)

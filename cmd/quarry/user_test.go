@@ -121,3 +121,35 @@ func TestAccessConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestTaskConfig(t *testing.T) {
+	env := map[string]string{"QUARRY_TASK_CONCURRENCY": "3", "QUARRY_TASK_GRACE": "30m", "QUARRY_TASK_MIN_INTERVAL": "10s",
+		"QUARRY_TASK_DAILY_BUDGET_USD": "2.5", "QUARRY_TASK_DAILY_RUNS": "40", "QUARRY_TASKS_PER_USER": "7"}
+	cfg, err := LoadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Tasks; got.Concurrency != 3 || got.Grace.Minutes() != 30 || got.MinInterval.Seconds() != 10 ||
+		got.DailyBudgetUSD != 2.5 || got.DailyRuns != 40 || got.PerUser != 7 {
+		t.Errorf("tasks config %+v", got)
+	}
+	def, err := LoadConfig(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := def.Tasks; got.Concurrency != 2 || got.Grace.Hours() != 1 || got.MinInterval.Minutes() != 5 {
+		t.Errorf("task defaults %+v", got)
+	}
+	for name, bad := range map[string]string{"QUARRY_TASK_CONCURRENCY": "-1", "QUARRY_TASK_GRACE": "soon", "QUARRY_TASK_MIN_INTERVAL": "0",
+		"QUARRY_TASK_DAILY_BUDGET_USD": "lots", "QUARRY_TASK_DAILY_RUNS": "x", "QUARRY_TASKS_PER_USER": "-2"} {
+		_, err := LoadConfig(func(k string) string {
+			if k == name {
+				return bad
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s=%q: %v", name, bad, err)
+		}
+	}
+}

@@ -7,12 +7,18 @@ import (
 	"log/slog"
 
 	"github.com/quarryhq/quarry/browser"
+	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/egress"
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/engine/llm"
 	"github.com/quarryhq/quarry/fetch"
+	"github.com/quarryhq/quarry/handlers"
+	"github.com/quarryhq/quarry/notify"
+	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/search"
+	"github.com/quarryhq/quarry/tasks"
 )
 
 // buildEngine returns the engine QUARRY_LLM selects.
@@ -68,4 +74,31 @@ func buildBrowser(ctx context.Context, cfg *Config, hosts fetch.HostStore, logge
 		Logger:      logger,
 	})
 	return pool, search.NewGatherer(pool, searcher).WithFetcher(fetcher), nil
+}
+
+// buildTasks builds the scheduler and the task handlers' options on the
+// runner: a task's run is an ordinary run, built by the same rules as a
+// person's.
+func buildTasks(cfg *Config, store *db.Store, runner *pipeline.Runner, outbox *notify.Outbox, logger *slog.Logger) (*tasks.Scheduler, handlers.TaskOptions) {
+	makeRun := func(t *db.Task, review bool) (db.NewRun, error) {
+		return runner.NewRun(pipeline.Request{Question: t.Question, Depth: t.Depth, Engines: t.Engines, Review: research.ReviewWhen(review), Owner: t.Owner})
+	}
+	scheduler := tasks.NewScheduler(tasks.Options{
+		Store: store,
+		Policy: tasks.Policy{Grace: cfg.Tasks.Grace, DailyBudgetUSD: cfg.Tasks.DailyBudgetUSD, DailyRuns: cfg.Tasks.DailyRuns,
+			MakeRun: makeRun},
+		Wake:     runner.Wake,
+		Logger:   logger,
+		Notifier: taskNotifier{outbox},
+		Changes:  changeReader(store),
+	})
+	guard := egress.NewGuard(cfg.AllowHosts)
+	return scheduler, handlers.TaskOptions{
+		Rules:      tasks.Rules{MinInterval: cfg.Tasks.MinInterval, CheckURL: guard.Check},
+		MaxPerUser: cfg.Tasks.PerUser,
+		Normalize:  runner.Normalize,
+		NewRun:     makeRun,
+		Wake:       runner.Wake,
+		Changes:    changeReader(store),
+	}
 }

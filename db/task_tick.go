@@ -1,0 +1,376 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/lib/pq"
+
+	"github.com/quarryhq/quarry/research"
+)
+
+// DueTask is a task whose slot has come, with what the scheduler needs to
+// decide about it, all read inside the claiming transaction.
+type DueTask struct {
+	Task
+	PrevActive      bool    // a run of the task is still queued or being worked on
+	HasRuns         bool    // the task has run before (approval "first")
+	OwnerRunsToday  int     // the owner's scheduled runs with a slot today (UTC)
+	OwnerSpendToday float64 // their spend in dollars
+}
+
+// SlotDecision is what the scheduler does with a due task.
+type SlotDecision struct {
+	Slot       time.Time
+	Run        *NewRun   // create this run for Slot (nil: none)
+	SkipReason string    // record Slot as skipped, with this reason
+	Next       time.Time // the task's next slot; zero: none
+	Complete   bool      // a one-shot is done: status completed
+	// Passed are earlier slots that came and went unrun (downtime, or a
+	// scheduler later than a slot's length): recorded with PassedReason.
+	Passed       []time.Time
+	PassedReason string
+	// PauseOwner, when set, pauses every active task of the owner with
+	// this reason until PauseUntil (a daily budget reached).
+	PauseOwner string
+	PauseUntil time.Time
+}
+
+// TickPolicy decides for the scheduler's tick.
+type TickPolicy interface {
+	// Decide is called once per due task, with the task locked.
+	Decide(now time.Time, t DueTask) SlotDecision
+	// Resume gives the next slot of a task whose timed pause has ended.
+	Resume(now time.Time, t Task) time.Time
+}
+
+// TickResult is what one tick did.
+type TickResult struct {
+	Now       time.Time
+	Created   []string // runs inserted
+	Expired   []string // runs awaiting approval cancelled as expired
+	Skipped   int      // slots recorded as skipped
+	Paused    []Task   // tasks paused by a budget in this tick (one per owner)
+	Resumed   int      // tasks whose timed pause ended
+	NextDueAt time.Time
+}
+
+// TickTasks claims up to limit due tasks in one transaction and applies the
+// policy's decision to each: expire the runs still awaiting approval,
+// insert the slot's run (once per slot, whatever other replica tries the
+// same), record skipped slots, advance next_run_at. Due is judged on the
+// database's clock, or on at when it is not zero (tests inject a clock).
+// Tasks another replica is claiming are skipped, not waited for.
+func (s *Store) TickTasks(ctx context.Context, at time.Time, limit int, policy TickPolicy) (TickResult, error) {
+	var res TickResult
+	err := s.InTx(ctx, func(tx *Tx) error {
+		now, err := tx.clock(ctx, at)
+		if err != nil {
+			return err
+		}
+		res.Now = now
+		if res.Resumed, err = tx.resumeTimedPauses(ctx, now, policy); err != nil {
+			return err
+		}
+		var due []Task
+		err = tx.tx.SelectContext(ctx, &due, `SELECT `+taskColumns+` FROM tasks
+			WHERE status = 'active' AND next_run_at <= $1
+			ORDER BY next_run_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
+		if err != nil {
+			return fmt.Errorf("claim due tasks: %w", err)
+		}
+		pausedOwners := map[string]bool{}
+		for _, t := range due {
+			if pausedOwners[t.Owner] {
+				continue
+			}
+			if err := tx.tickTask(ctx, now, t, policy, &res, pausedOwners); err != nil {
+				return err
+			}
+		}
+		var next sql.NullTime
+		if err := tx.tx.GetContext(ctx, &next, `SELECT min(next_run_at) FROM tasks WHERE status = 'active'`); err != nil {
+			return fmt.Errorf("next due task: %w", err)
+		}
+		var until sql.NullTime
+		if err := tx.tx.GetContext(ctx, &until, `SELECT min(paused_until) FROM tasks WHERE status = 'paused' AND paused_until IS NOT NULL`); err != nil {
+			return fmt.Errorf("next timed pause: %w", err)
+		}
+		if until.Valid && (!next.Valid || until.Time.Before(next.Time)) {
+			next = until
+		}
+		if next.Valid {
+			res.NextDueAt = next.Time
+		}
+		return nil
+	})
+	if err != nil {
+		return TickResult{}, fmt.Errorf("scheduler tick: %w", err)
+	}
+	return res, nil
+}
+
+// clock is at, or the database's now() when at is zero.
+func (tx *Tx) clock(ctx context.Context, at time.Time) (time.Time, error) {
+	if !at.IsZero() {
+		return at, nil
+	}
+	var now time.Time
+	if err := tx.tx.GetContext(ctx, &now, `SELECT now()`); err != nil {
+		return time.Time{}, fmt.Errorf("read the database clock: %w", err)
+	}
+	return now, nil
+}
+
+func (tx *Tx) resumeTimedPauses(ctx context.Context, now time.Time, policy TickPolicy) (int, error) {
+	var paused []Task
+	err := tx.tx.SelectContext(ctx, &paused, `SELECT `+taskColumns+` FROM tasks
+		WHERE status = 'paused' AND paused_until IS NOT NULL AND paused_until <= $1
+		LIMIT 100 FOR UPDATE SKIP LOCKED`, now)
+	if err != nil {
+		return 0, fmt.Errorf("claim paused tasks: %w", err)
+	}
+	for _, t := range paused {
+		next := policy.Resume(now, t)
+		status := TaskActive
+		if next.IsZero() {
+			status = TaskCompleted
+		}
+		if _, err := tx.tx.ExecContext(ctx, `UPDATE tasks SET status = $2, paused_reason = '', paused_until = NULL,
+			next_run_at = $3, updated_at = now() WHERE id = $1`, t.ID, status, nullTime(next)); err != nil {
+			return 0, fmt.Errorf("end the pause of task %s: %w", t.ID, err)
+		}
+	}
+	return len(paused), nil
+}
+
+func (tx *Tx) tickTask(ctx context.Context, now time.Time, t Task, policy TickPolicy, res *TickResult, pausedOwners map[string]bool) error {
+	// The slot that has come ends the wait of the previous one's approval.
+	expired, err := tx.expireApprovals(ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	res.Expired = append(res.Expired, expired...)
+
+	d := DueTask{Task: t}
+	err = tx.tx.GetContext(ctx, &d.PrevActive, `SELECT EXISTS (SELECT 1 FROM runs WHERE task_id = $1 AND status = ANY($2))`,
+		t.ID, statusList(research.ActiveStatuses...))
+	if err != nil {
+		return fmt.Errorf("active runs of task %s: %w", t.ID, err)
+	}
+	if err := tx.tx.GetContext(ctx, &d.HasRuns, `SELECT EXISTS (SELECT 1 FROM runs WHERE task_id = $1)`, t.ID); err != nil {
+		return fmt.Errorf("runs of task %s: %w", t.ID, err)
+	}
+	// The owner's budget is summed under a lock per owner, so two replicas
+	// ticking two of their tasks cannot both pass the last unit of it.
+	if _, err := tx.tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('quarry_task_budget:' || $1))`, t.Owner); err != nil {
+		return fmt.Errorf("lock budget of %q: %w", t.Owner, err)
+	}
+	var tally struct {
+		Runs  int     `db:"runs"`
+		Spend float64 `db:"spend"`
+	}
+	err = tx.tx.GetContext(ctx, &tally, `SELECT count(*) AS runs,
+			COALESCE(sum(COALESCE((spend->>'usd')::float8, 0)), 0) AS spend
+		FROM runs WHERE owner = $1 AND trigger = 'schedule'
+		  AND scheduled_for >= date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+		  AND scheduled_for < (date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC') + interval '1 day') AT TIME ZONE 'UTC'`,
+		t.Owner, now)
+	if err != nil {
+		return fmt.Errorf("budget of %q: %w", t.Owner, err)
+	}
+	d.OwnerRunsToday, d.OwnerSpendToday = tally.Runs, tally.Spend
+
+	dec := policy.Decide(now, d)
+	if dec.Run != nil && !dec.Slot.IsZero() {
+		id, err := tx.insertTaskRun(ctx, t.ID, TriggerSchedule, dec.Slot, *dec.Run)
+		if err != nil {
+			return err
+		}
+		if id != "" {
+			res.Created = append(res.Created, id)
+		}
+	}
+	if dec.SkipReason != "" && !dec.Slot.IsZero() {
+		if err := tx.skipSlot(ctx, t.ID, dec.Slot, dec.SkipReason); err != nil {
+			return err
+		}
+		res.Skipped++
+	}
+	for _, slot := range dec.Passed {
+		if err := tx.skipSlot(ctx, t.ID, slot, dec.PassedReason); err != nil {
+			return err
+		}
+		res.Skipped++
+	}
+	status := TaskActive
+	if dec.Complete {
+		status = TaskCompleted
+	}
+	var lastRun any
+	if dec.Run != nil {
+		lastRun = now
+	}
+	if _, err := tx.tx.ExecContext(ctx, `UPDATE tasks SET next_run_at = $2, status = $3,
+			last_run_at = COALESCE($4, last_run_at), updated_at = now() WHERE id = $1`,
+		t.ID, nullTime(dec.Next), status, lastRun); err != nil {
+		return fmt.Errorf("advance task %s: %w", t.ID, err)
+	}
+	if dec.PauseOwner != "" {
+		var paused []Task
+		err := tx.tx.SelectContext(ctx, &paused, `UPDATE tasks SET status = 'paused', paused_reason = $2, paused_until = $3,
+				next_run_at = NULL, updated_at = now()
+			WHERE owner = $1 AND status = 'active' RETURNING `+taskColumns, t.Owner, dec.PauseOwner, nullTime(dec.PauseUntil))
+		if err != nil {
+			return fmt.Errorf("pause tasks of %q: %w", t.Owner, err)
+		}
+		pausedOwners[t.Owner] = true
+		res.Paused = append(res.Paused, t)
+	}
+	return nil
+}
+
+func (tx *Tx) skipSlot(ctx context.Context, taskID string, slot time.Time, reason string) error {
+	_, err := tx.tx.ExecContext(ctx, `INSERT INTO task_skips (task_id, scheduled_for, reason) VALUES ($1, $2, $3)
+		ON CONFLICT (task_id, scheduled_for) DO NOTHING`, taskID, slot, reason)
+	if err != nil {
+		return fmt.Errorf("record skipped slot of task %s: %w", taskID, err)
+	}
+	return nil
+}
+
+// ExpiredReason is the stop reason of a task's run whose approval did not
+// come before the next slot.
+const ExpiredReason = "expired"
+
+// expireApprovals cancels the task's runs still awaiting approval.
+func (tx *Tx) expireApprovals(ctx context.Context, taskID string) ([]string, error) {
+	var ids []string
+	err := tx.tx.SelectContext(ctx, &ids, `SELECT id FROM runs WHERE task_id = $1 AND status = $2 FOR UPDATE`,
+		taskID, research.StatusAwaitingApproval)
+	if err != nil {
+		return nil, fmt.Errorf("pending approvals of task %s: %w", taskID, err)
+	}
+	status := research.StatusCancelled
+	reason := ExpiredReason
+	for _, id := range ids {
+		if err := tx.UpdateRun(ctx, id, RunUpdate{Status: &status, StopReason: &reason, Error: &reason}); err != nil {
+			return nil, err
+		}
+		if _, err := tx.AppendEvent(ctx, id, research.EventRunCancelled, research.FailedPayload{Status: status, Error: reason}); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// FinishedTaskRun is a task's run that ended and has not been settled.
+type FinishedTaskRun struct {
+	Task         Task
+	RunID        string
+	Status       research.RunStatus
+	Error        string
+	StopReason   string
+	Trigger      string
+	ScheduledFor sql.NullTime
+}
+
+// Settlement is what a finished run does to its task.
+type Settlement struct {
+	Failures    int    // the task's consecutive failures from now on
+	PauseReason string // pause the task with this reason ("": no)
+}
+
+// SettledRun is a run settled by SettleTaskRuns, with its task after.
+type SettledRun struct {
+	FinishedTaskRun
+	Settlement
+}
+
+// SettleTaskRuns takes up to limit tasks' runs that ended and were not yet
+// settled, applies decide's settlement to each run's task and marks the run
+// settled, all in one transaction: whichever replica gets a run settles it,
+// once.
+func (s *Store) SettleTaskRuns(ctx context.Context, limit int, decide func(FinishedTaskRun) Settlement) ([]SettledRun, error) {
+	var out []SettledRun
+	err := s.InTx(ctx, func(tx *Tx) error {
+		var runs []struct {
+			ID           string             `db:"id"`
+			TaskID       string             `db:"task_id"`
+			Status       research.RunStatus `db:"status"`
+			Error        string             `db:"error"`
+			StopReason   string             `db:"stop_reason"`
+			Trigger      string             `db:"trigger"`
+			ScheduledFor sql.NullTime       `db:"scheduled_for"`
+		}
+		err := tx.tx.SelectContext(ctx, &runs, `SELECT id, task_id, status, error, stop_reason, trigger, scheduled_for
+			FROM runs WHERE task_id IS NOT NULL AND task_settled_at IS NULL AND status = ANY($1)
+			ORDER BY finished_at NULLS FIRST, id LIMIT $2 FOR UPDATE SKIP LOCKED`, terminalStatuses, limit)
+		if err != nil {
+			return fmt.Errorf("claim finished task runs: %w", err)
+		}
+		for _, r := range runs {
+			var t Task
+			if err := tx.tx.GetContext(ctx, &t, `SELECT `+taskColumns+` FROM tasks WHERE id = $1 FOR UPDATE`, r.TaskID); err != nil {
+				return fmt.Errorf("lock task %s: %w", r.TaskID, err)
+			}
+			f := FinishedTaskRun{Task: t, RunID: r.ID, Status: r.Status, Error: r.Error, StopReason: r.StopReason,
+				Trigger: r.Trigger, ScheduledFor: r.ScheduledFor}
+			st := decide(f)
+			_, err := tx.tx.ExecContext(ctx, `UPDATE tasks SET consecutive_failures = $2,
+					status = CASE WHEN $3 <> '' AND status = 'active' THEN 'paused' ELSE status END,
+					paused_reason = CASE WHEN $3 <> '' AND status = 'active' THEN $3 ELSE paused_reason END,
+					next_run_at = CASE WHEN $3 <> '' AND status = 'active' THEN NULL ELSE next_run_at END,
+					updated_at = now()
+				WHERE id = $1`, t.ID, st.Failures, st.PauseReason)
+			if err != nil {
+				return fmt.Errorf("settle task %s: %w", t.ID, err)
+			}
+			if _, err := tx.tx.ExecContext(ctx, `UPDATE runs SET task_settled_at = now() WHERE id = $1`, r.ID); err != nil {
+				return fmt.Errorf("settle run %s: %w", r.ID, err)
+			}
+			if st.PauseReason != "" && t.Status != TaskActive {
+				st.PauseReason = "" // already paused: no second notice
+			}
+			out = append(out, SettledRun{FinishedTaskRun: f, Settlement: st})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("settle task runs: %w", err)
+	}
+	return out, nil
+}
+
+// ListenTasks calls wake whenever a task is created, edited or resumed on
+// any replica (and after a reconnect, when notifications may have been
+// lost), until ctx ends.
+func ListenTasks(ctx context.Context, url string, wake func()) error {
+	listener := pq.NewListener(url, 100*time.Millisecond, 5*time.Second, func(ev pq.ListenerEventType, err error) {
+		if ev == pq.ListenerEventReconnected {
+			wake()
+		}
+	})
+	if err := listener.Listen(TasksNotifyChannel); err != nil {
+		listener.Close()
+		return fmt.Errorf("listen for task changes: %w", err)
+	}
+	go func() {
+		defer listener.Close()
+		ping := time.NewTicker(30 * time.Second)
+		defer ping.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-listener.Notify:
+				wake()
+			case <-ping.C:
+				go listener.Ping()
+			}
+		}
+	}()
+	return nil
+}

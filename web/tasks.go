@@ -1,0 +1,114 @@
+package web
+
+import (
+	"time"
+
+	"github.com/quarryhq/quarry/research"
+)
+
+// TaskRow is one line of the task list.
+type TaskRow struct {
+	ID           string
+	Name         string
+	Schedule     string // in words
+	Status       string
+	PausedReason string
+	NextRun      *time.Time
+	LastStatus   research.RunStatus // "" before the first run
+	LastRunID    string
+}
+
+// TaskForm is the state of the task form (kept on a validation error).
+type TaskForm struct {
+	ID            string // set when editing
+	Name          string
+	Question      string
+	Depth         string
+	Schedule      string
+	Timezone      string
+	Approval      string
+	NotifyOn      string
+	WebhookURL    string
+	WebhookSecret string
+	Email         string
+	MaxFailures   int
+	Error         string
+	ErrorField    string
+	// Preview lists the next run times the schedule gives, shown before
+	// saving; PreviewWords says the schedule as understood.
+	Preview      []string
+	PreviewWords string
+}
+
+// TaskView is a task's page.
+type TaskView struct {
+	ID           string
+	Name         string
+	Question     string
+	Depth        string
+	Schedule     string
+	Timezone     string
+	Status       string
+	PausedReason string
+	Approval     string
+	NotifyOn     string
+	NextRun      *time.Time
+	Failures     int
+	MaxFailures  int
+	Runs         []TaskRunRow
+	Skips        []TaskSkipRow
+	CanEdit      bool
+}
+
+// TaskRunRow is one run in a task's history.
+type TaskRunRow struct {
+	ID           string
+	Status       research.RunStatus
+	Trigger      string
+	ScheduledFor *time.Time
+	CreatedAt    time.Time
+	Changes      string
+	Error        string
+}
+
+// TaskSkipRow is a slot that did not run.
+type TaskSkipRow struct {
+	ScheduledFor time.Time
+	Reason       string
+}
+
+// ApprovalRow is a task's run waiting for its owner.
+type ApprovalRow struct {
+	RunID        string
+	TaskID       string
+	TaskName     string
+	Question     string
+	ScheduledFor *time.Time
+	ExpiresAt    *time.Time
+}
+
+// TaskWish is the ask page's proposal to make a question a task.
+type TaskWish struct {
+	Question string
+	Schedule string
+	Said     string
+}
+
+func whenText(t *time.Time) string {
+	if t == nil {
+		return "—"
+	}
+	return DateTime(*t)
+}
+
+func taskStatusLabel(status string) string {
+	switch status {
+	case "active":
+		return "active"
+	case "paused":
+		return "paused"
+	case "completed":
+		return "completed"
+	}
+	return status
+}
