@@ -12,6 +12,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/handlers/runview"
+	"github.com/quarryhq/quarry/web"
 )
 
 // Each SSE connection is served by its own handler goroutine, which
@@ -46,7 +47,7 @@ func (s *Server) runPageEvents(w http.ResponseWriter, r *http.Request) {
 		s.pageFail(w, r, err)
 		return
 	}
-	frag := newFragmenter(s, s.page(r, ""), run)
+	frag := newFragmenter(s, s.page(r, ""), run, func(v *web.RunView) { s.restrictView(r, run, v) })
 	s.serveEvents(w, r, run, func(ctx context.Context, ev db.Event) (string, []byte, error) {
 		html, err := frag.render(ctx, ev)
 		return pageEvent, html, err

@@ -17,15 +17,16 @@ import (
 // follows every event through runview.Apply, the fold the page load uses;
 // each event sends the blocks it changed, rendered from that view.
 type fragmenter struct {
-	s      *Server
-	page   web.Page
-	run    *db.Run
-	view   web.RunView
-	seeded bool
+	s        *Server
+	page     web.Page
+	run      *db.Run
+	view     web.RunView
+	seeded   bool
+	restrict func(*web.RunView) // hides what the viewer may not do
 }
 
-func newFragmenter(s *Server, p web.Page, run *db.Run) *fragmenter {
-	return &fragmenter{s: s, page: p, run: run}
+func newFragmenter(s *Server, p web.Page, run *db.Run, restrict func(*web.RunView)) *fragmenter {
+	return &fragmenter{s: s, page: p, run: run, restrict: restrict}
 }
 
 // render returns the fragments for ev; nil when the page shows nothing of it.
@@ -37,6 +38,7 @@ func (f *fragmenter) render(ctx context.Context, ev db.Event) ([]byte, error) {
 		if _, err := f.s.foldEvents(ctx, &f.view, f.run.ID, ev.Seq-1); err != nil {
 			return nil, err
 		}
+		f.restrict(&f.view)
 		f.seeded = true
 	}
 	c := runview.Apply(&f.view, ev)
@@ -102,6 +104,7 @@ func (f *fragmenter) final(ctx context.Context, c runview.Change) ([]byte, error
 	if c.Completed != nil && v.Report == nil {
 		v.Report = f.s.reportFromEvent(run, *c.Completed)
 	}
+	f.restrict(&v)
 	return renderParts(ctx, []templ.Component{web.LiveConnection(v, true), web.RunArticle(f.page, v, true)})
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/web"
 )
 
 // Who may do what with a run: every signed-in user may read every run (a
@@ -31,6 +32,20 @@ func (s *Server) mayControl(r *http.Request, run *db.Run) (bool, error) {
 		return true, nil
 	}
 	return s.store.IsAdmin(r.Context(), user)
+}
+
+// restrictView hides from v what the request's user may not do with run:
+// the page of someone else's run shows no Stop button, no review form and
+// no share-link management (the routes refuse them anyway).
+func (s *Server) restrictView(r *http.Request, run *db.Run, v *web.RunView) {
+	ok, err := s.mayControl(r, run)
+	if err != nil {
+		s.log.Warn("run access", "run_id", run.ID, "err", err)
+	}
+	v.ReadOnly = !ok
+	if v.ReadOnly && v.Report != nil {
+		v.Report.Share.Manage = false
+	}
 }
 
 // runControl guards the routes that change a run: a user who is neither

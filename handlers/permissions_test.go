@@ -96,6 +96,18 @@ func TestRunControlIsForOwnerAndAdmins(t *testing.T) {
 	if got := getRun(t, s.store, run.ID).Status; got != research.StatusAwaitingApproval {
 		t.Fatalf("after the refusals the run is %s", got)
 	}
+	// The page shows each viewer only what they may do: another user sees
+	// the plan but no review form and no Stop button; the owner and an
+	// admin see both.
+	for name, want := range map[string]bool{"other2": false, "owner1": true, "admin3": true} {
+		doc := mustDoc(t, do(t, http.MethodGet, runURL, session[name], nil).Body)
+		form := doc.Find("[data-testid=approve-form]").Length() > 0
+		stop := doc.Find("[data-testid=stop]").Length() > 0
+		note := doc.Find("[data-testid=awaiting-owner]").Length() > 0
+		if form != want || stop != want || note == want {
+			t.Errorf("run page seen by %s: review form %v, Stop %v, waiting note %v; want controls %v", name, form, stop, note, want)
+		}
+	}
 	// The owner may try to share (there is no report yet: 409, not 403).
 	if resp := do(t, http.MethodPost, runURL+"/share", session["owner1"], nil); resp.StatusCode != http.StatusConflict {
 		t.Errorf("owner sharing a run without a report: %d, want 409", resp.StatusCode)
