@@ -219,9 +219,9 @@ type RunView struct {
 	Report     *ReportView // the published report, once there is one
 	// ReadOnly hides what the viewer may not do: stop the run, review its
 	// plan, manage its share link (they are neither its owner nor an admin).
-	ReadOnly bool
-	LastSeq    int64
-	EventsURL  string
+	ReadOnly  bool
+	LastSeq   int64
+	EventsURL string
 	// ParentID and ParentQuestion name the run this one follows up.
 	ParentID       string
 	ParentQuestion string
