@@ -36,6 +36,9 @@ var archiveMagic = []struct {
 var (
 	mdStructure = regexp.MustCompile(`(?m)^(#{1,6}\s+\S|\x60\x60\x60|~~~|[-*+]\s+\S.*\n[-*+]\s+\S|\d+\.\s+\S.*\n\d+\.\s+\S|\S.*\n(===+|---+)\s*$|>\s)`)
 	mdInline    = regexp.MustCompile(`\[[^\]\n]+\]\([^)\s]+\)|\*\*[^*\n]+\*\*`)
+	// htmlTags are block elements; text that opens several is an HTML
+	// fragment even without <html> (http.DetectContentType wants the markup first).
+	htmlTags = regexp.MustCompile(`(?i)<(p|h[1-6]|div|body|ul|ol|li|pre|table|section|article)[\s>]`)
 )
 
 // Sniff decides a document's kind from its content, never its name: PDF
@@ -65,6 +68,9 @@ func Sniff(content []byte) (string, error) {
 	sample := content[:min(len(content), 64<<10)]
 	if !utf8.Valid(trimPartialRune(sample)) {
 		return "", fmt.Errorf("the file is not UTF-8 text")
+	}
+	if len(htmlTags.FindAllIndex(sample, 5)) >= 5 {
+		return KindHTML, nil
 	}
 	if len(mdStructure.FindAllIndex(sample, 3)) >= 1 && (len(mdStructure.FindAllIndex(sample, 3)) >= 2 || mdInline.Match(sample)) {
 		return KindMarkdown, nil
