@@ -65,6 +65,9 @@ type Config struct {
 	// AllowedHosts are the further Host names the server answers to
 	// (QUARRY_ALLOWED_HOSTS), against DNS rebinding.
 	AllowedHosts []string
+
+	// Library configures the document library (see library.go).
+	Library LibraryConfig
 }
 
 // LoadConfig reads the configuration from getenv (os.Getenv in production).
@@ -130,6 +133,9 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 		}
 	}
 	c.SearchEngines = engines
+	if c.Library, err = loadLibraryConfig(getenv); err != nil {
+		return nil, err
+	}
 	c.AllowHosts = splitList(getenv("QUARRY_ALLOW_HOSTS"))
 
 	c.LLM = getenv("QUARRY_LLM")

@@ -83,6 +83,7 @@ func researchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(strin
 		return err
 	}
 	defer pool.Close()
+	gatherer.WithLibrary(buildLibrary(cfg, store, "", logger))
 	runner := pipeline.NewRunner(pipeline.Options{Store: store, Engine: engine, Gatherer: gatherer, Engines: cfg.SearchEngines,
 		Workers: 1, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD, Logger: logger})
 	run, err := runner.Submit(ctx, pipeline.Request{Question: question, Depth: *depth, Engines: cfg.SearchEngines})

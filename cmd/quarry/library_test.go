@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/quarryhq/quarry/db/dbtest"
+)
+
+// TestLibraryResearch: `quarry library add` ingests a real multi-page PDF,
+// an HTML page and a Markdown file; `quarry research --engines kb` then
+// answers a question whose answer is on page 8 of the PDF, citing that
+// passage with its page, verified.
+func TestLibraryResearch(t *testing.T) {
+	env := map[string]string{"DATABASE_URL": dbtest.URL(t), "QUARRY_POOL_SIZE": "1"}
+	getenv := func(k string) string { return env[k] }
+	docs := filepath.Join("..", "..", "library", "testdata", "docs")
+	var out bytes.Buffer
+	err := libraryTo(context.Background(), &out, getenv, []string{"add", "--collection", "licenses",
+		filepath.Join(docs, "GPL-3.pdf"), filepath.Join(docs, "go-asm.html"), filepath.Join(docs, "chi-README.md")})
+	if err != nil {
+		t.Fatalf("library add: %v\n%s", err, out.String())
+	}
+	if n := strings.Count(out.String(), "ready\t"); n != 3 || !strings.Contains(out.String(), "pdf, 12 pages") {
+		t.Fatalf("library add printed:\n%s", out.String())
+	}
+	// Adding the same file again is reported as a duplicate.
+	out.Reset()
+	if err := libraryTo(context.Background(), &out, getenv, []string{"add", "--collection", "licenses", filepath.Join(docs, "GPL-3.pdf")}); err != nil || !strings.HasPrefix(out.String(), "duplicate\t") {
+		t.Errorf("second add: %v\n%s", err, out.String())
+	}
+
+	var stdout, stderr bytes.Buffer
+	err = researchTo(context.Background(), &stdout, &stderr, getenv,
+		[]string{"--depth", "quick", "--engines", "kb:licenses", "--json", "How many days does a licensee have to cure a violation of the GPL after being notified by the copyright holder?"})
+	if err != nil {
+		t.Fatalf("research: %v\nstderr: %s", err, stderr.String())
+	}
+	var res struct {
+		Status         string `json:"status"`
+		ReportMarkdown string `json:"report_markdown"`
+		Sources        []struct {
+			ID, URL, Title, Text string
+		} `json:"sources"`
+		Verification json.RawMessage `json:"verification"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	if res.Status != "done" {
+		t.Fatalf("status %s\n%s", res.Status, stderr.String())
+	}
+	cited := ""
+	for _, s := range res.Sources {
+		if strings.Contains(s.URL, "?page=8") && strings.Contains(s.Text, "prior to 30 days after") {
+			cited = s.ID
+			if !strings.Contains(s.Title, "p. 8") {
+				t.Errorf("source title %q does not name the page", s.Title)
+			}
+		}
+	}
+	if cited == "" {
+		t.Fatalf("no source is page 8 of the PDF: %+v", res.Sources)
+	}
+	if !strings.Contains(res.ReportMarkdown, "["+cited+"]") {
+		t.Fatalf("the report does not cite %s:\n%s", cited, res.ReportMarkdown)
+	}
+	var v struct {
+		Passed  bool    `json:"passed"`
+		Support float64 `json:"support"`
+	}
+	if err := json.Unmarshal(res.Verification, &v); err != nil || !v.Passed || v.Support < 1 {
+		t.Errorf("verification: %s", res.Verification)
+	}
+}
