@@ -19,6 +19,7 @@ import (
 
 	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/library"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
@@ -94,6 +95,9 @@ type Options struct {
 	// answers to besides IP literals, localhost and the host of BaseURL
 	// (QUARRY_ALLOWED_HOSTS); see hostPolicy.
 	AllowedHosts []string
+	// Library is the document library (/library, /api/documents); nil
+	// turns it off.
+	Library *library.Library
 }
 
 // Server holds the handlers' dependencies and serves the router.

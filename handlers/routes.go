@@ -39,6 +39,11 @@ func (s *Server) routes() http.Handler {
 	r.Get("/r/{token}/report.json", s.exportHandler(exportShare, formatJSON))
 	r.Get("/r/{token}/report.pdf", s.exportHandler(exportShare, formatPDF))
 	r.Get("/settings", s.settingsPage)
+	r.Get("/library", s.libraryPage)
+	r.Post("/library/upload", s.uploadForm)
+	r.Get("/library/documents/{id}", s.documentPage)
+	r.Get("/library/documents/{id}/file", s.documentFile)
+	r.Post("/library/documents/{id}/delete", s.deleteDocument)
 
 	r.Route("/api", func(r chi.Router) {
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -52,6 +57,8 @@ func (s *Server) routes() http.Handler {
 		r.Get("/runs/{id}/report.pdf", s.exportHandler(exportAPI, formatPDF))
 		r.With(s.runControl("approve")).Post("/runs/{id}/approve", s.apiApproveRun)
 		r.With(s.runControl("cancel")).Post("/runs/{id}/cancel", s.apiCancelRun)
+		r.Post("/documents", s.apiAddDocument)
+		r.Get("/documents/{id}", s.apiGetDocument)
 	})
 
 	r.Get("/login", s.loginPage)

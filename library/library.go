@@ -7,11 +7,13 @@ package library
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -99,7 +101,10 @@ func New(store *db.Store, opt Options) *Library {
 		opt.Poll = time.Second
 	}
 	if opt.Owner == "" {
-		opt.Owner = "library"
+		host, _ := os.Hostname()
+		var r [4]byte
+		rand.Read(r[:])
+		opt.Owner = fmt.Sprintf("library:%s:%d:%s", host, os.Getpid(), hex.EncodeToString(r[:]))
 	}
 	log := opt.Logger
 	if log == nil {
@@ -123,6 +128,7 @@ type Upload struct {
 	Filename   string // shown only, never used as a path
 	Content    []byte
 	AddedBy    string
+	Private    bool // a new collection is readable by AddedBy only
 }
 
 // UploadError is an upload refused for what it is (too large, an archive,
@@ -150,9 +156,16 @@ func (l *Library) Add(ctx context.Context, up Upload) (doc db.Document, dup bool
 	if err != nil {
 		return doc, false, &UploadError{fmt.Sprintf("file %q: %v", name, err)}
 	}
-	c, err := l.store.EnsureCollection(ctx, coll, up.AddedBy, "team")
+	visibility := "team"
+	if up.Private && up.AddedBy != "" {
+		visibility = "private"
+	}
+	c, err := l.store.EnsureCollection(ctx, coll, up.AddedBy, visibility)
 	if err != nil {
 		return doc, false, err
+	}
+	if c.Visibility == "private" && c.Owner != up.AddedBy {
+		return doc, false, &UploadError{fmt.Sprintf("collection %q belongs to another user", coll)}
 	}
 	sum := sha256.Sum256(up.Content)
 	doc, dup, err = l.store.AddDocument(ctx, db.NewDocument{CollectionID: c.ID, Filename: name, Kind: kind,
