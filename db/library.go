@@ -98,6 +98,14 @@ type ChunkVector struct {
 // team collections, and private ones the reader owns. $1 is the reader.
 const readable = `(c.visibility = 'team' OR c.owner = $1)`
 
+// words is the SQL that prepares text (or a query) for the text search
+// parser: names joined by dots, underscores or slashes (rows.StructScan,
+// file_name, path/to) are split into their words, which the parser would
+// otherwise keep as one host or file token no query word matches.
+func words(expr string) string {
+	return `regexp_replace(` + expr + `, '([[:alnum:]])[._/]+(?=[[:alnum:]])', '\1 ', 'g')`
+}
+
 const docColumns = `d.id, d.collection_id, c.name AS collection, d.title, d.filename, d.kind, d.size, d.sha256,
 	d.language, d.status, d.error, d.pages, d.chunks, d.added_by, d.attempts, d.created_at, d.updated_at`
 
@@ -354,9 +362,9 @@ func (s *Store) AddChunks(ctx context.Context, id, owner string, chunks []Chunk,
 			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO library_chunks (document_id, seq, page, heading, text, tsv, embedding)
 				SELECT d.id, $2, $3, $4, $5,
-					setweight(to_tsvector(d.language::regconfig, d.title), 'A') ||
-					setweight(to_tsvector(d.language::regconfig, $4), 'B') ||
-					to_tsvector(d.language::regconfig, $5), $6
+					setweight(to_tsvector(d.language::regconfig, `+words("d.title")+`), 'A') ||
+					setweight(to_tsvector(d.language::regconfig, `+words("$4")+`), 'B') ||
+					to_tsvector(d.language::regconfig, `+words("$5")+`), $6
 				FROM library_documents d WHERE d.id = $1
 				ON CONFLICT (document_id, seq) DO NOTHING`, id, c.Seq, c.Page, c.Heading, c.Text, emb)
 			if err != nil {
@@ -416,7 +424,7 @@ type ChunkQuery struct {
 func (s *Store) SearchChunks(ctx context.Context, q ChunkQuery) ([]ChunkHit, error) {
 	var out []ChunkHit
 	err := s.db.SelectContext(ctx, &out, `WITH langs AS (
-			SELECT l.language, websearch_to_tsquery(l.language::regconfig, $3) AS query
+			SELECT l.language, websearch_to_tsquery(l.language::regconfig, `+words("$3")+`) AS query
 			FROM (SELECT DISTINCT language FROM library_documents WHERE status = 'ready') l)
 		SELECT ch.document_id, d.title, d.filename, c.name AS collection, ch.seq, ch.page, ch.heading, ch.text,
 			ts_rank_cd(ch.tsv, langs.query, 1) AS rank,

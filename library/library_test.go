@@ -112,3 +112,38 @@ func TestExtractorLimits(t *testing.T) {
 		t.Errorf("status %s, error %q", d.Status, d.Error)
 	}
 }
+
+// A run searches only the collections its owner may read: a private
+// collection is its owner's, named or not.
+func TestLibraryEngineAccess(t *testing.T) {
+	lib := New(dbtest.NewStore(t), Options{Owner: "acc"})
+	ctx := context.Background()
+	doc, _, err := lib.Add(ctx, Upload{Collection: "alice-private", Filename: "sqlx.md", Content: readDoc(t, "sqlx-README.md"), AddedBy: "alice", Private: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := waitReady(t, lib, doc.ID); d.Status != db.DocReady {
+		t.Fatalf("%s: %s", d.Status, d.Error)
+	}
+	pages, err := lib.SearchLibrary(ctx, "alice", "alice-private", "StructScan", 5)
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("alice: %d pages, %v", len(pages), err)
+	}
+	p := pages[0]
+	if !strings.HasPrefix(p.URL, "/library/documents/"+doc.ID+"?page=") || p.Host != "library" || p.Site != "alice-private" ||
+		!strings.Contains(p.Title, ", p. ") || !strings.Contains(p.Text, "StructScan") || !strings.HasPrefix(p.CanonicalURL, "library:"+doc.ID+"/") {
+		t.Errorf("passage as a page: %+v", p)
+	}
+	if _, err := lib.SearchLibrary(ctx, "bob", "alice-private", "StructScan", 5); err == nil || !strings.Contains(err.Error(), "not readable") {
+		t.Errorf("bob names alice's collection: %v", err)
+	}
+	pages, err = lib.SearchLibrary(ctx, "bob", "", "StructScan", 5)
+	for _, p := range pages {
+		if p.Site == "alice-private" {
+			t.Errorf("bob's kb search found %s", p.Title)
+		}
+	}
+	if err != nil {
+		t.Error(err)
+	}
+}

@@ -66,6 +66,11 @@ func (g *Gatherer) searchLibrary(ctx context.Context, a Action, engineName, coll
 	if err != nil {
 		return out, fmt.Errorf("search %s: %w", engineName, err)
 	}
+	if len(pages) == 0 && len(webEngines(a.Engines)) > 0 {
+		// Nothing in the library: the action's web engines try next.
+		a.Engines = webEngines(a.Engines)
+		return g.Search(ctx, a)
+	}
 	for _, p := range pages {
 		out.Results = append(out.Results, Result{URL: p.URL, Title: p.Title, Snippet: extract.Excerpt(p.Text, 200)})
 		if a.Skip != nil && a.Skip(p.CanonicalURL) {
