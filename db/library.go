@@ -354,24 +354,38 @@ func (s *Store) DocumentChunkCount(ctx context.Context, id string) (int, error) 
 // and the heading B. A chunk already stored (same seq) is kept as it is.
 // embeddings is nil or one vector per chunk.
 func (s *Store) AddChunks(ctx context.Context, id, owner string, chunks []Chunk, embeddings [][]float32) error {
-	return s.leased(ctx, id, owner, func(tx *sql.Tx) error {
-		for i, c := range chunks {
-			var emb any
-			if embeddings != nil {
-				emb = pq.Float32Array(embeddings[i])
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO library_chunks (document_id, seq, page, heading, text, tsv, embedding)
-				SELECT d.id, $2, $3, $4, $5,
-					setweight(to_tsvector(d.language::regconfig, `+words("d.title")+`), 'A') ||
-					setweight(to_tsvector(d.language::regconfig, `+words("$4")+`), 'B') ||
-					to_tsvector(d.language::regconfig, `+words("$5")+`), $6
-				FROM library_documents d WHERE d.id = $1
-				ON CONFLICT (document_id, seq) DO NOTHING`, id, c.Seq, c.Page, c.Heading, c.Text, emb)
-			if err != nil {
-				return fmt.Errorf("document %s chunk %d: %w", id, c.Seq, err)
-			}
+	if len(chunks) == 0 {
+		return nil
+	}
+	seqs := make(pq.Int64Array, len(chunks))
+	pages := make(pq.Int64Array, len(chunks))
+	headings := make(pq.StringArray, len(chunks))
+	texts := make(pq.StringArray, len(chunks))
+	// Vectors travel as one array literal per chunk ("" for none): Postgres
+	// has no ragged arrays.
+	vecs := make(pq.StringArray, len(chunks))
+	for i, c := range chunks {
+		seqs[i], pages[i], headings[i], texts[i] = int64(c.Seq), int64(c.Page), c.Heading, c.Text
+		if embeddings != nil {
+			v, _ := pq.Float32Array(embeddings[i]).Value()
+			vecs[i] = v.(string)
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE library_documents SET chunks = (SELECT count(*) FROM library_chunks WHERE document_id = $1),
+	}
+	return s.leased(ctx, id, owner, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO library_chunks (document_id, seq, page, heading, text, tsv, embedding)
+			SELECT d.id, c.seq, c.page, c.heading, c.text,
+				setweight(to_tsvector(d.language::regconfig, `+words("d.title")+`), 'A') ||
+				setweight(to_tsvector(d.language::regconfig, `+words("c.heading")+`), 'B') ||
+				to_tsvector(d.language::regconfig, `+words("c.text")+`),
+				NULLIF(c.vec, '')::real[]
+			FROM library_documents d,
+				unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::text[]) AS c(seq, page, heading, text, vec)
+			WHERE d.id = $1
+			ON CONFLICT (document_id, seq) DO NOTHING`, id, seqs, pages, headings, texts, vecs)
+		if err != nil {
+			return fmt.Errorf("document %s chunks %d–%d: %w", id, seqs[0], seqs[len(seqs)-1], err)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE library_documents SET chunks = (SELECT count(*) FROM library_chunks WHERE document_id = $1),
 			updated_at = now() WHERE id = $1`, id)
 		return err
 	})
