@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -145,5 +147,19 @@ func TestLibraryEngineAccess(t *testing.T) {
 	}
 	if err != nil {
 		t.Error(err)
+	}
+}
+
+// An encrypted PDF (testdata/bad/encrypted.py wrote it; poppler reads it
+// with the password "secret") fails as encrypted.
+func TestEncryptedPDF(t *testing.T) {
+	lib := New(dbtest.NewStore(t), Options{Owner: "enc"})
+	content, err := os.ReadFile(filepath.Join("testdata", "bad", "encrypted.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ingestAllBytes(t, lib, "encrypted", "secret.pdf", content)
+	if d.Status != db.DocFailed || !strings.Contains(d.Error, "encrypted") {
+		t.Errorf("status %s, error %q", d.Status, d.Error)
 	}
 }
