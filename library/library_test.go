@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
@@ -112,6 +113,12 @@ func TestExtractorLimits(t *testing.T) {
 	d := docs["Apache-2.0.pdf"]
 	if d.Status != db.DocFailed || !strings.Contains(d.Error, "pdftotext") {
 		t.Errorf("status %s, error %q", d.Status, d.Error)
+	}
+	slow := New(lib.Store(), Options{Owner: "slow"})
+	slow.opt.Limits.PDF.Timeout = time.Millisecond // no PDF is read that fast
+	docs = ingestAll(t, slow, "limits-time", "MPL-2.0.pdf")
+	if d := docs["MPL-2.0.pdf"]; d.Status != db.DocFailed || !strings.Contains(d.Error, "took longer than 1ms") {
+		t.Errorf("time limit: status %s, error %q", d.Status, d.Error)
 	}
 }
 
