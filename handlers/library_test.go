@@ -17,6 +17,7 @@ import (
 	"github.com/quarryhq/quarry/db/dbtest"
 	"github.com/quarryhq/quarry/handlers"
 	"github.com/quarryhq/quarry/library"
+	"github.com/quarryhq/quarry/web"
 )
 
 // libraryServer is a server with a library whose worker runs, behind a
@@ -208,5 +209,19 @@ func TestLibraryUploadForm(t *testing.T) {
 	}
 	if n := doc.Find("[data-testid=library-documents] tbody tr").Length(); n != 2 {
 		t.Errorf("%d documents listed in form-docs", n)
+	}
+}
+
+// With the library and a web engine configured, the ask form offers
+// "Search in: the web / my library / both"; with web engines only, not.
+func TestAskFormSearchScope(t *testing.T) {
+	both := newAuthServer(t, "", handlers.Options{Settings: web.SettingsView{SearchEngines: []string{"kb", "duckduckgo"}}})
+	doc := mustDoc(t, do(t, http.MethodGet, both.srv.URL+"/", "", nil).Body)
+	if doc.Find("[data-testid=scope-web]").Length() != 1 || doc.Find("[data-testid=scope-library]").Length() != 1 || doc.Find("[data-testid=scope-both][checked]").Length() != 1 {
+		t.Errorf("scope choice missing: %s", doc.Find("form").Text())
+	}
+	webOnly := newAuthServer(t, "", handlers.Options{Settings: web.SettingsView{SearchEngines: []string{"duckduckgo", "bing"}}})
+	if n := mustDoc(t, do(t, http.MethodGet, webOnly.srv.URL+"/", "", nil).Body).Find("[data-testid=scope-both]").Length(); n != 0 {
+		t.Errorf("scope choice without a library: %d", n)
 	}
 }

@@ -1047,4 +1047,54 @@ func DocumentPage(p Page, v DocumentPageView) templ.Component {
 	})
 }
 
+// libraryEngine reports whether an engine name is the library's (kb or
+// kb:<collection>).
+func libraryEngine(e string) bool { return e == "kb" || strings.HasPrefix(e, "kb:") }
+
+// scopeChoice says whether the ask form offers "Search in": the library
+// and web engines are both configured.
+func scopeChoice(choices []string) bool {
+	lib, other := false, false
+	for _, e := range choices {
+		if libraryEngine(e) {
+			lib = true
+		} else {
+			other = true
+		}
+	}
+	return lib && other
+}
+
+// SearchScope is the ask form's "Search in: the web / my library / both".
+func SearchScope(form AskForm) templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		templ_7745c5c3_Var60 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var60 == nil {
+			templ_7745c5c3_Var60 = templ.NopComponent
+		}
+		ctx = templ.ClearChildren(ctx)
+		if scopeChoice(form.EngineChoices) {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 82, "<fieldset class=\"scope\"><legend>Search in</legend> <label class=\"check\"><input type=\"radio\" name=\"scope\" value=\"web\" data-testid=\"scope-web\"> the web</label> <label class=\"check\"><input type=\"radio\" name=\"scope\" value=\"library\" data-testid=\"scope-library\"> my library</label> <label class=\"check\"><input type=\"radio\" name=\"scope\" value=\"both\" checked data-testid=\"scope-both\"> both</label></fieldset>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		return nil
+	})
+}
+
 var _ = templruntime.GeneratedTemplate
