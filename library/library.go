@@ -233,6 +233,15 @@ func (l *Library) Work(ctx context.Context) {
 				l.log.Error("claim document", "err", err)
 			}
 		}
+		if doc != nil && doc.Attempts > maxAttempts {
+			// Claimed again and again: each attempt died (a document that
+			// kills its worker). Stop trying.
+			reason := fmt.Sprintf("ingestion was interrupted %d times; giving up", doc.Attempts-1)
+			if err := l.store.FinishDocument(ctx, doc.ID, l.opt.Owner, db.DocFailed, reason); err != nil && ctx.Err() == nil {
+				l.log.Error("finish document", "document", doc.ID, "err", err)
+			}
+			continue
+		}
 		if doc != nil {
 			l.ingestLeased(ctx, doc)
 			continue
@@ -289,6 +298,9 @@ func (l *Library) report(p Progress) {
 		l.progress(p)
 	}
 }
+
+// maxAttempts is how many times a document is claimed before it fails.
+const maxAttempts = 5
 
 // chunkBatch is how many chunks are stored (and embedded) per transaction.
 const chunkBatch = 64

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -166,5 +167,21 @@ func BenchmarkIngest1000Pages(b *testing.B) {
 		b.ReportMetric(el.Seconds(), "s/1000pages")
 		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 		b.ReportMetric(float64(d.Chunks), "chunks")
+	}
+}
+
+// A document whose every ingestion died is not claimed forever.
+func TestGiveUpAfterAttempts(t *testing.T) {
+	store := dbtest.NewStore(t)
+	lib := New(store, Options{Owner: "patient", Poll: 50 * time.Millisecond})
+	doc, _, err := lib.Add(context.Background(), Upload{Collection: "poison", Filename: "a.txt", Content: []byte("Some words of plain text.")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbtest.Exec(t, store, `UPDATE library_documents SET status = 'ingesting', attempts = $2, lease_owner = 'dead',
+		lease_expires_at = now() - interval '1 second' WHERE id = $1`, doc.ID, maxAttempts)
+	d := waitReady(t, lib, doc.ID)
+	if d.Status != db.DocFailed || !strings.Contains(d.Error, "giving up") {
+		t.Errorf("status %s, error %q", d.Status, d.Error)
 	}
 }
