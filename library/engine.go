@@ -33,7 +33,7 @@ func (l *Library) SearchLibrary(ctx context.Context, reader, collection, query s
 		if h.Heading != "" && !strings.HasPrefix(body, h.Heading) {
 			body = h.Heading + "\n\n" + body
 		}
-		u := DocumentURL(h.DocumentID, h.Page)
+		u := l.opt.BasePath + DocumentURL(h.DocumentID, h.Page)
 		pages = append(pages, extract.Page{
 			URL:          u,
 			FinalURL:     u,
@@ -49,7 +49,7 @@ func (l *Library) SearchLibrary(ctx context.Context, reader, collection, query s
 	return pages, nil
 }
 
-// DocumentURL opens a document at a page.
+// DocumentURL opens a document at a page (a path under the server's base path).
 func DocumentURL(id string, page int) string {
 	return fmt.Sprintf("/library/documents/%s?page=%d#page-%d", id, page, page)
 }

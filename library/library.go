@@ -41,6 +41,9 @@ type Options struct {
 	// Poll is how often an idle worker looks for work; 0 means 1 s.
 	Poll   time.Duration
 	Logger *slog.Logger
+	// BasePath is the server's path prefix (QUARRY_BASE_URL's path), put
+	// before the document links passages carry as their URL.
+	BasePath string
 }
 
 // DefaultUploadMax is QUARRY_UPLOAD_MAX's default.

@@ -89,6 +89,9 @@ func sizeVar(getenv func(string) string, name string, def, min, max int64) (int6
 func buildLibrary(cfg *Config, store *db.Store, owner string, logger *slog.Logger) *library.Library {
 	opt := library.Options{UploadMax: cfg.Library.UploadMax, Owner: owner, Logger: logger,
 		Limits: library.Limits{MaxPages: cfg.Library.MaxPages}}
+	if u, err := url.Parse(cfg.BaseURL); err == nil {
+		opt.BasePath = strings.TrimRight(u.Path, "/")
+	}
 	if cfg.Library.EmbeddingsURL != "" {
 		opt.Embedder = library.NewOpenAIEmbedder(cfg.Library.EmbeddingsURL, cfg.Library.EmbeddingsModel, cfg.Library.EmbeddingsKey,
 			&http.Client{Timeout: 2 * time.Minute})
