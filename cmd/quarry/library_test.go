@@ -77,3 +77,26 @@ func TestLibraryResearch(t *testing.T) {
 		t.Errorf("verification: %s", res.Verification)
 	}
 }
+
+func TestLibraryConfig(t *testing.T) {
+	load := func(env map[string]string) (*Config, error) {
+		return LoadConfig(func(k string) string { return env[k] })
+	}
+	cfg, err := load(map[string]string{"QUARRY_UPLOAD_MAX": "8MB"})
+	if err != nil || cfg.Library.UploadMax != 8<<20 || cfg.Library.MaxPages != 5000 {
+		t.Fatalf("8MB: %+v %v", cfg, err)
+	}
+	if cfg, _ := load(nil); cfg.Library.UploadMax != 50<<20 {
+		t.Errorf("default upload max %d", cfg.Library.UploadMax)
+	}
+	for env, want := range map[string]map[string]string{
+		"QUARRY_UPLOAD_MAX":        {"QUARRY_UPLOAD_MAX": "lots"},
+		"QUARRY_LIBRARY_MAX_PAGES": {"QUARRY_LIBRARY_MAX_PAGES": "0"},
+		"QUARRY_EMBEDDINGS_MODEL":  {"QUARRY_EMBEDDINGS_URL": "http://127.0.0.1:11434/v1"},
+		"QUARRY_EMBEDDINGS_URL":    {"QUARRY_EMBEDDINGS_URL": "file:///etc/passwd", "QUARRY_EMBEDDINGS_MODEL": "m"},
+	} {
+		if _, err := load(want); err == nil || !strings.Contains(err.Error(), env) {
+			t.Errorf("%v: %v, want an error naming %s", want, err, env)
+		}
+	}
+}
