@@ -2,13 +2,8 @@ package fetch
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"html"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -168,79 +163,38 @@ func docPage(rawURL, finalURL, title string, paras []string) extract.Page {
 	return page
 }
 
-var (
-	preRe   = regexp.MustCompile(`(?s)<pre>(.*)</pre>`)
-	titleRe = regexp.MustCompile(`(?s)<title>(.*?)</title>`)
-	metaRe  = regexp.MustCompile(`<meta name="(Author|CreationDate)" content="([^"]*)"`)
-)
-
 // ErrNoPDFTool is returned for a PDF when pdftotext is not installed.
-var ErrNoPDFTool = errors.New("pdftotext (poppler-utils) is not installed")
+var ErrNoPDFTool = extract.ErrNoPDFTool
 
-// pdfPage extracts the text of a PDF with poppler's pdftotext, run in a
-// temporary directory with a time and address-space limit.
+// pdfPage extracts the text of a PDF with extract.PDFText (pdftotext with a
+// time and address-space limit) as one page of evidence.
 func pdfPage(ctx context.Context, lim pdfLimits, rawURL, finalURL string, pdf []byte) (extract.Page, error) {
-	bin := lim.bin
-	if bin == "" {
-		var err error
-		if bin, err = exec.LookPath("pdftotext"); err != nil {
-			return extract.Page{}, fmt.Errorf("extract %s: %w", rawURL, ErrNoPDFTool)
-		}
-	}
-	dir, err := os.MkdirTemp("", "quarry-pdf-")
+	doc, err := extract.PDFText(ctx, extract.PDFLimits{Bin: lim.bin, Timeout: lim.timeout, MemBytes: lim.memBytes}, pdf)
 	if err != nil {
 		return extract.Page{}, fmt.Errorf("extract %s: %w", rawURL, err)
 	}
-	defer os.RemoveAll(dir)
-	in, out := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "out.html")
-	if err := os.WriteFile(in, pdf, 0o600); err != nil {
-		return extract.Page{}, fmt.Errorf("extract %s: %w", rawURL, err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, lim.timeout)
-	defer cancel()
-	// ulimit -v bounds the address space; exec keeps pdftotext the process
-	// the context kills.
-	script := fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, lim.memBytes/1024)
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", script, bin, "-q", "-enc", "UTF-8", "-htmlmeta", "-nopgbrk", in, out)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir}
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		if ctx.Err() != nil {
-			return extract.Page{}, fmt.Errorf("extract %s: pdftotext took longer than %s", rawURL, lim.timeout)
-		}
-		return extract.Page{}, fmt.Errorf("extract %s: pdftotext: %v %s", rawURL, err, text.Clip(string(msg), 200))
-	}
-	doc, err := os.ReadFile(out)
-	if err != nil {
-		return extract.Page{}, fmt.Errorf("extract %s: %w", rawURL, err)
-	}
-	m := preRe.FindSubmatch(doc)
-	if m == nil {
-		return extract.Page{}, fmt.Errorf("extract %s: the PDF holds no text", rawURL)
-	}
-	body := html.UnescapeString(string(m[1]))
-	paras := paragraphs(strings.ReplaceAll(body, "\f", "\n\n"), false)
+	paras := paragraphs(strings.Join(doc.Pages, "\n\n"), false)
 	if len(paras) == 0 {
 		return extract.Page{}, fmt.Errorf("extract %s: the PDF holds no text (a scan without a text layer?)", rawURL)
 	}
-	var title string
-	if t := titleRe.FindSubmatch(doc); t != nil {
-		title = strings.TrimSpace(html.UnescapeString(string(t[1])))
-	}
-	if title == "" || strings.EqualFold(filepath.Ext(title), ".pdf") || strings.HasPrefix(strings.ToLower(title), "microsoft word") {
+	title := doc.Title
+	if !extract.UsefulPDFTitle(title) {
 		title = text.Clip(paras[0], titleRunes)
 	}
 	page := docPage(rawURL, finalURL, title, paras)
-	for _, mm := range metaRe.FindAllSubmatch(doc, -1) {
-		v := strings.TrimSpace(html.UnescapeString(string(mm[2])))
-		switch string(mm[1]) {
-		case "Author":
-			page.Byline = v
-		case "CreationDate":
-			if t, err := time.Parse(time.RFC3339, v); err == nil {
-				page.Published = t.UTC().Format(time.RFC3339)
-			}
-		}
-	}
+	page.Byline = doc.Author
+	page.Published = doc.Published
 	return page, nil
+}
+
+// Paragraphs splits plain text (a PDF page, a text file) into paragraphs
+// as the fetcher does for text documents: lines joined, list items apart,
+// words broken at a line end rejoined.
+func Paragraphs(s string) []string { return paragraphs(s, false) }
+
+// MarkdownParagraphs is the text of a Markdown document in paragraphs,
+// its markup removed as the fetcher removes it.
+func MarkdownParagraphs(s string) []string {
+	_, plain := markdownText(strings.ReplaceAll(s, "\r\n", "\n"))
+	return paragraphs(plain, true)
 }

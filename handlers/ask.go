@@ -58,7 +58,7 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		Depth:    strings.TrimSpace(r.PostFormValue("depth")),
 		Review:   review,
 		ParentID: strings.TrimSpace(r.PostFormValue("parent_id")),
-		Engines:  chosenEngines(r.PostForm["engine"], s.opt.Settings.SearchEngines),
+		Engines:  scopeEngines(r.PostFormValue("scope"), chosenEngines(r.PostForm["engine"], s.opt.Settings.SearchEngines), s.opt.Settings.SearchEngines),
 	}
 	req := pipeline.Request{Question: form.Question, Depth: form.Depth, Review: form.Review, ParentID: form.ParentID, Engines: form.Engines}
 	if req.Depth == "" {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/quarryhq/quarry/auth"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/library"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/web"
@@ -99,6 +100,9 @@ type Options struct {
 	AllowedHosts []string
 	// Tasks configure scheduled research (the /tasks pages and API).
 	Tasks TaskOptions
+	// Library is the document library (/library, /api/documents); nil
+	// turns it off.
+	Library *library.Library
 }
 
 // Server holds the handlers' dependencies and serves the router.

@@ -137,7 +137,11 @@ func nonceFrom(ctx context.Context) string {
 func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody {
-			r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
+			limit := s.opt.MaxBodyBytes
+			if n, ok := s.uploadLimit(r); ok {
+				limit = n
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 			if r.ContentLength != 0 {
 				rc := http.NewResponseController(w)
 				rc.SetReadDeadline(time.Now().Add(30 * time.Second))

@@ -55,6 +55,11 @@ func (s *Server) routes() http.Handler {
 		r.With(s.runControl("approve")).Post("/approvals/{id}/approve", s.approvalAction(true))
 		r.With(s.runControl("skip")).Post("/approvals/{id}/skip", s.approvalAction(false))
 	})
+	r.Get("/library", s.libraryPage)
+	r.Post("/library/upload", s.uploadForm)
+	r.Get("/library/documents/{id}", s.documentPage)
+	r.Get("/library/documents/{id}/file", s.documentFile)
+	r.Post("/library/documents/{id}/delete", s.deleteDocument)
 
 	r.Route("/api", func(r chi.Router) {
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -82,6 +87,8 @@ func (s *Server) routes() http.Handler {
 				r.Post("/tasks/{id}/"+action, s.apiTaskAction(action))
 			}
 		})
+		r.Post("/documents", s.apiAddDocument)
+		r.Get("/documents/{id}", s.apiGetDocument)
 	})
 
 	r.Get("/login", s.loginPage)

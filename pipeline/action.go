@@ -84,6 +84,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 			Query:   row.Query,
 			Want:    row.Reason,
 			Pages:   st.Spec.Budget.PagesPerSearch,
+			Reader:  run.Owner, // library engines search what the run's owner may read
 			// Claim on check: a URL is visited by one action of the run only.
 			Skip: func(u string) bool { return !known.claim(u) },
 		})

@@ -59,7 +59,7 @@ func (r *Runner) Normalize(req *Request) error {
 		return &ValidationError{"depth", fmt.Sprintf("unknown depth %q (accepted: quick, standard, deep)", req.Depth)}
 	}
 	for _, e := range req.Engines {
-		if !contains(r.opt.Engines, e) {
+		if !engineConfigured(r.opt.Engines, e) {
 			return &ValidationError{"engines", fmt.Sprintf("search engine %q is not configured (configured: %s)", e, strings.Join(r.opt.Engines, ", "))}
 		}
 	}

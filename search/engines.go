@@ -182,6 +182,12 @@ func validEngine(name string) error {
 	if page, ok := sitePage(name); ok {
 		return validSite(name, page)
 	}
+	if coll, ok := LibraryCollection(name); ok {
+		if coll == "" && !strings.EqualFold(name, LibraryEngine) || strings.ContainsAny(coll, " ,/\\") {
+			return fmt.Errorf("search engine %q: a library collection is kb:<name>", name)
+		}
+		return nil
+	}
 	if tmpl, ok := strings.CutPrefix(name, "url:"); ok {
 		if !strings.Contains(tmpl, "{query}") {
 			return fmt.Errorf("search engine %q: the template has no {query}", name)
@@ -193,7 +199,7 @@ func validEngine(name string) error {
 		return nil
 	}
 	if engines[strings.ToLower(name)] == nil {
-		return fmt.Errorf("unknown search engine %q (known: %s, url:<template with {query}>, site:<URL of a page with a search box>)", name, strings.Join(EngineNames(), ", "))
+		return fmt.Errorf("unknown search engine %q (known: %s, url:<template with {query}>, site:<URL of a page with a search box>, kb, kb:<collection>)", name, strings.Join(EngineNames(), ", "))
 	}
 	return nil
 }

@@ -25,6 +25,9 @@ type Action struct {
 	Want string
 	// Pages is how many results to visit (default 5, at most 10).
 	Pages int
+	// Reader is the user whose library collections a library engine may
+	// search (the run's owner).
+	Reader string
 	// Skip reports URLs the run already has (by extract.CanonicalURL); they are
 	// neither visited nor returned. Nil skips nothing. It may be called
 	// from several goroutines.
@@ -54,6 +57,7 @@ type Gatherer struct {
 	pool     *browser.Pool
 	searcher *Searcher
 	fetcher  *fetch.Fetcher // visits pages: HTTP first, the pool when needed
+	library  Library        // answers kb and kb:<collection>; nil: none
 }
 
 // NewGatherer returns a Gatherer visiting pages with a default fetcher on
@@ -70,7 +74,12 @@ func NewGatherer(pool *browser.Pool, searcher *Searcher) *Gatherer {
 // error is nil.
 func (g *Gatherer) Search(ctx context.Context, a Action) (Outcome, error) {
 	var out Outcome
-	res, err := g.searcher.SearchAny(ctx, a.Engines, a.Query)
+	if len(a.Engines) > 0 {
+		if coll, ok := LibraryCollection(a.Engines[0]); ok {
+			return g.searchLibrary(ctx, a, a.Engines[0], coll)
+		}
+	}
+	res, err := g.searcher.SearchAny(ctx, webEngines(a.Engines), a.Query)
 	out.Engine = res.Engine
 	out.Results = res.Results
 	var blocked *BlockedError

@@ -133,6 +133,9 @@ func (s *Searcher) Search(ctx context.Context, engineName, query string) (Result
 	if page, ok := sitePage(engineName); ok {
 		return s.searchSite(ctx, engineName, page, out)
 	}
+	if _, ok := LibraryCollection(engineName); ok {
+		return out, fmt.Errorf("search %s: the library is searched by the gatherer, not a results page", engineName)
+	}
 	target, e, err := s.resultsURL(engineName, query)
 	if err != nil {
 		return out, err
@@ -238,7 +241,7 @@ func (s *Searcher) render(ctx context.Context, engineName, target string) (*brow
 // failure joined into the error (nil when engines merely found nothing).
 func (s *Searcher) SearchAny(ctx context.Context, engineNames []string, query string) (Results, error) {
 	if len(engineNames) == 0 {
-		engineNames = s.opt.Engines
+		engineNames = webEngines(s.opt.Engines)
 	}
 	var errs []error
 	last := Results{Query: query}

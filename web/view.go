@@ -80,6 +80,12 @@ func (f AskForm) EngineChosen(e string) bool {
 // EngineLabel names a search engine for people: a `url:` template by the
 // host it queries.
 func EngineLabel(e string) string {
+	if e == "kb" {
+		return "my library"
+	}
+	if coll, ok := strings.CutPrefix(e, "kb:"); ok {
+		return "library: " + coll
+	}
 	rest, ok := strings.CutPrefix(e, "url:")
 	if !ok {
 		return e

@@ -91,6 +91,8 @@ type Config struct {
 	ClarifyBelow float64
 	// Tasks are the limits of scheduled research (QUARRY_TASK_*).
 	Tasks TaskConfig
+	// Library configures the document library (see library.go).
+	Library LibraryConfig
 }
 
 // TaskConfig is how scheduled research is bounded.
@@ -199,6 +201,9 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 		}
 	}
 	c.SearchEngines = engines
+	if c.Library, err = loadLibraryConfig(getenv); err != nil {
+		return nil, err
+	}
 	c.AllowHosts = splitList(getenv("QUARRY_ALLOW_HOSTS"))
 
 	c.LLM = getenv("QUARRY_LLM")

@@ -59,6 +59,8 @@ func runWithInput(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		err = runBench(ctx, rest)
 	case "user":
 		err = runUser(ctx, rest, stdin, stdout)
+	case "library":
+		err = runLibrary(ctx, rest, stdout)
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, versionString())
 	case "help", "-h", "-help", "--help":

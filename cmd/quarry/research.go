@@ -90,6 +90,7 @@ func researchTo(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 		return err
 	}
 	defer pool.Close()
+	gatherer.WithLibrary(buildLibrary(cfg, store, "", logger))
 	runner := pipeline.NewRunner(pipeline.Options{Store: store, Engine: engine, Gatherer: gatherer, Engines: cfg.SearchEngines,
 		Workers: 1, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD, Logger: logger,
 		Presets: cfg.Presets, Verify: cfg.Verify, ClarifyBelow: cfg.ClarifyBelow})

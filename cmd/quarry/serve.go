@@ -124,6 +124,8 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 	}
 	defer pool.Close()
 
+	lib := buildLibrary(cfg, store, "", logger)
+	gatherer.WithLibrary(lib)
 	metrics := newRunMetrics()
 	model := cfg.LLMModel
 	if model == "" {
@@ -145,7 +147,8 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Auth:           handlers.AuthOptions{Mode: cfg.Auth, Header: cfg.AuthHeader, SessionTTL: cfg.SessionTTL},
 		TrustedProxies: cfg.TrustedProxies, Limits: cfg.Limits,
 		Printer: pool, ShareTTL: cfg.ShareTTL, AllowedHosts: cfg.AllowedHosts,
-		Tasks: taskOpts,
+		Tasks:   taskOpts,
+		Library: lib,
 	})
 	if cfg.Auth == handlers.AuthPassword {
 		if users, err := store.ListUsers(openCtx); err == nil && len(users) == 0 {
@@ -189,6 +192,9 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		return err
 	}
 	scheduler.Start(schedCtx)
+	libCtx, stopLibrary := context.WithCancel(context.Background())
+	defer stopLibrary() // an interrupted ingestion is resumed by the next claim of its lease
+	go lib.Work(libCtx)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/",
