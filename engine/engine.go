@@ -79,14 +79,19 @@ type ParentContext struct {
 
 // HeartbeatRequest is the state after a gather batch.
 type HeartbeatRequest struct {
-	Spec     research.TaskSpec
-	Sources  []research.Source
-	Done     []research.ActionSpec // actions already run (never repeat them)
-	Batch    int                   // batches run so far
-	Budget   research.Budget
-	MaxNew   int // at most this many new actions (≤ 3)
-	Engines  []string
-	Coverage map[string][]string // criterion → source ids that address it
+	Spec    research.TaskSpec
+	Sources []research.Source
+	Done    []research.ActionSpec // actions already run (never repeat them)
+	Batch   int                   // batches run so far
+	Budget  research.Budget
+	MaxNew  int // at most this many new actions (≤ 3)
+	Engines []string
+	// Coverage is, per criterion of Spec, the sources with evidence for
+	// it and their key sentences (extractive.Coverage, computed once by
+	// the pipeline); an empty Coverage lets the engine work it out.
+	Coverage []research.CriterionCoverage
+	// Elapsed is the wall time the run has spent gathering.
+	Elapsed time.Duration
 	// Unread are results the run's searches listed but did not read,
 	// newest last: a page further down a results page may be the one
 	// that answers what is missing.

@@ -107,10 +107,21 @@ func Apply(v *web.RunView, ev db.Event) Change {
 			c.Action, c.NewAction = applyAction(v, p)
 			c.Blocks |= Action
 		}
+	case research.EventCheckpoint:
+		// The checkpoint comes just before its batch's decision, which
+		// shows it; alone it changes no block.
+		var p research.CheckpointPayload
+		if json.Unmarshal(ev.Payload, &p) == nil && len(p.Coverage) > 0 {
+			v.Coverage = &web.CoverageView{Batch: p.Batch, Covered: research.CoveredCount(p.Coverage), Criteria: p.Coverage}
+		}
 	case research.EventHeartbeatDecision:
 		var p research.DecisionPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
-			v.Decisions = append(v.Decisions, decisionView(p))
+			d := decisionView(p)
+			if v.Coverage != nil && v.Coverage.Batch == p.Batch {
+				d.Coverage = v.Coverage
+			}
+			v.Decisions = append(v.Decisions, d)
 			c.Blocks |= Decision
 		}
 	case research.EventBudget:
