@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -35,7 +36,7 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 	if err := r.checkSpend(st, budget); err != nil {
 		return err
 	}
-	spec, usage, err := r.opt.Engine.Plan(ctx, req)
+	spec, usage, err := r.plan(ctx, req)
 	st.Usage = st.Usage.Add(usage)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -72,6 +73,17 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 	}
 	events = append(events, event{research.EventStageCompleted, research.StagePayload{Stage: StageIntake, Status: status}})
 	return r.commit(ctx, run, st, db.RunUpdate{Status: &status, Route: &clean.Route, TaskSpec: mustJSON(clean), Spend: mustJSON(st.Usage)}, events...)
+}
+
+// plan routes the message with the zero-latency rules first, for every
+// engine: a message they recognise as chat or as pages to read is planned
+// by those rules (no model call); only what they cannot decide goes to
+// the engine.
+func (r *Runner) plan(ctx context.Context, req engine.PlanRequest) (research.TaskSpec, engine.Usage, error) {
+	if route, _ := extractive.Decide(req.Question); route != extractive.Undecided {
+		return extractive.New().Plan(ctx, req)
+	}
+	return r.opt.Engine.Plan(ctx, req)
 }
 
 // commitStatus records a status change and a stage_started event, unless

@@ -45,6 +45,21 @@ var smallTalk = map[string]bool{
 // talk, questions about the assistant, very short non-questions, writing
 // tasks) or research (everything else). For browse it returns the URLs.
 func Route(message string) (route string, urls []string) {
+	route, urls = Decide(message)
+	if route == Undecided {
+		route = research.RouteResearch
+	}
+	return route, urls
+}
+
+// Undecided is Decide's answer for a message its rules do not recognise.
+const Undecided = ""
+
+// Decide is the zero-latency router every engine runs first: it returns
+// browse (with the URLs) or chat when a rule recognises the message, and
+// Undecided otherwise, leaving the rest to the engine (the extractive
+// engine researches it; a model engine decides).
+func Decide(message string) (route string, urls []string) {
 	msg := strings.TrimSpace(message)
 	if msg == "" {
 		return research.RouteChat, nil
@@ -70,12 +85,12 @@ func Route(message string) (route string, urls []string) {
 		if len(text.Tokens(rest)) < 2 && !strings.HasSuffix(rest, "?") || aboutYouRe.MatchString(rest) {
 			return research.RouteChat, nil
 		}
-		return Route(rest)
+		return Decide(rest)
 	}
 	if isSmallTalk(msg) {
 		return research.RouteChat, nil
 	}
-	return research.RouteResearch, nil
+	return Undecided, nil
 }
 
 // isSmallTalk reports whether msg is a very short non-question made of

@@ -45,3 +45,20 @@ func TestRoute(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideLeavesTheRestUndecided: the rules answer only what they
+// recognise; a question is left to the engine.
+func TestDecideLeavesTheRestUndecided(t *testing.T) {
+	for msg, want := range map[string]string{
+		"hello":                   research.RouteChat,
+		"thanks!":                 research.RouteChat,
+		"read go.dev/blog/go1.22": research.RouteBrowse,
+		"What is the default port of PostgreSQL?": Undecided,
+		"Hi! What is the capital of Australia?":   Undecided,
+		"simplify that":                           Undecided,
+	} {
+		if got, _ := Decide(msg); got != want {
+			t.Errorf("Decide(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
