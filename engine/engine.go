@@ -66,6 +66,10 @@ type PlanRequest struct {
 	Parent *ParentContext
 	// Clarification is the user's answer to clarifying questions, if any.
 	Clarification string
+	// Preliminary are the top results (titles and snippets) of a quick
+	// search of the question, so the plan names the right entities and
+	// terms; they are not evidence.
+	Preliminary []research.Hit
 }
 
 // ParentContext is what a follow-up run knows of its parent.

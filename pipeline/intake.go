@@ -36,7 +36,7 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 	if err := r.checkSpend(st, budget); err != nil {
 		return err
 	}
-	spec, usage, err := r.plan(ctx, req)
+	spec, usage, err := r.plan(ctx, run, st, req)
 	st.Usage = st.Usage.Add(usage)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -78,11 +78,12 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 // plan routes the message with the zero-latency rules first, for every
 // engine: a message they recognise as chat or as pages to read is planned
 // by those rules (no model call); only what they cannot decide goes to
-// the engine.
-func (r *Runner) plan(ctx context.Context, req engine.PlanRequest) (research.TaskSpec, engine.Usage, error) {
+// the engine, with the preliminary search's results.
+func (r *Runner) plan(ctx context.Context, run *db.Run, st *State, req engine.PlanRequest) (research.TaskSpec, engine.Usage, error) {
 	if route, _ := extractive.Decide(req.Question); route != extractive.Undecided {
 		return extractive.New().Plan(ctx, req)
 	}
+	req.Preliminary = r.preliminary(ctx, run, st, req.Budget)
 	return r.opt.Engine.Plan(ctx, req)
 }
 

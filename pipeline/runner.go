@@ -57,6 +57,9 @@ type Options struct {
 	// PollInterval is how often idle workers look for runs queued by other
 	// replicas.
 	PollInterval time.Duration
+	// NoPreliminary turns off the preliminary search a model engine's
+	// planner gets (QUARRY_PRELIMINARY_SEARCH=off).
+	NoPreliminary bool
 }
 
 // Runner executes runs: its workers claim them from Postgres, run the stage

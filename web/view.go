@@ -208,6 +208,8 @@ type RunView struct {
 	CancelledBy string
 	// Coverage is the newest checkpoint's coverage of the criteria.
 	Coverage *CoverageView
+	// Preliminary is the preliminary search the planner saw, if any.
+	Preliminary *research.PreliminaryPayload
 }
 
 // ReviewForm is the plan review form as a person last submitted it.

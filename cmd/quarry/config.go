@@ -65,6 +65,10 @@ type Config struct {
 	// AllowedHosts are the further Host names the server answers to
 	// (QUARRY_ALLOWED_HOSTS), against DNS rebinding.
 	AllowedHosts []string
+
+	// NoPreliminary turns off the quick search of the question a model
+	// engine's planner gets (QUARRY_PRELIMINARY_SEARCH=off).
+	NoPreliminary bool
 }
 
 // LoadConfig reads the configuration from getenv (os.Getenv in production).
@@ -193,6 +197,13 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 			return nil, fmt.Errorf("QUARRY_RUN_BUDGET_USD: %q is not a non-negative number of dollars", v)
 		}
 		c.RunBudgetUSD = f
+	}
+	switch v := strings.ToLower(getenv("QUARRY_PRELIMINARY_SEARCH")); v {
+	case "", "on":
+	case "off":
+		c.NoPreliminary = true
+	default:
+		return nil, fmt.Errorf("QUARRY_PRELIMINARY_SEARCH: %q is neither on nor off", v)
 	}
 	return c, nil
 }

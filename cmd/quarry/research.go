@@ -84,7 +84,8 @@ func researchTo(ctx context.Context, stdout, stderr io.Writer, getenv func(strin
 	}
 	defer pool.Close()
 	runner := pipeline.NewRunner(pipeline.Options{Store: store, Engine: engine, Gatherer: gatherer, Engines: cfg.SearchEngines,
-		Workers: 1, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD, Logger: logger})
+		Workers: 1, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD, Logger: logger,
+		NoPreliminary: cfg.NoPreliminary})
 	run, err := runner.Submit(ctx, pipeline.Request{Question: question, Depth: *depth, Engines: cfg.SearchEngines})
 	if err != nil {
 		return err

@@ -128,7 +128,8 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Store: store, Engine: meteredEngine{engine, metrics, model}, Gatherer: meteredGatherer{gatherer, metrics},
 		Metrics: metrics, Engines: cfg.SearchEngines,
 		Workers: cfg.Workers, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD, Logger: logger,
-		ShareTTL: cfg.ShareTTL, LeaseTTL: cfg.LeaseTTL,
+		NoPreliminary: cfg.NoPreliminary,
+		ShareTTL:      cfg.ShareTTL, LeaseTTL: cfg.LeaseTTL,
 	})
 	h := handlers.New(handlers.Options{
 		Store: store, Runs: runner, Browser: pool, Logger: logger,

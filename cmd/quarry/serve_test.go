@@ -318,6 +318,7 @@ func TestServeRejectsBadConfig(t *testing.T) {
 		{"QUARRY_AUTH", "kerberos"},
 		{"QUARRY_SESSION_TTL", "forever"},
 		{"QUARRY_MAX_STREAMS", "-3"},
+		{"QUARRY_PRELIMINARY_SEARCH", "sometimes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.env, func(t *testing.T) {

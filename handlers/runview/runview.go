@@ -38,6 +38,8 @@ const (
 	// Run is the whole run: its last event changes everything, so the
 	// other blocks of the change need not be sent.
 	Run
+	// Preliminary is the preliminary search before planning.
+	Preliminary
 )
 
 // Change is what one event changed in a view.
@@ -106,6 +108,12 @@ func Apply(v *web.RunView, ev db.Event) Change {
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			c.Action, c.NewAction = applyAction(v, p)
 			c.Blocks |= Action
+		}
+	case research.EventPreliminary:
+		var p research.PreliminaryPayload
+		if json.Unmarshal(ev.Payload, &p) == nil {
+			v.Preliminary = &p
+			c.Blocks |= Preliminary
 		}
 	case research.EventCheckpoint:
 		// The checkpoint comes just before its batch's decision, which

@@ -251,3 +251,24 @@ func TestCheckpointCoverageShownWithDecision(t *testing.T) {
 		t.Errorf("batch 2 decision shows batch 1's coverage")
 	}
 }
+
+// TestPreliminaryBlock: the preliminary search event changes its own
+// block, which lists the results the planner saw.
+func TestPreliminaryBlock(t *testing.T) {
+	var v web.RunView
+	p := research.PreliminaryPayload{Query: "q", Hits: []research.Hit{{URL: "https://a.example/x", Title: "A title"}, {URL: "https://b.example/", Title: "B"}}}
+	if c := runview.Apply(&v, event(t, research.EventPreliminary, p)); c.Blocks != runview.Preliminary || v.Preliminary == nil {
+		t.Fatalf("blocks %b, view %+v", c.Blocks, v.Preliminary)
+	}
+	var b strings.Builder
+	if err := web.PreliminaryBlock(v.Preliminary, true).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := doc.Find("[data-testid=preliminary-hit]").Length(); n != 2 || !strings.Contains(doc.Find("summary").Text(), "2 results shown to the planner") {
+		t.Errorf("preliminary block:\n%s", b.String())
+	}
+}
