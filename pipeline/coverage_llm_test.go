@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarryhq/quarry/engine/llm"
 	"github.com/quarryhq/quarry/pipeline"
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -91,6 +92,21 @@ func TestHeartbeatSeesCoverage(t *testing.T) {
 			}
 			if batches != 1 {
 				t.Errorf("run used %d batches, want 1: every criterion was covered after the first", batches)
+			}
+			// The published report says, per criterion, that it is answered
+			// and by which sources.
+			rep, _ := publishedReport(t, store, run.ID)
+			var doc report.Report
+			if err := json.Unmarshal(rep.Citations, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Criteria) != 3 {
+				t.Errorf("report criteria = %+v, want 3", doc.Criteria)
+			}
+			for _, c := range doc.Criteria {
+				if c.Status != report.CriterionAnswered || len(c.Citations) == 0 {
+					t.Errorf("criterion %+v, want answered with its citations\n%s", c, rep.Markdown)
+				}
 			}
 			cps := payloads[research.CheckpointPayload](t, evs, research.EventCheckpoint)
 			if len(cps) == 0 || len(cps[0].Coverage) != 3 || cps[0].Covered != 3 || cps[0].Batch != 1 {

@@ -131,6 +131,7 @@ func Verify(markdown string, sources []research.Source, prior []research.PriorSe
 func (r *Report) Verify(sources []research.Source, prior []research.PriorSection, criteria []string, opt VerifyOptions) Verification {
 	v := verify(r.split, sources, prior, criteria, opt)
 	r.Sentences, r.Verified = v.Sentences, true
+	r.Criteria = CriterionResults(v)
 	return v
 }
 
