@@ -130,4 +130,7 @@ type SynthesisRequest struct {
 type ChatRequest struct {
 	Message string
 	Sources []research.Source // pages the message named (browse route), may be empty
+	// Prior are the sections of the earlier reports of a follow-up's
+	// chain, oldest first, labelled P1…Pn across the chain.
+	Prior []research.PriorSection
 }

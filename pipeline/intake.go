@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -83,6 +84,10 @@ func (r *Runner) plan(ctx context.Context, run *db.Run, st *State, req engine.Pl
 	if route, _ := extractive.Decide(req.Question); route != extractive.Undecided {
 		return extractive.New().Plan(ctx, req)
 	}
+	if req.Parent != nil && extractive.RefersBack(req.Question) {
+		// "Simplify that": an answer from the earlier reports, not research.
+		return research.TaskSpec{Route: research.RouteChat, Goal: req.Question, Clarity: 1, Budget: req.Budget}, engine.Usage{}, nil
+	}
 	req.Preliminary = r.preliminary(ctx, run, st, req.Budget)
 	return r.opt.Engine.Plan(ctx, req)
 }
@@ -103,7 +108,12 @@ func (r *Runner) commitStatus(ctx context.Context, run *db.Run, status research.
 	return err
 }
 
-// parentContext gathers what a follow-up needs from its parent run.
+// maxChain bounds how many earlier reports of a follow-up chain (the
+// parent, its parent, …) a follow-up sees.
+const maxChain = 6
+
+// parentContext gathers what a follow-up needs from its parent run, and
+// the sections of every report up its chain.
 func (r *Runner) parentContext(ctx context.Context, parentID string) (*engine.ParentContext, error) {
 	parent, err := r.opt.Store.GetRun(ctx, parentID)
 	if err != nil {
@@ -130,10 +140,48 @@ func (r *Runner) parentContext(ctx context.Context, parentID string) (*engine.Pa
 	for _, s := range sources {
 		pc.URLs = append(pc.URLs, s.CanonicalURL)
 	}
-	if rep, err := r.opt.Store.PublishedReport(ctx, parentID); err == nil {
-		pc.Sections = PriorSections(rep.Markdown)
+	if pc.Sections, err = r.chainSections(ctx, parent); err != nil {
+		return nil, err
 	}
 	return pc, nil
+}
+
+// chainSections are the sections of the published reports up a
+// follow-up's chain, oldest first, numbered P1…Pn across the chain: a
+// report keeps its numbers in every later follow-up, so the [P#] an
+// earlier follow-up cited still name the same sections.
+func (r *Runner) chainSections(ctx context.Context, parent *db.Run) ([]research.PriorSection, error) {
+	var chain [][]research.PriorSection
+	seen := map[string]bool{}
+	for run := parent; run != nil && len(chain) < maxChain && !seen[run.ID]; {
+		seen[run.ID] = true
+		rep, err := r.opt.Store.PublishedReport(ctx, run.ID)
+		switch {
+		case err == nil:
+			chain = append(chain, PriorSections(rep.Markdown))
+		case !errors.Is(err, db.ErrNotFound):
+			return nil, fmt.Errorf("report of run %s: %w", run.ID, err)
+		}
+		if !run.ParentRunID.Valid {
+			break
+		}
+		up, err := r.opt.Store.GetRun(ctx, run.ParentRunID.String)
+		if errors.Is(err, db.ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %w", run.ParentRunID.String, err)
+		}
+		run = up
+	}
+	var out []research.PriorSection
+	for i := len(chain) - 1; i >= 0; i-- {
+		for _, s := range chain[i] {
+			s.ID = research.PriorID(len(out) + 1)
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
 // PriorSections splits a report's Markdown into its ## sections, labelled

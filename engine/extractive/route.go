@@ -93,6 +93,24 @@ func Decide(message string) (route string, urls []string) {
 	return Undecided, nil
 }
 
+// refersBackRe matches a request to rework what was already said: a
+// verb that transforms text, then a word pointing back at it ("simplify
+// that", "summarize the above", "explain it like I'm five"), or a bare
+// "tl;dr".
+var refersBackRe = regexp.MustCompile(`(?i)^(?:(?:please|can you|could you|now)\s+)*(?:simplify|summari[sz]e|shorten|condense|rephrase|reword|rewrite|explain|clarify|expand|elaborate|translate|restate|make)\b.*\b(?:that|this|it|above|previous|earlier|last|report|answer|summary)\b|^(?:tl;?dr|eli5|in short|shorter|simpler)\W*$`)
+
+// maxRefersBackWords bounds a message that only asks to rework the
+// earlier answer: a longer one asks something new.
+const maxRefersBackWords = 12
+
+// RefersBack reports whether a follow-up asks to rework the earlier
+// reports rather than to research something new: it is then answered
+// from them, as chat.
+func RefersBack(message string) bool {
+	msg := strings.TrimSpace(message)
+	return len(strings.Fields(msg)) <= maxRefersBackWords && refersBackRe.MatchString(msg)
+}
+
 // isSmallTalk reports whether msg is a very short non-question made of
 // filler words only ("ok", "yes please", "nice one").
 func isSmallTalk(msg string) bool {

@@ -62,3 +62,22 @@ func TestDecideLeavesTheRestUndecided(t *testing.T) {
 		}
 	}
 }
+
+// TestRefersBack: a follow-up asking to rework the earlier answer, and
+// only such a one, is recognised.
+func TestRefersBack(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"simplify that":                    true,
+		"Summarize the above":              true,
+		"please explain it like I'm five":  true,
+		"can you shorten the report?":      true,
+		"tl;dr":                            true,
+		"thanks!":                          false,
+		"What about replication in MySQL?": false,
+		"explain how Raft elects a leader when the network partitions and a follower times out": false,
+	} {
+		if got := RefersBack(msg); got != want {
+			t.Errorf("RefersBack(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
