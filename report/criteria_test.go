@@ -41,3 +41,33 @@ func TestCriterionResults(t *testing.T) {
 		t.Errorf("unverified appendix %q", out)
 	}
 }
+
+// TestContradictionsInsideTheReport: two cited sentences giving different
+// years for the same event fail verification with a repair line that
+// asks for the disagreement sentence; with that sentence (each value in
+// its cited source) the report passes; a disagreement sentence whose
+// value its source does not state is unsupported.
+func TestContradictionsInsideTheReport(t *testing.T) {
+	sources := []research.Source{
+		{ID: "S1", Text: "The Halden bridge opened in 1932 after four years of construction."},
+		{ID: "S2", Text: "The Halden bridge opened to traffic in 1934."},
+	}
+	crit := []string{"When the Halden bridge opened"}
+	bad := "## Opening\n\nThe Halden bridge opened in 1932 [S1]. The Halden bridge opened to traffic in 1934 [S2].\n"
+	v := Verify(bad, sources, nil, crit, DefaultVerifyOptions())
+	if v.Passed || len(v.Contradictions) != 1 || v.Contradictions[0] != (Contradiction{A: 0, B: 1, ValueA: "1932", ValueB: "1934"}) {
+		t.Fatalf("contradictions %+v, passed %v", v.Contradictions, v.Passed)
+	}
+	if f := strings.Join(v.Failures, "\n"); !strings.Contains(f, `Sentences 1 and 2 give different values for the same thing ("1932" and "1934")`) ||
+		!strings.Contains(f, "Sources disagree: [S#] gives 1932; [S#] gives 1934.") || !strings.Contains(v.Warning, "different values") {
+		t.Errorf("failures %q, warning %q", f, v.Warning)
+	}
+	good := bad + "\nSources disagree: [S1] gives 1932; [S2] gives 1934.\n"
+	if v := Verify(good, sources, nil, crit, DefaultVerifyOptions()); !v.Passed || len(v.Contradictions) != 0 {
+		t.Errorf("with the disagreement stated: %+v %q", v.Contradictions, v.Failures)
+	}
+	wrong := "## Opening\n\nSources disagree: [S1] gives 1932; [S2] gives 1936.\n"
+	if v := Verify(wrong, sources, nil, crit, DefaultVerifyOptions()); v.Passed || v.Sentences[0].Supported {
+		t.Errorf("a disagreement sentence misquoting [S2] passed: %+v", v.Sentences[0])
+	}
+}
