@@ -68,7 +68,7 @@ type Verification struct {
 	// same thing without saying the sources disagree.
 	Contradictions []Contradiction `json:"contradictions,omitempty"`
 	Failures       []string        `json:"failures,omitempty"` // feedback lines for a repair pass
-	Warning   string           `json:"warning,omitempty"`
+	Warning        string          `json:"warning,omitempty"`
 }
 
 // SentenceCheck is the verdict on one sentence of a report.
