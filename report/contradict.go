@@ -23,36 +23,42 @@ const maxContradictionSentences = 400
 
 // checkDisagreement verifies a "Sources disagree: [S2] gives X; [S5]
 // gives Y." sentence: each cited source must state the value it is said
-// to give. It reports false for any other sentence.
+// to give, and each citation's evidence is that source's passage. It
+// reports false for any other sentence.
 func checkDisagreement(c *SentenceCheck, raw string, docs *docSet) bool {
 	claims, ok := research.ParseDisagreement(raw)
 	if !ok {
 		return false
 	}
+	citedPassages(c, docs)
+	states := map[string]bool{}
 	c.Supported, c.Score = true, 1
 	for _, cl := range claims {
 		d := docs.get(cl.Source)
-		if d == nil || !statesValue(d.Text, cl.Value) {
+		states[cl.Source] = d != nil && statesValue(d, cl.Value)
+		if !states[cl.Source] {
 			c.Supported, c.Score = false, 0
-			continue
 		}
-		if c.SourceID == "" {
-			c.SourceID = cl.Source
+	}
+	for i := range c.Evidence {
+		e := &c.Evidence[i]
+		e.Supported = states[e.Cite]
+		if c.SourceID == "" && e.Supported && e.Passage != "" {
+			c.SourceID, c.Passage, c.PassageStart, c.PassageEnd = e.Cite, e.Passage, e.PassageStart, e.PassageEnd
 		}
 	}
 	return true
 }
 
-// statesValue reports whether body holds value: its numbers, else its
-// words.
-func statesValue(body, value string) bool {
+// statesValue reports whether document d holds value: its numbers, else
+// its words.
+func statesValue(d *text.Document, value string) bool {
 	nums := text.NumberSet(value)
 	if len(nums) == 0 {
-		return text.ContainsFold(body, value)
+		return text.ContainsFold(d.Text, value)
 	}
-	have := text.NumberSet(body)
 	for n := range nums {
-		if !have[n] {
+		if !d.Numbers()[n] {
 			return false
 		}
 	}

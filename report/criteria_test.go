@@ -71,3 +71,18 @@ func TestContradictionsInsideTheReport(t *testing.T) {
 		t.Errorf("a disagreement sentence misquoting [S2] passed: %+v", v.Sentences[0])
 	}
 }
+
+// TestDisagreementSentenceEvidence: each citation of a disagreement
+// sentence opens the passage of its source that gives the value.
+func TestDisagreementSentenceEvidence(t *testing.T) {
+	sources := []research.Source{
+		{ID: "S1", Text: "Some history first. The Halden bridge opened in 1932 after four years of construction."},
+		{ID: "S2", Text: "Visitors are welcome. The Halden bridge opened to traffic in 1934."},
+	}
+	v := Verify("## Opening\n\nSources disagree: [S1] gives 1932; [S2] gives 1934.\n", sources, nil, nil, DefaultVerifyOptions())
+	s := v.Sentences[0]
+	if !s.Supported || len(s.Evidence) != 2 || !s.Evidence[0].Supported || !strings.Contains(s.Evidence[0].Passage, "1932") ||
+		!s.Evidence[1].Supported || !strings.Contains(s.Evidence[1].Passage, "1934") {
+		t.Errorf("disagreement sentence check: %+v", s)
+	}
+}
