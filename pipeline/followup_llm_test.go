@@ -53,8 +53,15 @@ func TestFollowUpChatSeesTheWholeChain(t *testing.T) {
 				"## Replicas\n\nStandby servers do not receive notifications [S1]. Delivery on the primary happens at commit [P1].\n\n## Prior research used\n\n- [P1] Delivery\n")
 			const answer = "Notifications are sent when the transaction commits [P1], and only on the primary [P2]."
 			api := newLLMServer(t, provider, func(c llmCall) llmReply {
-				if c.Stage == stageChat {
+				switch c.Stage {
+				case stageChat:
 					return llmReply{Text: answer, In: 300, Out: 30}
+				case stagePlan:
+					return llmReply{Text: planJSON("duckduckgo"), In: 900, Out: 160}
+				case stageHeartbeat:
+					return llmReply{Text: heartbeatDone, In: 700, Out: 25}
+				case stageSynthesize:
+					return llmReply{Text: "## Who is investigating WeWork\n\nDelivery happens at commit [P1].\n", In: 900, Out: 30}
 				}
 				t.Errorf("unexpected %q call:\n%s", c.Stage, clipText(c.Body, 500))
 				return llmReply{Status: http.StatusBadRequest}
@@ -92,6 +99,23 @@ func TestFollowUpChatSeesTheWholeChain(t *testing.T) {
 			if !strings.Contains(rep.Markdown, answer) || len(doc.Prior) != 2 || doc.Prior[0] != (report.Prior{ID: "P1", Heading: "Delivery"}) ||
 				doc.Prior[1] != (report.Prior{ID: "P2", Heading: "Replicas"}) {
 				t.Errorf("published answer %q with prior %+v", rep.Markdown, doc.Prior)
+			}
+
+			// A research follow-up of that answer sees all three reports,
+			// the chat answer (no headings) as a section of its own.
+			next, err := r.Submit(context.Background(), pipeline.Request{Question: "How do standby servers catch up on NOTIFY?", Depth: research.DepthQuick, ParentID: run.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitStatus(t, store, next.ID, research.StatusDone)
+			syn := api.callsOf(stageSynthesize)
+			if len(syn) != 1 {
+				t.Fatalf("calls = %v, want one synthesis", api.stages())
+			}
+			p1, p2 = strings.Index(syn[0].User, "[P1] Delivery\n"), strings.Index(syn[0].User, "[P2] Replicas\n")
+			p3 := strings.Index(syn[0].User, "[P3] Answer\n"+answer)
+			if p1 < 0 || p2 < p1 || p3 < p2 {
+				t.Errorf("research follow-up's synthesis prompt lacks the chain P1, P2, P3:\n%s", clipText(syn[0].User, 4000))
 			}
 		})
 	}

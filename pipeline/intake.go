@@ -185,12 +185,17 @@ func (r *Runner) chainSections(ctx context.Context, parent *db.Run) ([]research.
 }
 
 // PriorSections splits a report's Markdown into its ## sections, labelled
-// P1…Pn, leaving out the Sources list.
+// P1…Pn, leaving out the Sources list. Text before the first section (a
+// chat answer has no headings) is a section of its own, "Answer".
 func PriorSections(markdown string) []research.PriorSection {
 	var out []research.PriorSection
-	var cur *research.PriorSection
+	lead := &research.PriorSection{Heading: "Answer"}
+	cur := lead
 	for _, line := range strings.Split(markdown, "\n") {
 		if strings.HasPrefix(line, "## ") {
+			if cur == lead && lead.Text != "" {
+				out = append(out, research.PriorSection{ID: research.PriorID(len(out) + 1), Heading: lead.Heading, Text: lead.Text})
+			}
 			heading := strings.TrimSpace(strings.TrimPrefix(line, "## "))
 			if strings.EqualFold(heading, "Sources") || strings.EqualFold(heading, "Prior research used") {
 				cur = nil
@@ -200,9 +205,15 @@ func PriorSections(markdown string) []research.PriorSection {
 			cur = &out[len(out)-1]
 			continue
 		}
+		if cur == lead && strings.HasPrefix(line, "# ") {
+			continue // the report's title
+		}
 		if cur != nil {
 			cur.Text = strings.TrimSpace(cur.Text + "\n" + line)
 		}
+	}
+	if cur == lead && lead.Text != "" {
+		out = append(out, research.PriorSection{ID: research.PriorID(1), Heading: lead.Heading, Text: lead.Text})
 	}
 	return out
 }
