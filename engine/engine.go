@@ -66,6 +66,10 @@ type PlanRequest struct {
 	Parent *ParentContext
 	// Clarification is the user's answer to clarifying questions, if any.
 	Clarification string
+	// Preliminary are the top results (titles and snippets) of a quick
+	// search of the question, so the plan names the right entities and
+	// terms; they are not evidence.
+	Preliminary []research.Hit
 }
 
 // ParentContext is what a follow-up run knows of its parent.
@@ -79,14 +83,19 @@ type ParentContext struct {
 
 // HeartbeatRequest is the state after a gather batch.
 type HeartbeatRequest struct {
-	Spec     research.TaskSpec
-	Sources  []research.Source
-	Done     []research.ActionSpec // actions already run (never repeat them)
-	Batch    int                   // batches run so far
-	Budget   research.Budget
-	MaxNew   int // at most this many new actions (≤ 3)
-	Engines  []string
-	Coverage map[string][]string // criterion → source ids that address it
+	Spec    research.TaskSpec
+	Sources []research.Source
+	Done    []research.ActionSpec // actions already run (never repeat them)
+	Batch   int                   // batches run so far
+	Budget  research.Budget
+	MaxNew  int // at most this many new actions (≤ 3)
+	Engines []string
+	// Coverage is, per criterion of Spec, the sources with evidence for
+	// it and their key sentences (extractive.Coverage, computed once by
+	// the pipeline); an empty Coverage lets the engine work it out.
+	Coverage []research.CriterionCoverage
+	// Elapsed is the wall time the run has spent gathering.
+	Elapsed time.Duration
 	// Unread are results the run's searches listed but did not read,
 	// newest last: a page further down a results page may be the one
 	// that answers what is missing.
@@ -125,4 +134,7 @@ type SynthesisRequest struct {
 type ChatRequest struct {
 	Message string
 	Sources []research.Source // pages the message named (browse route), may be empty
+	// Prior are the sections of the earlier reports of a follow-up's
+	// chain, oldest first, labelled P1…Pn across the chain.
+	Prior []research.PriorSection
 }

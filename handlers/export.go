@@ -17,6 +17,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/report"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/static"
 	"github.com/quarryhq/quarry/web"
 )
@@ -62,6 +63,11 @@ type ReportExport struct {
 	// the sentence (an index into Citations) it belongs to.
 	Links   []report.Citation `json:"links,omitempty"`
 	Sources []SourceJSON      `json:"sources"`
+	// Criteria are the success criteria, each answered (with the
+	// citations of its answering sentences), undetermined or missing.
+	Criteria []report.CriterionResult `json:"criteria"`
+	// Prior are the earlier report's sections this one cites as [P#].
+	Prior []report.Prior `json:"prior,omitempty"`
 }
 
 // exportTarget says how an export request names its run and answers
@@ -109,7 +115,7 @@ func (s *Server) exportHandler(target exportTarget, format string) http.HandlerF
 		case formatMarkdown:
 			w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 			w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.md"`)
-			io.WriteString(w, report.SafeMarkdown(rep.Markdown))
+			io.WriteString(w, report.SafeMarkdown(exportMarkdown(rep, rv)))
 		case formatJSON:
 			w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.json"`)
 			writeJSON(w, http.StatusOK, s.reportExport(run, rep, rv))
@@ -202,6 +208,10 @@ func (s *Server) reportExport(run *db.Run, rep *db.Report, rv *web.ReportView) R
 		if b, err := json.Marshal(doc.Sentences); err == nil {
 			out.Citations, out.Links = b, doc.Citations
 		}
+		out.Criteria, out.Prior = doc.Criteria, doc.Prior
+	}
+	if out.Criteria == nil {
+		out.Criteria = []report.CriterionResult{}
 	}
 	if len(out.Verification) == 0 {
 		out.Verification = json.RawMessage("{}")
@@ -213,6 +223,19 @@ func (s *Server) reportExport(run *db.Run, rep *db.Report, rv *web.ReportView) R
 		out.Sources = append(out.Sources, SourceJSON{ID: src.ID, URL: src.URL, Title: src.Title, Host: src.Host, FetchedAt: src.FetchedAt})
 	}
 	return out
+}
+
+// exportMarkdown is the report's Markdown followed by what the page shows
+// beside it: each criterion's outcome, the prior sections it cites and
+// the verification summary.
+func exportMarkdown(rep *db.Report, rv *web.ReportView) string {
+	doc, _ := storedReport(rep.Citations)
+	var scores *research.Scores
+	if rv.Scores.Known {
+		scores = &research.Scores{Validity: rv.Scores.Validity, Coverage: rv.Scores.Coverage, Support: rv.Scores.Support,
+			Grounding: rv.Scores.Grounding, CriteriaCoverage: rv.Scores.CriteriaCoverage, Passed: rv.Scores.Passed}
+	}
+	return strings.TrimRight(rep.Markdown, "\n") + "\n\n" + report.ExportAppendix(doc, scores, rv.Warning)
 }
 
 var unsafeName = regexp.MustCompile(`[^a-z0-9]+`)

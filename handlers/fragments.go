@@ -70,6 +70,9 @@ func (f *fragmenter) blocks(c runview.Change) []templ.Component {
 			parts = append(parts, web.ActionItem(a, "replace"))
 		}
 	}
+	if c.Has(runview.Preliminary) {
+		parts = append(parts, web.PreliminaryBlock(v.Preliminary, true))
+	}
 	if c.Has(runview.Decision) {
 		parts = append(parts, web.DecisionItem(v.Decisions[len(v.Decisions)-1], true))
 	}

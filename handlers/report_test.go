@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -69,6 +70,13 @@ func evidenceAt(cite, text, passage string, score float64, supported bool) repor
 	return report.Evidence{Cite: cite, Found: true, Supported: supported, Score: score, Passage: passage, PassageStart: i, PassageEnd: i + len(passage)}
 }
 
+// testCriteria are the published test report's criteria: one answered
+// by two sources, one the sources leave undetermined.
+var testCriteria = []report.CriterionResult{
+	{Criterion: "When NOTIFY messages are delivered", Status: report.CriterionAnswered, Section: "Delivery", Citations: []string{"S1", "S2"}},
+	{Criterion: "Whether notifications survive a crash", Status: report.CriterionUndetermined},
+}
+
 func publishTestReport(t *testing.T, store *db.Store, question string) storedReport {
 	t.Helper()
 	ctx := context.Background()
@@ -97,6 +105,13 @@ func publishTestReport(t *testing.T, store *db.Store, question string) storedRep
 	ver := research.VerificationPayload{Pass: 1, Warning: "One sentence is not supported by its source.", Scores: research.Scores{Validity: 1, Coverage: 1, Support: 2.0 / 3, Grounding: 1, CriteriaCoverage: 1, Passed: false}}
 	row := reportRow(t, run.ID, md, map[string]string{"S1": s1Text, "S2": s2Text}, nil, checks, ver)
 	row.Markdown += "\n\n" + report.SourcesMarkdown(sources)
+	// The criteria as verification leaves them on the stored report.
+	var stored report.Report
+	if err := json.Unmarshal(row.Citations, &stored); err != nil {
+		t.Fatal(err)
+	}
+	stored.Criteria = testCriteria
+	row.Citations = mustJSON(t, stored)
 	row.Engine = "anthropic (claude-test)"
 	token := "tok-" + run.ID[:8]
 	err := store.InTx(ctx, func(tx *db.Tx) error {
@@ -292,11 +307,35 @@ func TestReportExports(t *testing.T) {
 		if !strings.Contains(page, "anthropic (claude-test)") || strings.Contains(page, "gpt-later") {
 			t.Errorf("%s does not name the engine that wrote the report", u)
 		}
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		crits := doc.Find("[data-testid=criterion]")
+		var cites []string
+		crits.Eq(0).Find("[data-testid=criterion-cite]").Each(func(_ int, a *goquery.Selection) { cites = append(cites, a.AttrOr("href", "")) })
+		if crits.Length() != 2 || crits.Eq(0).AttrOr("data-status", "") != "answered" || !strings.Contains(crits.Eq(0).Text(), "When NOTIFY messages are delivered") ||
+			strings.Join(cites, " ") != "#src-S1 #src-S2" || crits.Eq(1).AttrOr("data-status", "") != "undetermined" || !strings.Contains(crits.Eq(1).Text(), "undetermined") {
+			t.Errorf("%s criteria: %d items, %q, citations %q", u, crits.Length(), crits.Text(), cites)
+		}
 	}
-	for _, u := range []string{"/runs/" + sr.run.ID + "/report.md", "/r/" + sr.token + "/report.md", "/api/runs/" + sr.run.ID + "/report.md"} {
-		body := get(t, rep.srv.URL+u, "text/markdown")
-		if string(body) != sr.markdown {
-			t.Errorf("%s: %q", u, body)
+	// The API's report.md is the report as published; the downloads add
+	// what the page shows beside it.
+	if body := string(get(t, rep.srv.URL+"/api/runs/"+sr.run.ID+"/report.md", "text/markdown")); body != sr.markdown {
+		t.Errorf("API report.md: %q", body)
+	}
+	for _, u := range []string{"/runs/" + sr.run.ID + "/report.md", "/r/" + sr.token + "/report.md"} {
+		body := string(get(t, rep.srv.URL+u, "text/markdown"))
+		appendix := strings.TrimPrefix(body, strings.TrimRight(sr.markdown, "\n")+"\n\n")
+		if appendix == body {
+			t.Errorf("%s does not start with the report: %q", u, body)
+		}
+		for _, want := range []string{"## Criteria\n\n- answered: When NOTIFY messages are delivered — [S1][S2]\n- undetermined: Whether notifications survive a crash",
+			"## Verification\n\nCitation checks fell short: validity 100%, support 67%, coverage 100%, grounding 100%, criteria 100%.",
+			"Warning: One sentence is not supported by its source."} {
+			if !strings.Contains(appendix, want) {
+				t.Errorf("%s export lacks %q:\n%s", u, want, appendix)
+			}
 		}
 	}
 	for _, u := range []string{"/runs/" + sr.run.ID + "/report.json", "/api/runs/" + sr.run.ID + "/report.json", "/r/" + sr.token + "/report.json"} {
@@ -308,12 +347,14 @@ func TestReportExports(t *testing.T) {
 			Citations []report.SentenceCheck `json:"citations"`
 			Sources   []struct{ ID, URL string }
 			Verify    struct{ Support float64 } `json:"verification"`
+			Criteria  []report.CriterionResult  `json:"criteria"`
 		}
 		if err := json.Unmarshal(get(t, rep.srv.URL+u, "application/json"), &ex); err != nil {
 			t.Fatal(err)
 		}
 		if ex.RunID != sr.run.ID || ex.Engine != "anthropic (claude-test)" || ex.Title != "How NOTIFY delivers" || ex.Markdown != sr.markdown || len(ex.Citations) != 3 ||
-			len(ex.Sources) != 2 || ex.Sources[1].URL != "https://blog.example.net/listen" || ex.Verify.Support < 0.6 {
+			len(ex.Sources) != 2 || ex.Sources[1].URL != "https://blog.example.net/listen" || ex.Verify.Support < 0.6 ||
+			!reflect.DeepEqual(ex.Criteria, testCriteria) {
 			t.Errorf("%s: %+v", u, ex)
 		}
 	}
@@ -491,7 +532,7 @@ func TestLegacyReportDisplays(t *testing.T) {
 	if got := doc.Find("[data-score=support] .score-value").Text(); got != "50%" || !strings.Contains(doc.Find("[data-testid=report-warning]").Text(), "Notifications survive a server crash.") {
 		t.Errorf("support %q, warning %q", got, doc.Find("[data-testid=report-warning]").Text())
 	}
-	if got := string(get(t, rep.srv.URL+"/runs/"+run.ID+"/report.md", "text/markdown")); got != md {
+	if got := string(get(t, rep.srv.URL+"/runs/"+run.ID+"/report.md", "text/markdown")); !strings.HasPrefix(got, strings.TrimRight(md, "\n")+"\n\n## Verification\n") {
 		t.Errorf("Markdown export %q", got)
 	}
 	var ex struct {

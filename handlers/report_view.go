@@ -32,6 +32,7 @@ func (s *Server) reportView(ctx context.Context, run *db.Run, shared bool) (*web
 		RunID: run.ID, Title: parts.title, Question: run.Question, Depth: run.Depth, Engine: s.engineLabel(rep.Engine),
 		Date: reportDate(run, rep), Version: rep.Version, BodyHTML: parts.body, Sources: parts.sources, Prior: parts.prior,
 		Evidence: parts.evidence, Scores: parts.scores, Unsupported: parts.unsupported, Warning: parts.warning,
+		Criteria: parts.criteria,
 	}
 	if rv.Title == "" {
 		rv.Title = run.Question
@@ -126,6 +127,7 @@ type reportParts struct {
 	scores      web.Scores
 	unsupported []web.ClaimView
 	warning     string
+	criteria    []report.CriterionResult
 }
 
 // reportParts reads a stored report: the body HTML rendered at publish,
@@ -157,6 +159,7 @@ func (s *Server) reportParts(ctx context.Context, run *db.Run, rep *db.Report) (
 		parts.prior = append(parts.prior, web.PriorView{ID: p.ID, Heading: p.Heading})
 	}
 	parts.title = doc.Title
+	parts.criteria = doc.Criteria
 	ev := reportEvidence(doc, rows)
 	parts.evidence = ev.list
 	for _, src := range rows {

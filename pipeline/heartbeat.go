@@ -5,6 +5,7 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/text"
@@ -18,6 +19,9 @@ func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []
 	if err != nil {
 		return err
 	}
+	// Coverage is computed here, once, by one rule for every engine: the
+	// engine decides with it and the page shows it.
+	coverage := extractive.Coverage(*st.Spec, sources)
 	dec := engine.HeartbeatDecision{Done: true, Reason: "no budget left for another batch"}
 	stop := r.gatherStop(st, budget)
 	if stop == "" {
@@ -32,7 +36,8 @@ func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []
 		}
 		var usage engine.Usage
 		dec, usage, err = r.opt.Engine.Heartbeat(ctx, engine.HeartbeatRequest{Spec: *st.Spec, Sources: sources, Done: st.Done,
-			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines, Unread: unreadOf(st, sources), Empty: st.Empty, Clarification: st.Clarification})
+			Batch: st.Batch, Budget: budget, MaxNew: max(room, 0), Engines: st.Engines, Unread: unreadOf(st, sources), Empty: st.Empty,
+			Coverage: coverage, Elapsed: st.elapsed(), Clarification: st.Clarification})
 		st.addUsage(SpendHeartbeat, usage)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -61,9 +66,10 @@ func (r *Runner) heartbeat(ctx context.Context, run *db.Run, st *State, batch []
 		st.Pending = nil
 	}
 	events := []event{
+		{research.EventCheckpoint, research.CheckpointPayload{Stage: StageGather, Batch: st.Batch, Sources: len(sources),
+			Covered: research.CoveredCount(coverage), Coverage: coverage}},
 		{research.EventHeartbeatDecision, research.DecisionPayload{Batch: st.Batch, Done: dec.Done || len(st.Pending) == 0, Reason: dec.Reason, Actions: dec.Actions}},
 		{research.EventBudget, r.budgetPayload(st, "")},
-		{research.EventCheckpoint, map[string]any{"stage": StageGather, "batch": st.Batch, "sources": len(sources)}},
 	}
 	return r.commit(ctx, run, st, db.RunUpdate{Spend: mustJSON(st.Spend())}, events...)
 }

@@ -3,12 +3,14 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -35,7 +37,7 @@ func (r *Runner) intake(ctx context.Context, run *db.Run, st *State) error {
 	if err := r.checkSpend(st, budget); err != nil {
 		return err
 	}
-	spec, usage, err := r.opt.Engine.Plan(ctx, req)
+	spec, usage, err := r.plan(ctx, run, st, req)
 	st.addUsage(SpendPlan, usage)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -103,6 +105,22 @@ func keepEdits(spec, keep research.TaskSpec) research.TaskSpec {
 	return spec
 }
 
+// plan routes the message with the zero-latency rules first, for every
+// engine: a message they recognise as chat or as pages to read is planned
+// by those rules (no model call); only what they cannot decide goes to
+// the engine, with the preliminary search's results.
+func (r *Runner) plan(ctx context.Context, run *db.Run, st *State, req engine.PlanRequest) (research.TaskSpec, engine.Usage, error) {
+	if route, _ := extractive.Decide(req.Question); route != extractive.Undecided {
+		return extractive.New().Plan(ctx, req)
+	}
+	if req.Parent != nil && extractive.RefersBack(req.Question) {
+		// "Simplify that": an answer from the earlier reports, not research.
+		return research.TaskSpec{Route: research.RouteChat, Goal: req.Question, Clarity: 1, Budget: req.Budget}, engine.Usage{}, nil
+	}
+	req.Preliminary = r.preliminary(ctx, run, st, req.Budget)
+	return r.opt.Engine.Plan(ctx, req)
+}
+
 // commitStatus records a status change and a stage_started event, unless
 // the run already has that status (a resumed stage).
 func (r *Runner) commitStatus(ctx context.Context, run *db.Run, status research.RunStatus, stage string) error {
@@ -119,7 +137,12 @@ func (r *Runner) commitStatus(ctx context.Context, run *db.Run, status research.
 	return err
 }
 
-// parentContext gathers what a follow-up needs from its parent run.
+// maxChain bounds how many earlier reports of a follow-up chain (the
+// parent, its parent, …) a follow-up sees.
+const maxChain = 6
+
+// parentContext gathers what a follow-up needs from its parent run, and
+// the sections of every report up its chain.
 func (r *Runner) parentContext(ctx context.Context, parentID string) (*engine.ParentContext, error) {
 	parent, err := r.opt.Store.GetRun(ctx, parentID)
 	if err != nil {
@@ -146,19 +169,62 @@ func (r *Runner) parentContext(ctx context.Context, parentID string) (*engine.Pa
 	for _, s := range sources {
 		pc.URLs = append(pc.URLs, s.CanonicalURL)
 	}
-	if rep, err := r.opt.Store.PublishedReport(ctx, parentID); err == nil {
-		pc.Sections = PriorSections(rep.Markdown)
+	if pc.Sections, err = r.chainSections(ctx, parent); err != nil {
+		return nil, err
 	}
 	return pc, nil
 }
 
+// chainSections are the sections of the published reports up a
+// follow-up's chain, oldest first, numbered P1…Pn across the chain: a
+// report keeps its numbers in every later follow-up, so the [P#] an
+// earlier follow-up cited still name the same sections.
+func (r *Runner) chainSections(ctx context.Context, parent *db.Run) ([]research.PriorSection, error) {
+	var chain [][]research.PriorSection
+	seen := map[string]bool{}
+	for run := parent; run != nil && len(chain) < maxChain && !seen[run.ID]; {
+		seen[run.ID] = true
+		rep, err := r.opt.Store.PublishedReport(ctx, run.ID)
+		switch {
+		case err == nil:
+			chain = append(chain, PriorSections(rep.Markdown))
+		case !errors.Is(err, db.ErrNotFound):
+			return nil, fmt.Errorf("report of run %s: %w", run.ID, err)
+		}
+		if !run.ParentRunID.Valid {
+			break
+		}
+		up, err := r.opt.Store.GetRun(ctx, run.ParentRunID.String)
+		if errors.Is(err, db.ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %w", run.ParentRunID.String, err)
+		}
+		run = up
+	}
+	var out []research.PriorSection
+	for i := len(chain) - 1; i >= 0; i-- {
+		for _, s := range chain[i] {
+			s.ID = research.PriorID(len(out) + 1)
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
 // PriorSections splits a report's Markdown into its ## sections, labelled
-// P1…Pn, leaving out the Sources list.
+// P1…Pn, leaving out the Sources list. Text before the first section (a
+// chat answer has no headings) is a section of its own, "Answer".
 func PriorSections(markdown string) []research.PriorSection {
 	var out []research.PriorSection
-	var cur *research.PriorSection
+	lead := &research.PriorSection{Heading: "Answer"}
+	cur := lead
 	for _, line := range strings.Split(markdown, "\n") {
 		if strings.HasPrefix(line, "## ") {
+			if cur == lead && lead.Text != "" {
+				out = append(out, research.PriorSection{ID: research.PriorID(len(out) + 1), Heading: lead.Heading, Text: lead.Text})
+			}
 			heading := strings.TrimSpace(strings.TrimPrefix(line, "## "))
 			if strings.EqualFold(heading, "Sources") || strings.EqualFold(heading, "Prior research used") {
 				cur = nil
@@ -168,9 +234,15 @@ func PriorSections(markdown string) []research.PriorSection {
 			cur = &out[len(out)-1]
 			continue
 		}
+		if cur == lead && strings.HasPrefix(line, "# ") {
+			continue // the report's title
+		}
 		if cur != nil {
 			cur.Text = strings.TrimSpace(cur.Text + "\n" + line)
 		}
+	}
+	if cur == lead && lead.Text != "" {
+		out = append(out, research.PriorSection{ID: research.PriorID(1), Heading: lead.Heading, Text: lead.Text})
 	}
 	return out
 }

@@ -900,10 +900,11 @@ func TestCostBudgetStopsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.mu.Lock()
-	searched := len(s.queries)
+	searched := append([]string(nil), s.queries...)
 	s.mu.Unlock()
-	if len(actions) != 0 || searched != 0 {
-		t.Errorf("%d actions and %d searches ran after the budget was spent", len(actions), searched)
+	// The one search is the preliminary search, before the plan's call.
+	if len(actions) != 0 || !equalStrings(searched, []string{weworkQuestion}) {
+		t.Errorf("%d actions and searches %q ran; want no action and only the preliminary search", len(actions), searched)
 	}
 	evs := runEvents(t, store, run.ID)
 	if end.Status == research.StatusFailed {

@@ -61,6 +61,9 @@ type Options struct {
 	// PollInterval is how often idle workers look for runs queued by other
 	// replicas.
 	PollInterval time.Duration
+	// NoPreliminary turns off the preliminary search a model engine's
+	// planner gets (QUARRY_PRELIMINARY_SEARCH=off).
+	NoPreliminary bool
 }
 
 // DefaultClarifyBelow is the clarity under which review "auto" pauses:

@@ -56,6 +56,9 @@ type State struct {
 	Answer     string                  `json:"answer,omitempty"`
 	ParentURLs []string                `json:"parent_urls,omitempty"`
 	Prior      []research.PriorSection `json:"prior,omitempty"`
+	// Preliminary are the preliminary search's results the planner saw
+	// (empty, not nil, once tried).
+	Preliminary []research.Hit `json:"preliminary"`
 	// Timings sums the wall time of each stage in milliseconds, across
 	// resumes (the publish stage's own time is not included).
 	Timings map[string]int64 `json:"timings,omitempty"`

@@ -36,7 +36,7 @@ func (r *Runner) synthesize(ctx context.Context, run *db.Run, st *State) error {
 	var written string
 	var usage engine.Usage
 	if st.Spec.Route == research.RouteChat {
-		written, usage, err = r.opt.Engine.Chat(ctx, engine.ChatRequest{Message: run.Question, Sources: sources}, stream.write)
+		written, usage, err = r.opt.Engine.Chat(ctx, engine.ChatRequest{Message: run.Question, Sources: sources, Prior: st.Prior}, stream.write)
 	} else {
 		var prev string
 		if len(st.Drafts) > 0 {

@@ -38,6 +38,9 @@ type Report struct {
 	Citations []Citation `json:"citations"`
 	// Prior are the earlier report's sections this one cites as [P#].
 	Prior []Prior `json:"prior,omitempty"`
+	// Criteria are the success criteria, each answered (with its
+	// citations), undetermined or missing; Verify fills them.
+	Criteria []CriterionResult `json:"criteria,omitempty"`
 
 	source  []byte
 	root    ast.Node

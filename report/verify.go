@@ -64,8 +64,11 @@ type Verification struct {
 	research.Scores
 	Sentences []SentenceCheck  `json:"sentences"`
 	Criteria  []CriterionCheck `json:"criteria,omitempty"`
-	Failures  []string         `json:"failures,omitempty"` // feedback lines for a repair pass
-	Warning   string           `json:"warning,omitempty"`
+	// Contradictions are sentence pairs giving different values for the
+	// same thing without saying the sources disagree.
+	Contradictions []Contradiction `json:"contradictions,omitempty"`
+	Failures       []string        `json:"failures,omitempty"` // feedback lines for a repair pass
+	Warning        string          `json:"warning,omitempty"`
 }
 
 // SentenceCheck is the verdict on one sentence of a report.
@@ -131,6 +134,7 @@ func Verify(markdown string, sources []research.Source, prior []research.PriorSe
 func (r *Report) Verify(sources []research.Source, prior []research.PriorSection, criteria []string, opt VerifyOptions) Verification {
 	v := verify(r.split, sources, prior, criteria, opt)
 	r.Sentences, r.Verified = v.Sentences, true
+	r.Criteria = CriterionResults(v)
 	return v
 }
 
@@ -166,6 +170,13 @@ func verify(sents []ReportSentence, sources []research.Source, prior []research.
 		}
 		if c.Factual && len(c.Citations) > 0 {
 			cited++
+			if checkDisagreement(&c, s.Raw, docs) {
+				if c.Supported {
+					supported++
+				}
+				v.Sentences = append(v.Sentences, c)
+				continue
+			}
 			checkSupport(&c, docs, opt.SupportThreshold)
 			if c.Supported {
 				supported++
@@ -191,7 +202,12 @@ func verify(sents []ReportSentence, sources []research.Source, prior []research.
 		}
 	}
 	v.CriteriaCoverage = ratio(answered, len(v.Criteria))
-	v.Passed = len(v.Sentences) > 0 &&
+	raws := make([]string, len(sents))
+	for i, s := range sents {
+		raws[i] = s.Raw
+	}
+	v.Contradictions = contradictions(v.Sentences, raws)
+	v.Passed = len(v.Sentences) > 0 && len(v.Contradictions) == 0 &&
 		meets(v.Validity, opt.MinValidity) && meets(v.Support, opt.MinSupport) &&
 		meets(v.Coverage, opt.MinCoverage) && meets(v.Grounding, opt.MinGrounding) &&
 		meets(v.CriteriaCoverage, opt.MinCriteria)
@@ -504,6 +520,9 @@ func failures(v Verification, docs *docSet, opt VerifyOptions) []string {
 			add("Sentence %d states a fact without a citation; cite the source that says it or mark it (inference): %q", s.Index+1, s.Text)
 		}
 	}
+	for _, c := range v.Contradictions {
+		add("%s", contradictionFeedback(c, v.Sentences))
+	}
 	for _, c := range v.Criteria {
 		if !c.Answered && !c.Undetermined {
 			add("Criterion not addressed: %q; answer it with a cited sentence, or write %q under its section.", c.Criterion, research.Undetermined)
@@ -544,6 +563,9 @@ func warning(v Verification, opt VerifyOptions) string {
 	check("citation coverage", v.Coverage, opt.MinCoverage)
 	check("grounding", v.Grounding, opt.MinGrounding)
 	check("criteria coverage", v.CriteriaCoverage, opt.MinCriteria)
+	if n := len(v.Contradictions); n > 0 {
+		short = append(short, fmt.Sprintf("%d pair(s) of sentences give different values for the same thing", n))
+	}
 	if len(v.Sentences) == 0 {
 		short = append(short, "the report is empty")
 	}

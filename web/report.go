@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/quarryhq/quarry/report"
 )
 
 // ReportView is a published report as the run page and the share page
@@ -43,6 +45,9 @@ type ReportView struct {
 	ParentQuestion string
 	// FollowUp is the follow-up question form (nil on the share page).
 	FollowUp *AskForm
+	// Criteria are the success criteria, each answered (with its
+	// citations), undetermined or missing.
+	Criteria []report.CriterionResult
 }
 
 // SourceView is one fetched source.

@@ -163,6 +163,15 @@ type DecisionView struct {
 	Done       bool
 	Reason     string
 	NewActions []string // labels of the actions it added
+	// Coverage is what the checkpoint before the decision found, if any.
+	Coverage *CoverageView
+}
+
+// CoverageView is what a checkpoint found for each success criterion.
+type CoverageView struct {
+	Batch    int
+	Covered  int
+	Criteria []research.CriterionCoverage
 }
 
 // ActionStopped is shown for an action its run's end interrupted: it
@@ -242,6 +251,10 @@ type RunView struct {
 	// cancelled it ("" without accounts, or when the pipeline did).
 	ApprovedBy  string
 	CancelledBy string
+	// Coverage is the newest checkpoint's coverage of the criteria.
+	Coverage *CoverageView
+	// Preliminary is the preliminary search the planner saw, if any.
+	Preliminary *research.PreliminaryPayload
 }
 
 // ReviewForm is the plan review form as a person last submitted it.

@@ -93,6 +93,9 @@ type Config struct {
 	Tasks TaskConfig
 	// Library configures the document library (see library.go).
 	Library LibraryConfig
+	// NoPreliminary turns off the quick search of the question a model
+	// engine's planner gets (QUARRY_PRELIMINARY_SEARCH=off).
+	NoPreliminary bool
 }
 
 // TaskConfig is how scheduled research is bounded.
@@ -281,6 +284,13 @@ func LoadConfig(getenv func(string) string) (*Config, error) {
 	}
 	if err := c.loadTuning(getenv); err != nil {
 		return nil, err
+	}
+	switch v := strings.ToLower(getenv("QUARRY_PRELIMINARY_SEARCH")); v {
+	case "", "on":
+	case "off":
+		c.NoPreliminary = true
+	default:
+		return nil, fmt.Errorf("QUARRY_PRELIMINARY_SEARCH: %q is neither on nor off", v)
 	}
 	return c, nil
 }

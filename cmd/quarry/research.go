@@ -93,7 +93,7 @@ func researchTo(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	gatherer.WithLibrary(buildLibrary(cfg, store, "", logger))
 	runner := pipeline.NewRunner(pipeline.Options{Store: store, Engine: engine, Gatherer: gatherer, Engines: cfg.SearchEngines,
 		Workers: 1, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD, Logger: logger,
-		Presets: cfg.Presets, Verify: cfg.Verify, ClarifyBelow: cfg.ClarifyBelow})
+		Presets: cfg.Presets, Verify: cfg.Verify, ClarifyBelow: cfg.ClarifyBelow, NoPreliminary: cfg.NoPreliminary})
 	mode := research.ReviewNever
 	if *review {
 		mode = research.ReviewAlways

@@ -137,6 +137,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Workers: cfg.Workers, BaseURL: cfg.BaseURL, RunBudgetUSD: cfg.RunBudgetUSD, Logger: logger,
 		ShareTTL: cfg.ShareTTL, LeaseTTL: cfg.LeaseTTL,
 		Presets: cfg.Presets, Verify: cfg.Verify, ClarifyBelow: cfg.ClarifyBelow,
+		NoPreliminary: cfg.NoPreliminary,
 	})
 	store.SetTaskConcurrency(cfg.Tasks.Concurrency)
 	scheduler, taskOpts := buildTasks(cfg, store, runner, outbox, logger)

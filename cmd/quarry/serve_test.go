@@ -321,6 +321,7 @@ func TestServeRejectsBadConfig(t *testing.T) {
 		{"QUARRY_SMTP_URL", "smtp://mail.example.com"},
 		{"QUARRY_SMTP_URL", "imap://mail.example.com?from=q@example.com"},
 		{"QUARRY_AGENT_MAX_STEPS", "0"},
+		{"QUARRY_PRELIMINARY_SEARCH", "sometimes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.env, func(t *testing.T) {

@@ -26,15 +26,35 @@ func (e *Engine) Chat(ctx context.Context, req engine.ChatRequest, stream func(s
 		return "", engine.Usage{}, fmt.Errorf("chat: %w", err)
 	}
 	var out string
-	if len(req.Sources) == 0 {
+	switch {
+	case len(req.Sources) == 0 && len(req.Prior) > 0 && RefersBack(req.Message):
+		out = priorAnswer(req.Prior)
+	case len(req.Sources) == 0:
 		out = chatReply(req.Message)
-	} else {
+	default:
 		out = browseAnswer(req.Message, req.Sources)
 	}
 	if stream != nil {
 		stream(out)
 	}
 	return out, engine.Usage{}, nil
+}
+
+// priorAnswer answers a follow-up about the earlier reports ("simplify
+// that") the only way quoting allows: their most central sentences, each
+// citing the [P#] section it comes from.
+func priorAnswer(prior []research.PriorSection) string {
+	p := newPool(nil, prior, nil)
+	picks := p.pick(p.centrality(), maxChatSentences, nil, nil, 0)
+	if len(picks) == 0 {
+		return chatReply("")
+	}
+	var b strings.Builder
+	b.WriteString("## In short\n\n")
+	for _, i := range picks {
+		b.WriteString("- " + quote(p, i) + "\n")
+	}
+	return b.String()
 }
 
 // chatReply is the honest answer of an engine that only quotes sources.

@@ -60,3 +60,24 @@ func TestChatAnswersFromNamedPages(t *testing.T) {
 		}
 	}
 }
+
+// TestChatReworksPriorReports: "simplify that" on a follow-up is answered
+// from the earlier reports' sentences, each citing its [P#]; other small
+// talk is not.
+func TestChatReworksPriorReports(t *testing.T) {
+	prior := []research.PriorSection{
+		{ID: "P1", Heading: "Delivery", Text: "Postgres delivers notifications when the transaction commits [S1]. Listeners receive them in commit order [S2]."},
+		{ID: "P2", Heading: "Replicas", Text: "Standby servers do not receive notifications at all [S1]."},
+	}
+	out, _, err := New().Chat(context.Background(), engine.ChatRequest{Message: "simplify that", Prior: prior}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Postgres delivers notifications when the transaction commits. [P1]") || strings.Contains(out, "[S1]") {
+		t.Errorf("answer from the prior reports:\n%s", out)
+	}
+	out, _, _ = New().Chat(context.Background(), engine.ChatRequest{Message: "thanks!", Prior: prior}, nil)
+	if strings.Contains(out, "[P1]") {
+		t.Errorf("small talk answered from the prior reports:\n%s", out)
+	}
+}

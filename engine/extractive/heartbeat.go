@@ -15,38 +15,28 @@ import (
 const maxHeartbeatActions = 3
 
 // Heartbeat decides after a gather batch whether the sources cover every
-// criterion. A criterion is covered when a fetched sentence is evidence
-// for it (the same test synthesis uses) or the pipeline reports sources
-// for it. Otherwise it proposes up to MaxNew targeted searches for the
+// criterion, as the pipeline reports it or, without a report, as
+// Coverage finds it (the one rule both use). Otherwise it proposes up to MaxNew targeted searches for the
 // uncovered criteria, never a query already run.
 func (e *Engine) Heartbeat(ctx context.Context, req engine.HeartbeatRequest) (engine.HeartbeatDecision, engine.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return engine.HeartbeatDecision{}, engine.Usage{}, fmt.Errorf("heartbeat: %w", err)
 	}
 	spec := req.Spec
-	crits := spec.Criteria
-	if len(crits) == 0 {
-		crits = []string{spec.Goal}
+	cov := req.Coverage
+	if len(cov) == 0 {
+		cov = Coverage(spec, req.Sources)
 	}
 	goal := text.Tokens(spec.Goal)
-	p := newPool(req.Sources, nil, nil)
-	gq := text.Query{}
-	gq.Add(goal, 1)
-	p.setRelevance(gq)
-	p.context = contextWords(spec.Goal)
 	var uncovered []string
 	var missing []criterion
-	for _, c := range crits {
-		if len(req.Coverage[c]) > 0 {
-			continue
-		}
-		if cr := newCriterion(c, heading(c), goal, nil); !p.hasEvidence(cr) {
-			uncovered = append(uncovered, c)
-			missing = append(missing, cr)
+	for _, c := range cov {
+		if !c.Covered() {
+			uncovered = append(uncovered, c.Criterion)
+			missing = append(missing, newCriterion(c.Criterion, heading(c.Criterion), goal, nil))
 		}
 	}
-	covered := len(crits) - len(uncovered)
-	status := fmt.Sprintf("%d of %d criteria covered", covered, len(crits))
+	status := fmt.Sprintf("%d of %d criteria covered", len(cov)-len(uncovered), len(cov))
 	if len(uncovered) == 0 {
 		return engine.HeartbeatDecision{Done: true, Reason: status + "; the evidence suffices."}, engine.Usage{}, nil
 	}

@@ -99,9 +99,9 @@ func TestHeartbeatStopsOnBudget(t *testing.T) {
 func TestHeartbeatHonoursReportedCoverage(t *testing.T) {
 	e := New()
 	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: "What is the default port of EmberDB?", Budget: research.Presets()[research.DepthStandard]})
-	cov := map[string][]string{}
+	var cov []research.CriterionCoverage
 	for _, c := range spec.Criteria {
-		cov[c] = []string{"S1"}
+		cov = append(cov, research.CriterionCoverage{Criterion: c, Sources: []string{"S1"}})
 	}
 	dec, _, _ := e.Heartbeat(context.Background(), engine.HeartbeatRequest{Spec: spec, Batch: 1, Budget: spec.Budget, MaxNew: 3, Coverage: cov})
 	if !dec.Done {

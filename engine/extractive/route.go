@@ -45,6 +45,21 @@ var smallTalk = map[string]bool{
 // talk, questions about the assistant, very short non-questions, writing
 // tasks) or research (everything else). For browse it returns the URLs.
 func Route(message string) (route string, urls []string) {
+	route, urls = Decide(message)
+	if route == Undecided {
+		route = research.RouteResearch
+	}
+	return route, urls
+}
+
+// Undecided is Decide's answer for a message its rules do not recognise.
+const Undecided = ""
+
+// Decide is the zero-latency router every engine runs first: it returns
+// browse (with the URLs) or chat when a rule recognises the message, and
+// Undecided otherwise, leaving the rest to the engine (the extractive
+// engine researches it; a model engine decides).
+func Decide(message string) (route string, urls []string) {
 	msg := strings.TrimSpace(message)
 	if msg == "" {
 		return research.RouteChat, nil
@@ -70,12 +85,30 @@ func Route(message string) (route string, urls []string) {
 		if len(text.Tokens(rest)) < 2 && !strings.HasSuffix(rest, "?") || aboutYouRe.MatchString(rest) {
 			return research.RouteChat, nil
 		}
-		return Route(rest)
+		return Decide(rest)
 	}
 	if isSmallTalk(msg) {
 		return research.RouteChat, nil
 	}
-	return research.RouteResearch, nil
+	return Undecided, nil
+}
+
+// refersBackRe matches a request to rework what was already said: a
+// verb that transforms text, then a word pointing back at it ("simplify
+// that", "summarize the above", "explain it like I'm five"), or a bare
+// "tl;dr".
+var refersBackRe = regexp.MustCompile(`(?i)^(?:(?:please|can you|could you|now)\s+)*(?:simplify|summari[sz]e|shorten|condense|rephrase|reword|rewrite|explain|clarify|expand|elaborate|translate|restate|make)\b.*\b(?:that|this|it|above|previous|earlier|last|report|answer|summary)\b|^(?:tl;?dr|eli5|in short|shorter|simpler)\W*$`)
+
+// maxRefersBackWords bounds a message that only asks to rework the
+// earlier answer: a longer one asks something new.
+const maxRefersBackWords = 12
+
+// RefersBack reports whether a follow-up asks to rework the earlier
+// reports rather than to research something new: it is then answered
+// from them, as chat.
+func RefersBack(message string) bool {
+	msg := strings.TrimSpace(message)
+	return len(strings.Fields(msg)) <= maxRefersBackWords && refersBackRe.MatchString(msg)
 }
 
 // isSmallTalk reports whether msg is a very short non-question made of

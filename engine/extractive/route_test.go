@@ -45,3 +45,39 @@ func TestRoute(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideLeavesTheRestUndecided: the rules answer only what they
+// recognise; a question is left to the engine.
+func TestDecideLeavesTheRestUndecided(t *testing.T) {
+	for msg, want := range map[string]string{
+		"hello":                   research.RouteChat,
+		"thanks!":                 research.RouteChat,
+		"read go.dev/blog/go1.22": research.RouteBrowse,
+		"What is the default port of PostgreSQL?": Undecided,
+		"Hi! What is the capital of Australia?":   Undecided,
+		"simplify that":                           Undecided,
+	} {
+		if got, _ := Decide(msg); got != want {
+			t.Errorf("Decide(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+// TestRefersBack: a follow-up asking to rework the earlier answer, and
+// only such a one, is recognised.
+func TestRefersBack(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"simplify that":                    true,
+		"Summarize the above":              true,
+		"please explain it like I'm five":  true,
+		"can you shorten the report?":      true,
+		"tl;dr":                            true,
+		"thanks!":                          false,
+		"What about replication in MySQL?": false,
+		"explain how Raft elects a leader when the network partitions and a follower times out": false,
+	} {
+		if got := RefersBack(msg); got != want {
+			t.Errorf("RefersBack(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}

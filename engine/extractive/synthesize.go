@@ -80,6 +80,9 @@ func (p *pool) writeSection(sec section, chosen []int, emit func(string)) {
 	for _, i := range p.inReadingOrder(chosen) {
 		emit("- " + quote(p, i) + "\n")
 	}
+	for _, d := range p.disagreements(sec, chosen) {
+		emit("- " + d + "\n")
+	}
 	// In a section that answers several criteria, name the ones it could
 	// not answer.
 	if len(sec.criteria) > 1 {

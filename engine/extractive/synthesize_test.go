@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/quarryhq/quarry/engine"
-	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/text"
@@ -175,7 +174,12 @@ func TestSynthesisUndeterminedCriterion(t *testing.T) {
 }
 
 func TestSynthesisFallbackPlan(t *testing.T) {
-	spec := pipeline.FallbackSpec("What is the default port of EmberDB?", nil)
+	// The pipeline's fallback plan (pipeline.FallbackSpec; the pipeline
+	// imports this engine, so its shape is written out here): the
+	// question as goal and only criterion, one "Answer" section.
+	q := "What is the default port of EmberDB?"
+	spec := research.TaskSpec{Route: research.RouteResearch, Goal: q, Criteria: []string{q}, Sections: []string{"Answer"},
+		Actions: []research.ActionSpec{{Kind: research.ActionSearch, Engine: "duckduckgo", Query: q}}, Clarity: 0.5}
 	md, _, err := New().Synthesize(context.Background(), engine.SynthesisRequest{Question: spec.Goal, Spec: spec, Sources: loadSources(t), Budget: research.Presets()[research.DepthQuick]}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -24,6 +24,13 @@ func (e *Engine) Chat(ctx context.Context, req engine.ChatRequest, stream func(d
 	budget := e.inputBudget() - estimateTokens(system) - 50
 	msg := text.ClipBytes(strings.TrimSpace(req.Message), min(maxQuestionChars*4, budget*4/2))
 	var b strings.Builder
+	if len(req.Prior) > 0 {
+		// A follow-up ("simplify that") is about the earlier reports: they
+		// get up to half the room.
+		prior := priorBlock("Earlier reports in this conversation, oldest first, citable as [P#]:", req.Prior, (budget-estimateTokens(msg))*4/2)
+		budget -= estimateTokens(prior)
+		b.WriteString(prior)
+	}
 	if len(req.Sources) > 0 {
 		pack, _ := packSources(req.Sources, relevanceQuery(msg), (budget-estimateTokens(msg))*4)
 		if pack != "" {
@@ -37,5 +44,5 @@ func (e *Engine) Chat(ctx context.Context, req engine.ChatRequest, stream func(d
 	if err != nil {
 		return "", engine.Usage{}, fmt.Errorf("chat: %w", err)
 	}
-	return e.writeText(ctx, "chat", call, stream, len(req.Sources) > 0, "answer")
+	return e.writeText(ctx, "chat", call, stream, len(req.Sources)+len(req.Prior) > 0, "answer")
 }

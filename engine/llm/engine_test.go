@@ -78,7 +78,9 @@ func TestEngineStagesEndToEnd(t *testing.T) {
 
 		hb, u2, err := e.Heartbeat(ctx, engine.HeartbeatRequest{
 			Spec: spec, Sources: testSources, Done: spec.Actions, Batch: 1, Budget: spec.Budget, MaxNew: 3,
-			Engines: []string{"duckduckgo", "wikipedia"}, Coverage: map[string][]string{"opening date": {"S1"}},
+			Engines: []string{"duckduckgo", "wikipedia"}, Elapsed: 12 * time.Second,
+			Coverage: []research.CriterionCoverage{{Criterion: "opening date", Sources: []string{"S1"}, Key: []string{"[S1] The Golden Gate Bridge opened to traffic on May 28, 1937."}},
+				{Criterion: "main span length"}, {Criterion: "total length"}},
 		})
 		if err != nil {
 			t.Fatalf("Heartbeat: %v", err)
@@ -89,7 +91,10 @@ func TestEngineStagesEndToEnd(t *testing.T) {
 		if u2.InputTokens != 700 || u2.OutputTokens != 60 {
 			t.Errorf("heartbeat usage = %+v", u2)
 		}
-		if hbText := userText(f.body(1)); !strings.Contains(hbText, "covered by S1") || !strings.Contains(hbText, "NOT YET COVERED") {
+		if hbText := userText(f.body(1)); !strings.Contains(hbText, "1 of 3 covered") || !strings.Contains(hbText, "opening date (covered by S1)") ||
+			!strings.Contains(hbText, "- [S1] The Golden Gate Bridge opened") || !strings.Contains(hbText, "main span length (MISSING") ||
+			!strings.Contains(hbText, "time: 12s of 1m0s used, 48s left") || !strings.Contains(hbText, "actions: 2 of 10 run, 8 left") ||
+			!strings.Contains(hbText, "batches: 1 run of 3, 2 left") {
 			t.Errorf("heartbeat prompt lacks coverage:\n%s", hbText)
 		}
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
@@ -58,14 +59,8 @@ func heartbeatMessage(req engine.HeartbeatRequest, maxNew, budget int) string {
 	if c := strings.TrimSpace(req.Clarification); c != "" {
 		fmt.Fprintf(&b, "The user clarified: %s\n", text.ClipBytes(text.OneLine(c), 2000))
 	}
-	b.WriteString("\nSuccess criteria:\n")
-	for i, c := range req.Spec.Criteria {
-		status := "NOT YET COVERED"
-		if ids := req.Coverage[c]; len(ids) > 0 {
-			status = "covered by " + strings.Join(ids, ", ")
-		}
-		fmt.Fprintf(&b, "%d. %s (%s)\n", i+1, text.ClipBytes(text.OneLine(c), maxItemLen), status)
-	}
+	b.WriteString("\n")
+	writeCoverage(&b, req)
 	b.WriteString("\nAlready done (never repeat these):\n")
 	done := req.Done
 	if len(done) > 60 {
@@ -82,12 +77,7 @@ func heartbeatMessage(req engine.HeartbeatRequest, maxNew, budget int) string {
 	if len(req.Done) == 0 {
 		b.WriteString("- nothing yet\n")
 	}
-	fmt.Fprintf(&b, "\nBatches run: %d", req.Batch)
-	if req.Budget.MaxBatches > 0 {
-		fmt.Fprintf(&b, " of at most %d", req.Budget.MaxBatches)
-	}
-	fmt.Fprintf(&b, ". You may propose at most %d new actions.\n", maxNew)
-
+	writeRoom(&b, req, maxNew)
 	fmt.Fprintf(&b, "\nSources gathered (%d):\n", len(req.Sources))
 	for i, s := range req.Sources {
 		line := fmt.Sprintf("[%s] %s (%s)", s.ID, text.ClipBytes(text.OneLine(s.Title), 150), text.ClipBytes(text.OneLine(s.Host), 80))
@@ -157,4 +147,53 @@ func parseHeartbeat(text string, req engine.HeartbeatRequest, maxNew int, final 
 		}
 	}
 	return out, nil
+}
+
+// writeCoverage lists the criteria with what the pipeline found for each:
+// the sources with evidence and their key sentences, or that it is still
+// missing. Without a report every criterion is marked unknown.
+func writeCoverage(b *strings.Builder, req engine.HeartbeatRequest) {
+	cov := map[string]research.CriterionCoverage{}
+	for _, c := range req.Coverage {
+		cov[c.Criterion] = c
+	}
+	if len(req.Coverage) > 0 {
+		fmt.Fprintf(b, "Success criteria (%d of %d covered by the sources gathered):\n", research.CoveredCount(req.Coverage), len(req.Coverage))
+	} else {
+		b.WriteString("Success criteria (coverage not reported):\n")
+	}
+	for i, crit := range req.Spec.Criteria {
+		fmt.Fprintf(b, "%d. %s", i+1, text.ClipBytes(text.OneLine(crit), maxItemLen))
+		c, known := cov[crit]
+		switch {
+		case !known:
+			b.WriteString(" (coverage unknown)\n")
+		case !c.Covered():
+			b.WriteString(" (MISSING: no source has evidence for it yet)\n")
+		default:
+			fmt.Fprintf(b, " (covered by %s)\n", strings.Join(c.Sources, ", "))
+			for _, k := range c.Key {
+				fmt.Fprintf(b, "   - %s\n", text.ClipBytes(text.OneLine(k), 300))
+			}
+		}
+	}
+}
+
+// writeRoom says how much of the budget is used and left: time, actions
+// and batches, and how many actions this decision may add.
+func writeRoom(b *strings.Builder, req engine.HeartbeatRequest, maxNew int) {
+	bu := req.Budget
+	b.WriteString("\nBudget:\n")
+	if limit := time.Duration(bu.MaxTime); limit > 0 {
+		left := max(limit-req.Elapsed, 0)
+		fmt.Fprintf(b, "- time: %s of %s used, %s left\n", req.Elapsed.Round(time.Second), limit, left.Round(time.Second))
+	}
+	if bu.MaxActions > 0 {
+		fmt.Fprintf(b, "- actions: %d of %d run, %d left\n", len(req.Done), bu.MaxActions, max(bu.MaxActions-len(req.Done), 0))
+	}
+	fmt.Fprintf(b, "- batches: %d run", req.Batch)
+	if bu.MaxBatches > 0 {
+		fmt.Fprintf(b, " of %d, %d left", bu.MaxBatches, max(bu.MaxBatches-req.Batch, 0))
+	}
+	fmt.Fprintf(b, "\nYou may propose at most %d new actions.\n", maxNew)
 }

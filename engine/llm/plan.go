@@ -16,6 +16,10 @@ import (
 // maxQuestionChars bounds how much of a message the plan prompt quotes.
 const maxQuestionChars = 8000
 
+// maxPreliminaryHits bounds the preliminary search results the plan
+// prompt shows.
+const maxPreliminaryHits = 8
+
 // Plan asks the model for a TaskSpec. An answer that is still invalid after
 // one retry is replaced by the fallback plan: one search of the question.
 // The error is non-nil only when the API itself failed.
@@ -65,6 +69,19 @@ func (e *Engine) planMessage(req engine.PlanRequest) string {
 	}
 	if c := strings.TrimSpace(req.Clarification); c != "" {
 		fmt.Fprintf(&b, "The user clarified: %s\n", text.ClipBytes(c, 2000))
+	}
+	if len(req.Preliminary) > 0 {
+		b.WriteString("\nA quick search of the message listed these results (titles and snippets only; use them to name the right entities, versions and terms in your criteria and queries; they are not evidence):\n")
+		for i, h := range req.Preliminary {
+			if i == maxPreliminaryHits {
+				break
+			}
+			fmt.Fprintf(&b, "- %s (%s)", text.ClipBytes(text.OneLine(h.Title), 200), text.ClipBytes(text.OneLine(h.URL), 200))
+			if sn := text.OneLine(h.Snippet); sn != "" {
+				fmt.Fprintf(&b, ": %s", text.ClipBytes(sn, 300))
+			}
+			b.WriteString("\n")
+		}
 	}
 	if p := req.Parent; p != nil {
 		b.WriteString("\nThis is a follow-up to earlier research. Do not repeat its queries or pages.\n")

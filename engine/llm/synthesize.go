@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/text"
 )
 
@@ -99,22 +100,8 @@ func (e *Engine) synthesisMessage(req engine.SynthesisRequest, budget int) strin
 		previous = text.ClipBytes(p, room*4*2/5)
 		room -= estimateTokens(previous) + 20
 	}
-	var prior strings.Builder
-	if len(req.Prior) > 0 {
-		limit := room // a quarter of the tokens left, in characters (4 a token)
-		prior.WriteString("Sections of the earlier report, citable as [P#]:\n")
-		for _, p := range req.Prior {
-			block := fmt.Sprintf("[%s] %s\n%s\n\n", p.ID, text.ClipBytes(text.OneLine(p.Heading), maxSectionLen), strings.TrimSpace(p.Text))
-			if prior.Len()+len(block) > limit {
-				block = text.ClipBytes(block, max(limit-prior.Len(), 0))
-			}
-			prior.WriteString(block)
-			if prior.Len() >= limit {
-				break
-			}
-		}
-		room -= estimateTokens(prior.String())
-	}
+	prior := priorBlock("Sections of the earlier reports, citable as [P#]:", req.Prior, room)
+	room -= estimateTokens(prior)
 	evidence := room
 	if req.Budget.ContextTokens > 0 {
 		evidence = min(evidence, req.Budget.ContextTokens)
@@ -129,9 +116,9 @@ func (e *Engine) synthesisMessage(req engine.SynthesisRequest, budget int) strin
 	} else {
 		b.WriteString("Sources: none were found. Declare every criterion undetermined.\n")
 	}
-	if prior.Len() > 0 {
+	if prior != "" {
 		b.WriteString("\n")
-		b.WriteString(prior.String())
+		b.WriteString(prior)
 	}
 	b.WriteString("\n")
 	b.WriteString(task.String())
@@ -154,4 +141,25 @@ func sectionNamedSources(sections []string) bool {
 		}
 	}
 	return false
+}
+
+// priorBlock lists the earlier reports' sections under title, each with
+// its [P#] id, in at most limit characters.
+func priorBlock(title string, prior []research.PriorSection, limit int) string {
+	if len(prior) == 0 || limit <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(title + "\n")
+	for _, p := range prior {
+		block := fmt.Sprintf("[%s] %s\n%s\n\n", p.ID, text.ClipBytes(text.OneLine(p.Heading), maxSectionLen), strings.TrimSpace(p.Text))
+		if b.Len()+len(block) > limit {
+			block = text.ClipBytes(block, max(limit-b.Len(), 0))
+		}
+		b.WriteString(block)
+		if b.Len() >= limit {
+			break
+		}
+	}
+	return b.String()
 }

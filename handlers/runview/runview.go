@@ -38,6 +38,8 @@ const (
 	// Run is the whole run: its last event changes everything, so the
 	// other blocks of the change need not be sent.
 	Run
+	// Preliminary is the preliminary search before planning.
+	Preliminary
 )
 
 // Change is what one event changed in a view.
@@ -116,10 +118,27 @@ func Apply(v *web.RunView, ev db.Event) Change {
 				c.Blocks |= Action
 			}
 		}
+	case research.EventPreliminary:
+		var p research.PreliminaryPayload
+		if json.Unmarshal(ev.Payload, &p) == nil {
+			v.Preliminary = &p
+			c.Blocks |= Preliminary
+		}
+	case research.EventCheckpoint:
+		// The checkpoint comes just before its batch's decision, which
+		// shows it; alone it changes no block.
+		var p research.CheckpointPayload
+		if json.Unmarshal(ev.Payload, &p) == nil && len(p.Coverage) > 0 {
+			v.Coverage = &web.CoverageView{Batch: p.Batch, Covered: research.CoveredCount(p.Coverage), Criteria: p.Coverage}
+		}
 	case research.EventHeartbeatDecision:
 		var p research.DecisionPayload
 		if json.Unmarshal(ev.Payload, &p) == nil {
-			v.Decisions = append(v.Decisions, decisionView(p))
+			d := decisionView(p)
+			if v.Coverage != nil && v.Coverage.Batch == p.Batch {
+				d.Coverage = v.Coverage
+			}
+			v.Decisions = append(v.Decisions, d)
 			c.Blocks |= Decision
 		}
 	case research.EventBudget:

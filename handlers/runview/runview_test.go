@@ -1,10 +1,14 @@
 package runview_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/handlers/runview"
@@ -212,5 +216,65 @@ func TestEndsRun(t *testing.T) {
 		if runview.EndsRun(typ) {
 			t.Errorf("%s ends the run", typ)
 		}
+	}
+}
+
+// TestCheckpointCoverageShownWithDecision: a checkpoint's coverage joins
+// its batch's decision, which the page shows as "Checkpoint N: x of y
+// criteria covered" with each criterion's sources or that it is missing.
+func TestCheckpointCoverageShownWithDecision(t *testing.T) {
+	var v web.RunView
+	cov := []research.CriterionCoverage{
+		{Criterion: "Who is investigating", Sources: []string{"S2", "S1"}, Key: []string{"[S2] The attorney general is."}},
+		{Criterion: "How the company responded"},
+	}
+	if c := runview.Apply(&v, event(t, research.EventCheckpoint, research.CheckpointPayload{Stage: "gather", Batch: 1, Sources: 2, Covered: 1, Coverage: cov})); c.Blocks != 0 {
+		t.Errorf("checkpoint changed blocks %b, want none", c.Blocks)
+	}
+	c := runview.Apply(&v, event(t, research.EventHeartbeatDecision, research.DecisionPayload{Batch: 1, Reason: "r"}))
+	if c.Blocks != runview.Decision || len(v.Decisions) != 1 || v.Decisions[0].Coverage == nil {
+		t.Fatalf("decision %+v (blocks %b), want it to carry the checkpoint's coverage", v.Decisions, c.Blocks)
+	}
+	var b strings.Builder
+	if err := web.DecisionItem(v.Decisions[0], false).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(strings.Fields(doc.Find("[data-testid=coverage] .d-covered").Text()), " "); got != "Checkpoint 1: 1 of 2 criteria covered" {
+		t.Errorf("coverage line %q", got)
+	}
+	items := doc.Find("[data-testid=coverage-criterion]")
+	if items.Length() != 2 || !items.Eq(0).HasClass("c-covered") || !strings.Contains(items.Eq(0).Text(), "S2, S1") ||
+		!items.Eq(1).HasClass("c-missing") || !strings.Contains(items.Eq(1).Text(), "missing") {
+		t.Errorf("coverage list:\n%s", b.String())
+	}
+	// A decision of another batch does not take an older checkpoint's coverage.
+	runview.Apply(&v, event(t, research.EventHeartbeatDecision, research.DecisionPayload{Batch: 2, Reason: "r"}))
+	if v.Decisions[1].Coverage != nil {
+		t.Errorf("batch 2 decision shows batch 1's coverage")
+	}
+}
+
+// TestPreliminaryBlock: the preliminary search event changes its own
+// block, which lists the results the planner saw.
+func TestPreliminaryBlock(t *testing.T) {
+	var v web.RunView
+	p := research.PreliminaryPayload{Query: "q", Hits: []research.Hit{{URL: "https://a.example/x", Title: "A title"}, {URL: "https://b.example/", Title: "B"}}}
+	if c := runview.Apply(&v, event(t, research.EventPreliminary, p)); c.Blocks != runview.Preliminary || v.Preliminary == nil {
+		t.Fatalf("blocks %b, view %+v", c.Blocks, v.Preliminary)
+	}
+	var b strings.Builder
+	if err := web.PreliminaryBlock(v.Preliminary, true).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := doc.Find("[data-testid=preliminary-hit]").Length(); n != 2 || !strings.Contains(doc.Find("summary").Text(), "2 results shown to the planner") {
+		t.Errorf("preliminary block:\n%s", b.String())
 	}
 }

@@ -1,0 +1,48 @@
+package extractive
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
+)
+
+// Coverage names, per criterion, the sources with evidence and their key
+// sentences; a criterion no page answers is left without sources.
+func TestCoverageListsEvidencePerCriterion(t *testing.T) {
+	sources := loadSources(t)
+	spec := research.TaskSpec{
+		Goal:     "EmberDB port and replication",
+		Criteria: []string{"What is the default port of EmberDB?", "What does EmberDB charge for a hosted plan in Antarctica?"},
+	}
+	cov := Coverage(spec, sources)
+	if len(cov) != 2 {
+		t.Fatalf("coverage has %d entries, want 2: %+v", len(cov), cov)
+	}
+	port := cov[0]
+	if !port.Covered() || len(port.Key) == 0 || len(port.Key) > maxKeySentences {
+		t.Fatalf("port criterion: %+v, want covered with key sentences", port)
+	}
+	for i, k := range port.Key {
+		if !strings.HasPrefix(k, "["+port.Sources[i]+"] ") {
+			t.Errorf("key sentence %q does not lead with its source %s", k, port.Sources[i])
+		}
+	}
+	if !strings.Contains(port.Key[0], "The default port is 7420") {
+		t.Errorf("port key sentences %q do not state the port", port.Key)
+	}
+	if cov[1].Covered() || research.CoveredCount(cov) != 1 {
+		t.Errorf("unanswerable criterion: %+v, want missing; %d covered", cov[1], research.CoveredCount(cov))
+	}
+
+	// The heartbeat reads the same rule: what Coverage leaves missing is
+	// what it searches for.
+	e := New()
+	dec, _, err := e.Heartbeat(context.Background(), engine.HeartbeatRequest{Spec: spec, Sources: sources, Batch: 1,
+		Budget: research.Presets()[research.DepthStandard], MaxNew: 3, Coverage: cov})
+	if err != nil || dec.Done || !strings.HasPrefix(dec.Reason, "1 of 2 criteria covered") {
+		t.Errorf("heartbeat = %+v, %v; want 1 of 2 covered and more searching", dec, err)
+	}
+}

@@ -1,0 +1,121 @@
+package text
+
+// A statement's values are what two sources may disagree on about the
+// same thing: its numbers and its capitalised names after the first
+// word. Its frame is the rest of its content words, in order: what the
+// values are values of.
+
+// Statement is a sentence read for disagreement: its frame and values.
+type Statement struct {
+	frame []string         // content words that are not values, in order
+	nums  map[string]value // normalised number → where and how written
+	names map[string]value // lower-cased name → where and how written
+}
+
+// value is one value of a statement: as written, how many frame words
+// come before it, and whether it follows "is"/"was" (a name stated as
+// the value of what precedes, not one of several: "the capital is
+// Canberra", not "supports JSON").
+type value struct {
+	raw    string
+	at     int
+	stated bool
+}
+
+// Disagreement thresholds: the frames before the differing value must
+// share this many words, and the smaller be inside the larger or the
+// two overlap this much (Jaccard).
+const (
+	minFrameShared  = 2
+	minFrameOverlap = 0.6
+)
+
+var (
+	copulas  = map[string]bool{"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "remains": true, "became": true}
+	articles = map[string]bool{"the": true, "a": true, "an": true}
+)
+
+// ReadStatement reads sentence s (plain text, without citation markers).
+func ReadStatement(s string) Statement {
+	st := Statement{nums: map[string]value{}, names: map[string]value{}}
+	words := Words(s)
+	for i, w := range words {
+		switch {
+		case w.Num && isDigit(w.Raw[0]):
+			if _, dup := st.nums[w.Lower]; !dup {
+				st.nums[w.Lower] = value{raw: w.Raw, at: len(st.frame)}
+			}
+		case i > 0 && isCapitalised(w.Raw) && !atClauseStart(s, w.Start):
+			j := i - 1
+			if j > 0 && articles[words[j].Lower] {
+				j--
+			}
+			if _, dup := st.names[w.Lower]; !dup {
+				st.names[w.Lower] = value{raw: w.Raw, at: len(st.frame), stated: copulas[words[j].Lower]}
+			}
+		default:
+			st.frame = append(st.frame, tokensOf(words[i:i+1])...)
+		}
+	}
+	return st
+}
+
+// Disagree reports whether statements a and b give different values for
+// the same thing: they differ in exactly one number (or, with the same
+// numbers, in exactly one name each states with "is"), and what comes
+// before that value in each is the same thing said — "The bridge opened
+// in 1932" and "The bridge opened to traffic in 1934". It returns the
+// value each gives, as written.
+func Disagree(a, b Statement) (va, vb string, ok bool) {
+	x, y, ok := swap(a.nums, b.nums)
+	if !ok {
+		if len(only(a.nums, b.nums)) > 0 || len(only(b.nums, a.nums)) > 0 {
+			return "", "", false // several numbers differ: another statement
+		}
+		if x, y, ok = swap(a.names, b.names); !ok || !x.stated || !y.stated {
+			return "", "", false
+		}
+	}
+	if !sameFrame(a.frame[:x.at], b.frame[:y.at]) {
+		return "", "", false
+	}
+	return x.raw, y.raw, true
+}
+
+// sameFrame reports whether two frames say the same thing: enough shared
+// words, and one inside the other or most words shared.
+func sameFrame(a, b []string) bool {
+	sa, sb := NewSet(a), NewSet(b)
+	shared := 0
+	for t := range sa {
+		if sb[t] {
+			shared++
+		}
+	}
+	if shared < minFrameShared {
+		return false
+	}
+	union := len(sa) + len(sb) - shared
+	return shared == min(len(sa), len(sb)) || float64(shared)/float64(union) >= minFrameOverlap
+}
+
+// swap returns the one value of a that b lacks and the one of b that a
+// lacks, when each has exactly one.
+func swap(a, b map[string]value) (value, value, bool) {
+	oa, ob := only(a, b), only(b, a)
+	if len(oa) != 1 || len(ob) != 1 {
+		return value{}, value{}, false
+	}
+	return oa[0], ob[0], true
+}
+
+// only lists the values of a that b lacks.
+func only(a, b map[string]value) []value {
+	var out []value
+	for k, v := range a {
+		if _, ok := b[k]; !ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
