@@ -80,3 +80,40 @@ func TestGathererNavigate(t *testing.T) {
 		t.Errorf("Navigate to an unallowed loopback port: %v", err)
 	}
 }
+
+// shelf is a Library of fixed passages (the real library is tested in
+// package library; this is the gatherer's side of the interface).
+type shelf []extract.Page
+
+func (s shelf) SearchLibrary(_ context.Context, _, _, _ string, n int) ([]extract.Page, error) {
+	return s[:min(n, len(s))], nil
+}
+
+// TestGathererLibraryAndWeb: an action whose engines are the library and
+// the web ("both" on the ask form) reads the library's passages and the
+// web's pages; with the library alone, the web is not asked.
+func TestGathererLibraryAndWeb(t *testing.T) {
+	key := strings.ReplaceAll(t.Name(), "/", "-")
+	testSite.results.Store(key, []string{testSite.url("/article/w1")})
+	s := NewSearcher(testPool, Options{Engines: []string{"bing"}, BaseURLs: map[string]string{"bing": testSite.url("/gather/" + key)}})
+	lib := shelf{{URL: "/library/documents/d1?page=3", CanonicalURL: "/library/documents/d1?page=3", Title: "Handbook, p. 3", Text: "The handbook says the survey ran for ten years."}}
+	g := NewGatherer(testPool, s).WithLibrary(lib)
+
+	out, err := g.Search(context.Background(), Action{Query: "rainfall survey", Engines: []string{"kb", "bing"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, p := range out.Pages {
+		titles = append(titles, p.Title)
+	}
+	sort.Strings(titles)
+	if strings.Join(titles, "|") != "Article w1|Handbook, p. 3" || out.Engine != "kb+bing" {
+		t.Errorf("library and web: engine %q, pages %v; want kb+bing with the passage and the web page", out.Engine, titles)
+	}
+
+	out, err = g.Search(context.Background(), Action{Query: "rainfall survey", Engines: []string{"kb"}})
+	if err != nil || len(out.Pages) != 1 || out.Engine != "kb" {
+		t.Errorf("library alone: engine %q, %d pages, %v", out.Engine, len(out.Pages), err)
+	}
+}

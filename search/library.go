@@ -66,11 +66,6 @@ func (g *Gatherer) searchLibrary(ctx context.Context, a Action, engineName, coll
 	if err != nil {
 		return out, fmt.Errorf("search %s: %w", engineName, err)
 	}
-	if len(pages) == 0 && len(webEngines(a.Engines)) > 0 {
-		// Nothing in the library: the action's web engines try next.
-		a.Engines = webEngines(a.Engines)
-		return g.Search(ctx, a)
-	}
 	for _, p := range pages {
 		out.Results = append(out.Results, Result{URL: p.URL, Title: p.Title, Snippet: extract.Excerpt(p.Text, 200)})
 		if a.Skip != nil && a.Skip(p.CanonicalURL) {
@@ -78,5 +73,25 @@ func (g *Gatherer) searchLibrary(ctx context.Context, a Action, engineName, coll
 		}
 		out.Pages = append(out.Pages, p)
 	}
+	web := webEngines(a.Engines)
+	if len(web) == 0 {
+		return out, nil
+	}
+	// The library and the web both (the ask form's "both"): the action's
+	// web engines search too, and the outcome holds the pages of each.
+	a.Engines = web
+	w, err := g.Search(ctx, a)
+	if len(pages) == 0 {
+		return w, err
+	}
+	if err != nil {
+		out.Errors = append(out.Errors, PageError{URL: strings.Join(web, ","), Err: err.Error()})
+		return out, nil
+	}
+	out.Engine += "+" + w.Engine
+	out.Blocked = w.Blocked
+	out.Results = append(out.Results, w.Results...)
+	out.Pages = append(out.Pages, w.Pages...)
+	out.Errors = append(out.Errors, w.Errors...)
 	return out, nil
 }
