@@ -101,9 +101,9 @@ func TestTaskAPILifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var opts struct{ Review bool }
+	var opts struct{ Review research.ReviewMode }
 	json.Unmarshal(run.Options, &opts)
-	if !opts.Review {
+	if opts.Review != research.ReviewAlways {
 		t.Errorf("the first run of an approval=first task does not wait for review: %s", run.Options)
 	}
 	code, got = doJSON(t, "GET", api+"/"+id, nil)
