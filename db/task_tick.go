@@ -16,9 +16,9 @@ import (
 type DueTask struct {
 	Task
 	PrevActive      bool    // a run of the task is still queued or being worked on
-	HasRuns         bool    // the task has run before (approval "first")
-	OwnerRunsToday  int     // the owner's scheduled runs with a slot today (UTC)
-	OwnerSpendToday float64 // their spend in dollars
+	HasScheduledRuns bool    // a slot of the task has run before (approval "first")
+	OwnerRunsToday   int     // the owner's task runs today (UTC): slots today and "Run now" today
+	OwnerSpendToday  float64 // their spend in dollars
 }
 
 // SlotDecision is what the scheduler does with a due task.
@@ -160,32 +160,20 @@ func (tx *Tx) tickTask(ctx context.Context, now time.Time, t Task, policy TickPo
 	if err != nil {
 		return fmt.Errorf("active runs of task %s: %w", t.ID, err)
 	}
-	if err := tx.tx.GetContext(ctx, &d.HasRuns, `SELECT EXISTS (SELECT 1 FROM runs WHERE task_id = $1)`, t.ID); err != nil {
+	err = tx.tx.GetContext(ctx, &d.HasScheduledRuns, `SELECT EXISTS (SELECT 1 FROM runs WHERE task_id = $1 AND trigger = $2)`,
+		t.ID, TriggerSchedule)
+	if err != nil {
 		return fmt.Errorf("runs of task %s: %w", t.ID, err)
 	}
-	// The owner's budget is summed under a lock per owner, so two replicas
-	// ticking two of their tasks cannot both pass the last unit of it.
-	if _, err := tx.tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('quarry_task_budget:' || $1))`, t.Owner); err != nil {
-		return fmt.Errorf("lock budget of %q: %w", t.Owner, err)
-	}
-	var tally struct {
-		Runs  int     `db:"runs"`
-		Spend float64 `db:"spend"`
-	}
-	err = tx.tx.GetContext(ctx, &tally, `SELECT count(*) AS runs,
-			COALESCE(sum(COALESCE((spend->>'usd')::float8, 0)), 0) AS spend
-		FROM runs WHERE owner = $1 AND trigger = 'schedule'
-		  AND scheduled_for >= date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-		  AND scheduled_for < (date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC') + interval '1 day') AT TIME ZONE 'UTC'`,
-		t.Owner, now)
+	tally, err := tx.ownerDay(ctx, t.Owner, now)
 	if err != nil {
-		return fmt.Errorf("budget of %q: %w", t.Owner, err)
+		return err
 	}
-	d.OwnerRunsToday, d.OwnerSpendToday = tally.Runs, tally.Spend
+	d.OwnerRunsToday, d.OwnerSpendToday = tally.Runs, tally.SpendUSD
 
 	dec := policy.Decide(now, d)
 	if dec.Run != nil && !dec.Slot.IsZero() {
-		id, err := tx.insertTaskRun(ctx, t.ID, TriggerSchedule, dec.Slot, *dec.Run)
+		id, err := tx.insertTaskRun(ctx, t.ID, TriggerSchedule, dec.Slot, now, *dec.Run)
 		if err != nil {
 			return err
 		}
@@ -239,6 +227,35 @@ func (tx *Tx) skipSlot(ctx context.Context, taskID string, slot time.Time, reaso
 		return fmt.Errorf("record skipped slot of task %s: %w", taskID, err)
 	}
 	return nil
+}
+
+// DayTally is what an owner's task runs used of a UTC day.
+type DayTally struct {
+	Runs     int     `db:"runs"`
+	SpendUSD float64 `db:"spend"`
+}
+
+// ownerDay locks the owner's daily budget for the rest of the transaction
+// and sums their task runs of now's UTC day: scheduled runs by their slot,
+// "Run now" runs by when they were asked for. The lock keeps two replicas
+// (or a scheduler and a person) from both passing the last unit of it.
+func (tx *Tx) ownerDay(ctx context.Context, owner string, now time.Time) (DayTally, error) {
+	if _, err := tx.tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('quarry_task_budget:' || $1))`, owner); err != nil {
+		return DayTally{}, fmt.Errorf("lock budget of %q: %w", owner, err)
+	}
+	y, m, d := now.UTC().Date()
+	from := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	var tally DayTally
+	err := tx.tx.GetContext(ctx, &tally, `SELECT count(*) AS runs,
+			COALESCE(sum(COALESCE((spend->>'usd')::float8, 0)), 0) AS spend
+		FROM runs WHERE owner = $1 AND task_id IS NOT NULL
+		  AND ((trigger = 'schedule' AND scheduled_for >= $2 AND scheduled_for < $3)
+		    OR (trigger = 'manual' AND created_at >= $2 AND created_at < $3))`,
+		owner, from, from.AddDate(0, 0, 1))
+	if err != nil {
+		return DayTally{}, fmt.Errorf("budget of %q: %w", owner, err)
+	}
+	return tally, nil
 }
 
 // ExpiredReason is the stop reason of a task's run whose approval did not

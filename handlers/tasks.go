@@ -30,6 +30,9 @@ type TaskOptions struct {
 	Normalize func(*pipeline.Request) error
 	// NewRun builds a task's run for "Run now".
 	NewRun tasks.RunMaker
+	// AllowRun refuses a "Run now" past its owner's daily budget
+	// (tasks.Policy.AllowManual; nil: no cap).
+	AllowRun func(db.DayTally) error
 	// Wake tells the workers a run was queued.
 	Wake func()
 	// Changes gives a finished run's change summary, when known.
@@ -121,17 +124,12 @@ func inputOf(t *db.Task) tasks.Input {
 
 // runTaskNow queues a run of the task outside its schedule.
 func (s *Server) runTaskNow(ctx context.Context, t *db.Task) (*db.Run, error) {
-	runs, err := s.store.TaskRuns(ctx, t.ID, 1)
-	if err != nil {
-		return nil, err
-	}
-	review := t.Approval == tasks.ApprovalAlways || (t.Approval == tasks.ApprovalFirst && len(runs) == 0)
-	nr, err := s.opt.Tasks.NewRun(t, review)
+	nr, err := s.opt.Tasks.NewRun(t, tasks.ManualReview(t))
 	if err != nil {
 		return nil, err
 	}
 	nr.Owner = t.Owner
-	run, err := s.store.CreateTaskRun(ctx, t.ID, nr)
+	run, err := s.store.CreateTaskRun(ctx, t.ID, nr, time.Time{}, s.opt.Tasks.AllowRun)
 	if err != nil {
 		return nil, err
 	}
@@ -357,6 +355,10 @@ func (s *Server) taskAction(action string) http.HandlerFunc {
 		}
 		next := "/tasks/" + t.ID
 		if err := s.doTaskAction(r.Context(), t, action); err != nil {
+			if errors.Is(err, tasks.ErrDailyBudget) {
+				s.errorPage(w, r, http.StatusTooManyRequests, tasks.ErrDailyBudget.Error()+".")
+				return
+			}
 			s.pageFail(w, r, err)
 			return
 		}

@@ -103,8 +103,10 @@ func TestTaskAPILifecycle(t *testing.T) {
 	}
 	var opts struct{ Review bool }
 	json.Unmarshal(run.Options, &opts)
-	if !opts.Review {
-		t.Errorf("the first run of an approval=first task does not wait for review: %s", run.Options)
+	if opts.Review {
+		// Approval "first" holds the first scheduled run; a person's
+		// "Run now" is theirs and does not wait.
+		t.Errorf("run now of an approval=first task waits for review: %s", run.Options)
 	}
 	code, got = doJSON(t, "GET", api+"/"+id, nil)
 	runs := got["runs"].([]any)
