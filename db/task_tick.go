@@ -15,7 +15,7 @@ import (
 // decide about it, all read inside the claiming transaction.
 type DueTask struct {
 	Task
-	PrevActive      bool    // a run of the task is still queued or being worked on
+	PrevActive       bool    // a run of the task is still queued or being worked on
 	HasScheduledRuns bool    // a slot of the task has run before (approval "first")
 	OwnerRunsToday   int     // the owner's task runs today (UTC): slots today and "Run now" today
 	OwnerSpendToday  float64 // their spend in dollars
