@@ -182,11 +182,13 @@ func (s *Server) tasksPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) newTaskPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := web.TaskForm{Question: q.Get("question"), Depth: orString(q.Get("depth"), s.opt.DefaultDepth),
+		Engines:  chosenEngines(q["engine"], s.opt.Settings.SearchEngines),
 		Schedule: q.Get("schedule"), Timezone: orString(q.Get("timezone"), "UTC"), MaxFailures: tasks.DefaultMaxFailure}
 	s.renderTaskForm(w, r, http.StatusOK, f)
 }
 
 func (s *Server) renderTaskForm(w http.ResponseWriter, r *http.Request, status int, f web.TaskForm) {
+	f.EngineChoices = s.opt.Settings.SearchEngines
 	title := "New task"
 	if f.ID != "" {
 		title = "Edit task"
@@ -195,8 +197,8 @@ func (s *Server) renderTaskForm(w http.ResponseWriter, r *http.Request, status i
 	s.render(w, r, status, web.TaskFormPage(p, f), web.TaskFormBody(p, f))
 }
 
-// formTask reads the task form.
-func formTask(r *http.Request) (tasks.Input, web.TaskForm) {
+// formTask reads the task form; engines are ticked among configured.
+func formTask(r *http.Request, configured []string) (tasks.Input, web.TaskForm) {
 	f := web.TaskForm{
 		Name: r.PostFormValue("name"), Question: r.PostFormValue("question"), Depth: strings.TrimSpace(r.PostFormValue("depth")),
 		Schedule: r.PostFormValue("schedule"), Timezone: strings.TrimSpace(r.PostFormValue("timezone")),
@@ -204,7 +206,8 @@ func formTask(r *http.Request) (tasks.Input, web.TaskForm) {
 		WebhookURL: r.PostFormValue("webhook_url"), WebhookSecret: r.PostFormValue("webhook_secret"), Email: r.PostFormValue("email"),
 	}
 	f.MaxFailures, _ = strconv.Atoi(strings.TrimSpace(r.PostFormValue("max_failures")))
-	in := tasks.Input{Name: f.Name, Question: f.Question, Depth: f.Depth, Schedule: f.Schedule, Timezone: f.Timezone,
+	f.Engines = chosenEngines(r.PostForm["engine"], configured)
+	in := tasks.Input{Name: f.Name, Question: f.Question, Depth: f.Depth, Engines: f.Engines, Schedule: f.Schedule, Timezone: f.Timezone,
 		Approval: f.Approval, NotifyOn: f.NotifyOn, WebhookURL: f.WebhookURL, WebhookSecret: f.WebhookSecret, Email: f.Email,
 		MaxFailures: f.MaxFailures}
 	return in, f
@@ -218,7 +221,7 @@ func (s *Server) submitTaskForm(w http.ResponseWriter, r *http.Request, id strin
 		s.renderTaskForm(w, r, http.StatusBadRequest, web.TaskForm{ID: id, Error: formError(err)})
 		return db.TaskFields{}, web.TaskForm{}, false
 	}
-	in, form := formTask(r)
+	in, form := formTask(r, s.opt.Settings.SearchEngines)
 	form.ID = id
 	fields, sched, err := s.prepareTask(r.Context(), in)
 	if field, msg, ok := fieldOf(err); ok {
@@ -323,7 +326,7 @@ func (s *Server) editTaskPage(w http.ResponseWriter, r *http.Request) {
 	}
 	in := inputOf(t)
 	s.renderTaskForm(w, r, http.StatusOK, web.TaskForm{ID: t.ID, Name: in.Name, Question: in.Question, Depth: in.Depth,
-		Schedule: in.Schedule, Timezone: in.Timezone, Approval: in.Approval, NotifyOn: in.NotifyOn, WebhookURL: in.WebhookURL,
+		Engines: in.Engines, Schedule: in.Schedule, Timezone: in.Timezone, Approval: in.Approval, NotifyOn: in.NotifyOn, WebhookURL: in.WebhookURL,
 		WebhookSecret: in.WebhookSecret, Email: in.Email, MaxFailures: in.MaxFailures})
 }
 
