@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lib/pq"
@@ -81,12 +83,17 @@ func (s *Store) TickTasks(ctx context.Context, at time.Time, limit int, policy T
 		if err != nil {
 			return fmt.Errorf("claim due tasks: %w", err)
 		}
+		b, err := tx.readBatch(ctx, now, due)
+		if err != nil {
+			return err
+		}
+		res.Expired = append(res.Expired, b.expired...)
 		pausedOwners := map[string]bool{}
 		for _, t := range due {
 			if pausedOwners[t.Owner] {
 				continue
 			}
-			if err := tx.tickTask(ctx, now, t, policy, &res, pausedOwners); err != nil {
+			if err := tx.tickTask(ctx, now, t, b, policy, &res, pausedOwners); err != nil {
 				return err
 			}
 		}
@@ -146,31 +153,75 @@ func (tx *Tx) resumeTimedPauses(ctx context.Context, now time.Time, policy TickP
 	return len(paused), nil
 }
 
-func (tx *Tx) tickTask(ctx context.Context, now time.Time, t Task, policy TickPolicy, res *TickResult, pausedOwners map[string]bool) error {
-	// The slot that has come ends the wait of the previous one's approval.
-	expired, err := tx.expireApprovals(ctx, t.ID)
-	if err != nil {
-		return err
-	}
-	res.Expired = append(res.Expired, expired...)
+// tickBatch is what a tick reads about its claimed tasks in a few
+// statements for the whole batch, rather than a round trip per task.
+type tickBatch struct {
+	expired   []string            // runs that were awaiting approval, now cancelled
+	active    map[string]bool     // task id → a run of it is queued or being worked on
+	scheduled map[string]bool     // task id → a slot of it has run before
+	tally     map[string]DayTally // owner → their task runs of the day, kept current as runs are added
+}
 
-	d := DueTask{Task: t}
-	err = tx.tx.GetContext(ctx, &d.PrevActive, `SELECT EXISTS (SELECT 1 FROM runs WHERE task_id = $1 AND status = ANY($2))`,
-		t.ID, statusList(research.ActiveStatuses...))
-	if err != nil {
-		return fmt.Errorf("active runs of task %s: %w", t.ID, err)
+// readBatch locks the budgets of the claimed tasks' owners, expires their
+// runs still awaiting approval (the slot that has come ends that wait),
+// and reads what the policy decides on.
+func (tx *Tx) readBatch(ctx context.Context, now time.Time, due []Task) (*tickBatch, error) {
+	b := &tickBatch{active: map[string]bool{}, scheduled: map[string]bool{}, tally: map[string]DayTally{}}
+	if len(due) == 0 {
+		return b, nil
 	}
-	err = tx.tx.GetContext(ctx, &d.HasScheduledRuns, `SELECT EXISTS (SELECT 1 FROM runs WHERE task_id = $1 AND trigger = $2)`,
-		t.ID, TriggerSchedule)
-	if err != nil {
-		return fmt.Errorf("runs of task %s: %w", t.ID, err)
+	ids := make(pq.StringArray, len(due))
+	var owners []string
+	for i, t := range due {
+		ids[i] = t.ID
+		if !slices.Contains(owners, t.Owner) {
+			owners = append(owners, t.Owner)
+		}
 	}
-	tally, err := tx.ownerDay(ctx, t.Owner, now)
-	if err != nil {
-		return err
+	if err := tx.lockBudgets(ctx, owners); err != nil {
+		return nil, err
 	}
-	d.OwnerRunsToday, d.OwnerSpendToday = tally.Runs, tally.SpendUSD
+	var err error
+	if b.expired, err = tx.expireApprovals(ctx, ids); err != nil {
+		return nil, err
+	}
+	var flags []struct {
+		ID        string `db:"id"`
+		Active    bool   `db:"active"`
+		Scheduled bool   `db:"scheduled"`
+	}
+	err = tx.tx.SelectContext(ctx, &flags, `SELECT t.id::text AS id,
+			t.id IN (SELECT task_id FROM runs WHERE task_id = ANY($1::uuid[]) AND status IN (`+activeStatusSQL+`)) AS active,
+			EXISTS (SELECT 1 FROM runs r WHERE r.task_id = t.id AND r.trigger = $2 AND r.scheduled_for IS NOT NULL) AS scheduled
+		FROM unnest($1::uuid[]) AS t(id)`, ids, TriggerSchedule)
+	if err != nil {
+		return nil, fmt.Errorf("runs of the due tasks: %w", err)
+	}
+	for _, f := range flags {
+		b.active[f.ID], b.scheduled[f.ID] = f.Active, f.Scheduled
+	}
+	for _, o := range owners {
+		if b.tally[o], err = tx.ownerTally(ctx, o, now); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
 
+// activeStatusSQL lists research.ActiveStatuses as SQL literals, so the
+// planner can use the index of active runs (runs_claimable).
+var activeStatusSQL = func() string {
+	q := make([]string, len(research.ActiveStatuses))
+	for i, s := range research.ActiveStatuses {
+		q[i] = "'" + string(s) + "'"
+	}
+	return strings.Join(q, ", ")
+}()
+
+func (tx *Tx) tickTask(ctx context.Context, now time.Time, t Task, b *tickBatch, policy TickPolicy, res *TickResult, pausedOwners map[string]bool) error {
+	tally := b.tally[t.Owner]
+	d := DueTask{Task: t, PrevActive: b.active[t.ID], HasScheduledRuns: b.scheduled[t.ID],
+		OwnerRunsToday: tally.Runs, OwnerSpendToday: tally.SpendUSD}
 	dec := policy.Decide(now, d)
 	if dec.Run != nil && !dec.Slot.IsZero() {
 		id, err := tx.insertTaskRun(ctx, t.ID, TriggerSchedule, dec.Slot, now, *dec.Run)
@@ -179,6 +230,8 @@ func (tx *Tx) tickTask(ctx context.Context, now time.Time, t Task, policy TickPo
 		}
 		if id != "" {
 			res.Created = append(res.Created, id)
+			tally.Runs++
+			b.tally[t.Owner] = tally
 		}
 	}
 	if dec.SkipReason != "" && !dec.Slot.IsZero() {
@@ -235,22 +288,35 @@ type DayTally struct {
 	SpendUSD float64 `db:"spend"`
 }
 
-// ownerDay locks the owner's daily budget for the rest of the transaction
-// and sums their task runs of now's UTC day: scheduled runs by their slot,
-// "Run now" runs by when they were asked for. The lock keeps two replicas
-// (or a scheduler and a person) from both passing the last unit of it.
-func (tx *Tx) ownerDay(ctx context.Context, owner string, now time.Time) (DayTally, error) {
-	if _, err := tx.tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('quarry_task_budget:' || $1))`, owner); err != nil {
-		return DayTally{}, fmt.Errorf("lock budget of %q: %w", owner, err)
+// lockBudgets locks the owners' daily budgets for the rest of the
+// transaction, in one order whoever takes them, so two replicas (or a
+// scheduler and a person's "Run now") cannot both pass the last unit of
+// one, nor wait on each other in a circle.
+func (tx *Tx) lockBudgets(ctx context.Context, owners []string) error {
+	sorted := slices.Clone(owners)
+	slices.Sort(sorted)
+	for _, o := range sorted {
+		if _, err := tx.tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('quarry_task_budget:' || $1))`, o); err != nil {
+			return fmt.Errorf("lock budget of %q: %w", o, err)
+		}
 	}
+	return nil
+}
+
+// ownerTally sums the owner's task runs of now's UTC day: scheduled runs
+// by their slot, "Run now" runs by when they were asked for. It reads runs
+// through the owner's tasks, whose indexes (task and slot, task and
+// creation) hold the day's runs; runs have no index by owner.
+func (tx *Tx) ownerTally(ctx context.Context, owner string, now time.Time) (DayTally, error) {
 	y, m, d := now.UTC().Date()
 	from := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	var tally DayTally
-	err := tx.tx.GetContext(ctx, &tally, `SELECT count(*) AS runs,
-			COALESCE(sum(COALESCE((spend->>'usd')::float8, 0)), 0) AS spend
-		FROM runs WHERE owner = $1 AND task_id IS NOT NULL
-		  AND ((trigger = 'schedule' AND scheduled_for >= $2 AND scheduled_for < $3)
-		    OR (trigger = 'manual' AND created_at >= $2 AND created_at < $3))`,
+	err := tx.tx.GetContext(ctx, &tally, `SELECT count(*) AS runs, COALESCE(sum(COALESCE((spend->>'usd')::float8, 0)), 0) AS spend
+		FROM (SELECT r.spend FROM tasks t JOIN runs r ON r.task_id = t.id
+				WHERE t.owner = $1 AND r.trigger = 'schedule' AND r.scheduled_for >= $2 AND r.scheduled_for < $3
+			UNION ALL
+			SELECT r.spend FROM tasks t JOIN runs r ON r.task_id = t.id
+				WHERE t.owner = $1 AND r.trigger = 'manual' AND r.created_at >= $2 AND r.created_at < $3) day`,
 		owner, from, from.AddDate(0, 0, 1))
 	if err != nil {
 		return DayTally{}, fmt.Errorf("budget of %q: %w", owner, err)
@@ -262,13 +328,13 @@ func (tx *Tx) ownerDay(ctx context.Context, owner string, now time.Time) (DayTal
 // come before the next slot.
 const ExpiredReason = "expired"
 
-// expireApprovals cancels the task's runs still awaiting approval.
-func (tx *Tx) expireApprovals(ctx context.Context, taskID string) ([]string, error) {
+// expireApprovals cancels the tasks' runs still awaiting approval.
+func (tx *Tx) expireApprovals(ctx context.Context, taskIDs pq.StringArray) ([]string, error) {
 	var ids []string
-	err := tx.tx.SelectContext(ctx, &ids, `SELECT id FROM runs WHERE task_id = $1 AND status = $2 FOR UPDATE`,
-		taskID, research.StatusAwaitingApproval)
+	err := tx.tx.SelectContext(ctx, &ids, `SELECT id FROM runs WHERE task_id = ANY($1::uuid[]) AND status = $2 ORDER BY id FOR UPDATE`,
+		taskIDs, research.StatusAwaitingApproval)
 	if err != nil {
-		return nil, fmt.Errorf("pending approvals of task %s: %w", taskID, err)
+		return nil, fmt.Errorf("pending approvals of the due tasks: %w", err)
 	}
 	status := research.StatusCancelled
 	reason := ExpiredReason

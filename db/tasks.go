@@ -361,7 +361,10 @@ func (s *Store) CreateTaskRun(ctx context.Context, taskID string, nr NewRun, at 
 			return err
 		}
 		if allow != nil {
-			tally, err := tx.ownerDay(ctx, nr.Owner, now)
+			if err := tx.lockBudgets(ctx, []string{nr.Owner}); err != nil {
+				return err
+			}
+			tally, err := tx.ownerTally(ctx, nr.Owner, now)
 			if err != nil {
 				return err
 			}
