@@ -81,6 +81,7 @@ func TestScheduledTaskEndToEnd(t *testing.T) {
 		"QUARRY_SEARCH_ENGINES=url:"+site.URL+"/search?q={query}",
 		"QUARRY_ALLOW_HOSTS="+strings.TrimPrefix(site.URL, "http://")+","+strings.TrimPrefix(hook.URL, "http://"),
 		"QUARRY_TASK_MIN_INTERVAL=5s",
+		"QUARRY_TASK_DAILY_RUNS=3",
 		"QUARRY_DEPTH_QUICK=actions=3,pages=2",
 		"QUARRY_BASE_URL="+baseURL)
 	api := "http://" + p.addr
@@ -193,6 +194,30 @@ func TestScheduledTaskEndToEnd(t *testing.T) {
 	}
 	if !found || inbox.Unread == 0 {
 		t.Errorf("inbox = %+v, want the run's notice", inbox)
+	}
+
+	// "Run now" counts toward the daily budget of 3 task runs with the
+	// scheduled ones, and is refused once it is used up.
+	post := func(path string) int {
+		resp, err := http.Post(api+path, "application/json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	post("/api/tasks/" + created.ID + "/pause")
+	for i := 0; ; i++ {
+		code := post("/api/tasks/" + created.ID + "/run")
+		if code == http.StatusTooManyRequests {
+			break
+		}
+		if code != http.StatusCreated || i == 3 {
+			t.Fatalf("run now #%d: %d", i+1, code)
+		}
+	}
+	if runs, _ := store.TaskRuns(context.Background(), created.ID, 50); len(runs) != 3 {
+		t.Errorf("the task has %d runs when run now was refused, want the budget's 3", len(runs))
 	}
 }
 
