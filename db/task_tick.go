@@ -388,9 +388,13 @@ func (s *Store) SettleTaskRuns(ctx context.Context, limit int, decide func(Finis
 			Trigger      string             `db:"trigger"`
 			ScheduledFor sql.NullTime       `db:"scheduled_for"`
 		}
-		err := tx.tx.SelectContext(ctx, &runs, `SELECT id, task_id, status, error, stop_reason, trigger, scheduled_for
-			FROM runs WHERE task_id IS NOT NULL AND task_settled_at IS NULL AND status = ANY($1)
-			ORDER BY finished_at NULLS FIRST, id LIMIT $2 FOR UPDATE SKIP LOCKED`, terminalStatuses, limit)
+		// The run and its task are claimed together, skipping either when
+		// another replica holds it: a task that replica is ticking is
+		// settled next tick rather than waited for.
+		err := tx.tx.SelectContext(ctx, &runs, `SELECT r.id, r.task_id, r.status, r.error, r.stop_reason, r.trigger, r.scheduled_for
+			FROM runs r JOIN tasks t ON t.id = r.task_id
+			WHERE r.task_id IS NOT NULL AND r.task_settled_at IS NULL AND r.status = ANY($1)
+			ORDER BY r.finished_at NULLS FIRST, r.id LIMIT $2 FOR UPDATE OF r, t SKIP LOCKED`, terminalStatuses, limit)
 		if err != nil {
 			return fmt.Errorf("claim finished task runs: %w", err)
 		}

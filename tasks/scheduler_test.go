@@ -546,3 +546,33 @@ func TestSchedulerApprovalFirstIgnoresRunNow(t *testing.T) {
 		t.Fatalf("review: run now %s, first scheduled %s; want false, true", manualReview, scheduledReview)
 	}
 }
+
+// TestSchedulerSettleSkipsATaskLocked: a finished run whose task another
+// replica holds (ticking it) is settled on a later tick, not waited for.
+func TestSchedulerSettleSkipsATaskLocked(t *testing.T) {
+	start := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	r := newRig(t, start, Policy{Grace: time.Hour})
+	task := r.create(t, "locked", Input{Schedule: "every hour"})
+	r.clock.Set(start.Add(time.Hour))
+	r.tick(t)
+	r.finishAll(t, task.ID, research.StatusDone, "")
+
+	other, err := db.TestingDB(r.store).BeginTxx(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Rollback()
+	if _, err := other.Exec(`SELECT 1 FROM tasks WHERE id = $1 FOR UPDATE`, task.ID); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rep, err := r.sched.Tick(ctx)
+	if err != nil || len(rep.Settled) != 0 {
+		t.Fatalf("tick while the task is held: %v, settled %d (want none, without waiting)", err, len(rep.Settled))
+	}
+	other.Rollback()
+	if rep := r.tick(t); len(rep.Settled) != 1 {
+		t.Fatalf("after the hold ended settled %d, want 1", len(rep.Settled))
+	}
+}
