@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lib/pq"
@@ -15,10 +17,10 @@ import (
 // decide about it, all read inside the claiming transaction.
 type DueTask struct {
 	Task
-	PrevActive      bool    // a run of the task is still queued or being worked on
-	HasRuns         bool    // the task has run before (approval "first")
-	OwnerRunsToday  int     // the owner's scheduled runs with a slot today (UTC)
-	OwnerSpendToday float64 // their spend in dollars
+	PrevActive       bool    // a run of the task is still queued or being worked on
+	HasScheduledRuns bool    // a slot of the task has run before (approval "first")
+	OwnerRunsToday   int     // the owner's task runs today (UTC): slots today and "Run now" today
+	OwnerSpendToday  float64 // their spend in dollars
 }
 
 // SlotDecision is what the scheduler does with a due task.
@@ -81,12 +83,17 @@ func (s *Store) TickTasks(ctx context.Context, at time.Time, limit int, policy T
 		if err != nil {
 			return fmt.Errorf("claim due tasks: %w", err)
 		}
+		b, err := tx.readBatch(ctx, now, due)
+		if err != nil {
+			return err
+		}
+		res.Expired = append(res.Expired, b.expired...)
 		pausedOwners := map[string]bool{}
 		for _, t := range due {
 			if pausedOwners[t.Owner] {
 				continue
 			}
-			if err := tx.tickTask(ctx, now, t, policy, &res, pausedOwners); err != nil {
+			if err := tx.tickTask(ctx, now, t, b, policy, &res, pausedOwners); err != nil {
 				return err
 			}
 		}
@@ -146,51 +153,85 @@ func (tx *Tx) resumeTimedPauses(ctx context.Context, now time.Time, policy TickP
 	return len(paused), nil
 }
 
-func (tx *Tx) tickTask(ctx context.Context, now time.Time, t Task, policy TickPolicy, res *TickResult, pausedOwners map[string]bool) error {
-	// The slot that has come ends the wait of the previous one's approval.
-	expired, err := tx.expireApprovals(ctx, t.ID)
-	if err != nil {
-		return err
-	}
-	res.Expired = append(res.Expired, expired...)
+// tickBatch is what a tick reads about its claimed tasks in a few
+// statements for the whole batch, rather than a round trip per task.
+type tickBatch struct {
+	expired   []string            // runs that were awaiting approval, now cancelled
+	active    map[string]bool     // task id → a run of it is queued or being worked on
+	scheduled map[string]bool     // task id → a slot of it has run before
+	tally     map[string]DayTally // owner → their task runs of the day, kept current as runs are added
+}
 
-	d := DueTask{Task: t}
-	err = tx.tx.GetContext(ctx, &d.PrevActive, `SELECT EXISTS (SELECT 1 FROM runs WHERE task_id = $1 AND status = ANY($2))`,
-		t.ID, statusList(research.ActiveStatuses...))
+// readBatch locks the budgets of the claimed tasks' owners, expires their
+// runs still awaiting approval (the slot that has come ends that wait),
+// and reads what the policy decides on.
+func (tx *Tx) readBatch(ctx context.Context, now time.Time, due []Task) (*tickBatch, error) {
+	b := &tickBatch{active: map[string]bool{}, scheduled: map[string]bool{}, tally: map[string]DayTally{}}
+	if len(due) == 0 {
+		return b, nil
+	}
+	ids := make(pq.StringArray, len(due))
+	var owners []string
+	for i, t := range due {
+		ids[i] = t.ID
+		if !slices.Contains(owners, t.Owner) {
+			owners = append(owners, t.Owner)
+		}
+	}
+	if err := tx.lockBudgets(ctx, owners); err != nil {
+		return nil, err
+	}
+	var err error
+	if b.expired, err = tx.expireApprovals(ctx, ids); err != nil {
+		return nil, err
+	}
+	var flags []struct {
+		ID        string `db:"id"`
+		Active    bool   `db:"active"`
+		Scheduled bool   `db:"scheduled"`
+	}
+	err = tx.tx.SelectContext(ctx, &flags, `SELECT t.id::text AS id,
+			t.id IN (SELECT task_id FROM runs WHERE task_id = ANY($1::uuid[]) AND status IN (`+activeStatusSQL+`)) AS active,
+			EXISTS (SELECT 1 FROM runs r WHERE r.task_id = t.id AND r.trigger = $2 AND r.scheduled_for IS NOT NULL) AS scheduled
+		FROM unnest($1::uuid[]) AS t(id)`, ids, TriggerSchedule)
 	if err != nil {
-		return fmt.Errorf("active runs of task %s: %w", t.ID, err)
+		return nil, fmt.Errorf("runs of the due tasks: %w", err)
 	}
-	if err := tx.tx.GetContext(ctx, &d.HasRuns, `SELECT EXISTS (SELECT 1 FROM runs WHERE task_id = $1)`, t.ID); err != nil {
-		return fmt.Errorf("runs of task %s: %w", t.ID, err)
+	for _, f := range flags {
+		b.active[f.ID], b.scheduled[f.ID] = f.Active, f.Scheduled
 	}
-	// The owner's budget is summed under a lock per owner, so two replicas
-	// ticking two of their tasks cannot both pass the last unit of it.
-	if _, err := tx.tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('quarry_task_budget:' || $1))`, t.Owner); err != nil {
-		return fmt.Errorf("lock budget of %q: %w", t.Owner, err)
+	for _, o := range owners {
+		if b.tally[o], err = tx.ownerTally(ctx, o, now); err != nil {
+			return nil, err
+		}
 	}
-	var tally struct {
-		Runs  int     `db:"runs"`
-		Spend float64 `db:"spend"`
-	}
-	err = tx.tx.GetContext(ctx, &tally, `SELECT count(*) AS runs,
-			COALESCE(sum(COALESCE((spend->>'usd')::float8, 0)), 0) AS spend
-		FROM runs WHERE owner = $1 AND trigger = 'schedule'
-		  AND scheduled_for >= date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-		  AND scheduled_for < (date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC') + interval '1 day') AT TIME ZONE 'UTC'`,
-		t.Owner, now)
-	if err != nil {
-		return fmt.Errorf("budget of %q: %w", t.Owner, err)
-	}
-	d.OwnerRunsToday, d.OwnerSpendToday = tally.Runs, tally.Spend
+	return b, nil
+}
 
+// activeStatusSQL lists research.ActiveStatuses as SQL literals, so the
+// planner can use the index of active runs (runs_claimable).
+var activeStatusSQL = func() string {
+	q := make([]string, len(research.ActiveStatuses))
+	for i, s := range research.ActiveStatuses {
+		q[i] = "'" + string(s) + "'"
+	}
+	return strings.Join(q, ", ")
+}()
+
+func (tx *Tx) tickTask(ctx context.Context, now time.Time, t Task, b *tickBatch, policy TickPolicy, res *TickResult, pausedOwners map[string]bool) error {
+	tally := b.tally[t.Owner]
+	d := DueTask{Task: t, PrevActive: b.active[t.ID], HasScheduledRuns: b.scheduled[t.ID],
+		OwnerRunsToday: tally.Runs, OwnerSpendToday: tally.SpendUSD}
 	dec := policy.Decide(now, d)
 	if dec.Run != nil && !dec.Slot.IsZero() {
-		id, err := tx.insertTaskRun(ctx, t.ID, TriggerSchedule, dec.Slot, *dec.Run)
+		id, err := tx.insertTaskRun(ctx, t.ID, TriggerSchedule, dec.Slot, now, *dec.Run)
 		if err != nil {
 			return err
 		}
 		if id != "" {
 			res.Created = append(res.Created, id)
+			tally.Runs++
+			b.tally[t.Owner] = tally
 		}
 	}
 	if dec.SkipReason != "" && !dec.Slot.IsZero() {
@@ -241,17 +282,59 @@ func (tx *Tx) skipSlot(ctx context.Context, taskID string, slot time.Time, reaso
 	return nil
 }
 
+// DayTally is what an owner's task runs used of a UTC day.
+type DayTally struct {
+	Runs     int     `db:"runs"`
+	SpendUSD float64 `db:"spend"`
+}
+
+// lockBudgets locks the owners' daily budgets for the rest of the
+// transaction, in one order whoever takes them, so two replicas (or a
+// scheduler and a person's "Run now") cannot both pass the last unit of
+// one, nor wait on each other in a circle.
+func (tx *Tx) lockBudgets(ctx context.Context, owners []string) error {
+	sorted := slices.Clone(owners)
+	slices.Sort(sorted)
+	for _, o := range sorted {
+		if _, err := tx.tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('quarry_task_budget:' || $1))`, o); err != nil {
+			return fmt.Errorf("lock budget of %q: %w", o, err)
+		}
+	}
+	return nil
+}
+
+// ownerTally sums the owner's task runs of now's UTC day: scheduled runs
+// by their slot, "Run now" runs by when they were asked for. It reads runs
+// through the owner's tasks, whose indexes (task and slot, task and
+// creation) hold the day's runs; runs have no index by owner.
+func (tx *Tx) ownerTally(ctx context.Context, owner string, now time.Time) (DayTally, error) {
+	y, m, d := now.UTC().Date()
+	from := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	var tally DayTally
+	err := tx.tx.GetContext(ctx, &tally, `SELECT count(*) AS runs, COALESCE(sum(COALESCE((spend->>'usd')::float8, 0)), 0) AS spend
+		FROM (SELECT r.spend FROM tasks t JOIN runs r ON r.task_id = t.id
+				WHERE t.owner = $1 AND r.trigger = 'schedule' AND r.scheduled_for >= $2 AND r.scheduled_for < $3
+			UNION ALL
+			SELECT r.spend FROM tasks t JOIN runs r ON r.task_id = t.id
+				WHERE t.owner = $1 AND r.trigger = 'manual' AND r.created_at >= $2 AND r.created_at < $3) day`,
+		owner, from, from.AddDate(0, 0, 1))
+	if err != nil {
+		return DayTally{}, fmt.Errorf("budget of %q: %w", owner, err)
+	}
+	return tally, nil
+}
+
 // ExpiredReason is the stop reason of a task's run whose approval did not
 // come before the next slot.
 const ExpiredReason = "expired"
 
-// expireApprovals cancels the task's runs still awaiting approval.
-func (tx *Tx) expireApprovals(ctx context.Context, taskID string) ([]string, error) {
+// expireApprovals cancels the tasks' runs still awaiting approval.
+func (tx *Tx) expireApprovals(ctx context.Context, taskIDs pq.StringArray) ([]string, error) {
 	var ids []string
-	err := tx.tx.SelectContext(ctx, &ids, `SELECT id FROM runs WHERE task_id = $1 AND status = $2 FOR UPDATE`,
-		taskID, research.StatusAwaitingApproval)
+	err := tx.tx.SelectContext(ctx, &ids, `SELECT id FROM runs WHERE task_id = ANY($1::uuid[]) AND status = $2 ORDER BY id FOR UPDATE`,
+		taskIDs, research.StatusAwaitingApproval)
 	if err != nil {
-		return nil, fmt.Errorf("pending approvals of task %s: %w", taskID, err)
+		return nil, fmt.Errorf("pending approvals of the due tasks: %w", err)
 	}
 	status := research.StatusCancelled
 	reason := ExpiredReason
@@ -305,9 +388,13 @@ func (s *Store) SettleTaskRuns(ctx context.Context, limit int, decide func(Finis
 			Trigger      string             `db:"trigger"`
 			ScheduledFor sql.NullTime       `db:"scheduled_for"`
 		}
-		err := tx.tx.SelectContext(ctx, &runs, `SELECT id, task_id, status, error, stop_reason, trigger, scheduled_for
-			FROM runs WHERE task_id IS NOT NULL AND task_settled_at IS NULL AND status = ANY($1)
-			ORDER BY finished_at NULLS FIRST, id LIMIT $2 FOR UPDATE SKIP LOCKED`, terminalStatuses, limit)
+		// The run and its task are claimed together, skipping either when
+		// another replica holds it: a task that replica is ticking is
+		// settled next tick rather than waited for.
+		err := tx.tx.SelectContext(ctx, &runs, `SELECT r.id, r.task_id, r.status, r.error, r.stop_reason, r.trigger, r.scheduled_for
+			FROM runs r JOIN tasks t ON t.id = r.task_id
+			WHERE r.task_id IS NOT NULL AND r.task_settled_at IS NULL AND r.status = ANY($1)
+			ORDER BY r.finished_at NULLS FIRST, r.id LIMIT $2 FOR UPDATE OF r, t SKIP LOCKED`, terminalStatuses, limit)
 		if err != nil {
 			return fmt.Errorf("claim finished task runs: %w", err)
 		}

@@ -349,11 +349,30 @@ func (s *Store) TaskSkips(ctx context.Context, taskID string, limit int) ([]Task
 }
 
 // CreateTaskRun stores a run of the task that a person asked for now
-// ("Run now"): trigger manual, no slot.
-func (s *Store) CreateTaskRun(ctx context.Context, taskID string, nr NewRun) (*Run, error) {
+// ("Run now"): trigger manual, no slot. It counts toward its owner's
+// daily budget: allow, when set, sees what the owner's task runs used
+// today (under the budget's lock) and refuses the run by returning an error.
+// at, when not zero, replaces the database's clock (tests).
+func (s *Store) CreateTaskRun(ctx context.Context, taskID string, nr NewRun, at time.Time, allow func(DayTally) error) (*Run, error) {
 	var run Run
 	err := s.InTx(ctx, func(tx *Tx) error {
-		id, err := tx.insertTaskRun(ctx, taskID, TriggerManual, time.Time{}, nr)
+		now, err := tx.clock(ctx, at)
+		if err != nil {
+			return err
+		}
+		if allow != nil {
+			if err := tx.lockBudgets(ctx, []string{nr.Owner}); err != nil {
+				return err
+			}
+			tally, err := tx.ownerTally(ctx, nr.Owner, now)
+			if err != nil {
+				return err
+			}
+			if err := allow(tally); err != nil {
+				return err
+			}
+		}
+		id, err := tx.insertTaskRun(ctx, taskID, TriggerManual, time.Time{}, now, nr)
 		if err != nil {
 			return err
 		}
@@ -371,8 +390,9 @@ func (s *Store) CreateTaskRun(ctx context.Context, taskID string, nr NewRun) (*R
 }
 
 // insertTaskRun inserts a queued run of a task with its run_created event.
-// A second run for the same slot is not inserted: id is "" then.
-func (tx *Tx) insertTaskRun(ctx context.Context, taskID, trigger string, slot time.Time, nr NewRun) (string, error) {
+// A second run for the same slot is not inserted: id is "" then. The run
+// is created at now.
+func (tx *Tx) insertTaskRun(ctx context.Context, taskID, trigger string, slot, now time.Time, nr NewRun) (string, error) {
 	opts := nr.Options
 	if len(opts) == 0 {
 		opts = json.RawMessage(`{}`)
@@ -382,10 +402,10 @@ func (tx *Tx) insertTaskRun(ctx context.Context, taskID, trigger string, slot ti
 		budget = json.RawMessage(`{}`)
 	}
 	var id string
-	err := tx.tx.GetContext(ctx, &id, `INSERT INTO runs (question, depth, options, budget, owner, task_id, trigger, scheduled_for)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+	err := tx.tx.GetContext(ctx, &id, `INSERT INTO runs (question, depth, options, budget, owner, task_id, trigger, scheduled_for, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 		ON CONFLICT (task_id, scheduled_for) WHERE task_id IS NOT NULL AND scheduled_for IS NOT NULL DO NOTHING
-		RETURNING id`, nr.Question, nr.Depth, []byte(opts), []byte(budget), nr.Owner, taskID, trigger, nullTime(slot))
+		RETURNING id`, nr.Question, nr.Depth, []byte(opts), []byte(budget), nr.Owner, taskID, trigger, nullTime(slot), now)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

@@ -141,6 +141,10 @@ func (s *Server) apiTaskFail(w http.ResponseWriter, r *http.Request, err error) 
 		writeError(w, http.StatusNotFound, "no such task")
 		return
 	}
+	if errors.Is(err, tasks.ErrDailyBudget) {
+		writeError(w, http.StatusTooManyRequests, tasks.ErrDailyBudget.Error())
+		return
+	}
 	s.apiFail(w, r, err)
 }
 

@@ -30,6 +30,9 @@ type TaskOptions struct {
 	Normalize func(*pipeline.Request) error
 	// NewRun builds a task's run for "Run now".
 	NewRun tasks.RunMaker
+	// AllowRun refuses a "Run now" past its owner's daily budget
+	// (tasks.Policy.AllowManual; nil: no cap).
+	AllowRun func(db.DayTally) error
 	// Wake tells the workers a run was queued.
 	Wake func()
 	// Changes gives a finished run's change summary, when known.
@@ -121,17 +124,12 @@ func inputOf(t *db.Task) tasks.Input {
 
 // runTaskNow queues a run of the task outside its schedule.
 func (s *Server) runTaskNow(ctx context.Context, t *db.Task) (*db.Run, error) {
-	runs, err := s.store.TaskRuns(ctx, t.ID, 1)
-	if err != nil {
-		return nil, err
-	}
-	review := t.Approval == tasks.ApprovalAlways || (t.Approval == tasks.ApprovalFirst && len(runs) == 0)
-	nr, err := s.opt.Tasks.NewRun(t, review)
+	nr, err := s.opt.Tasks.NewRun(t, tasks.ManualReview(t))
 	if err != nil {
 		return nil, err
 	}
 	nr.Owner = t.Owner
-	run, err := s.store.CreateTaskRun(ctx, t.ID, nr)
+	run, err := s.store.CreateTaskRun(ctx, t.ID, nr, time.Time{}, s.opt.Tasks.AllowRun)
 	if err != nil {
 		return nil, err
 	}
@@ -184,11 +182,13 @@ func (s *Server) tasksPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) newTaskPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := web.TaskForm{Question: q.Get("question"), Depth: orString(q.Get("depth"), s.opt.DefaultDepth),
+		Engines:  chosenEngines(q["engine"], s.opt.Settings.SearchEngines),
 		Schedule: q.Get("schedule"), Timezone: orString(q.Get("timezone"), "UTC"), MaxFailures: tasks.DefaultMaxFailure}
 	s.renderTaskForm(w, r, http.StatusOK, f)
 }
 
 func (s *Server) renderTaskForm(w http.ResponseWriter, r *http.Request, status int, f web.TaskForm) {
+	f.EngineChoices = s.opt.Settings.SearchEngines
 	title := "New task"
 	if f.ID != "" {
 		title = "Edit task"
@@ -197,8 +197,8 @@ func (s *Server) renderTaskForm(w http.ResponseWriter, r *http.Request, status i
 	s.render(w, r, status, web.TaskFormPage(p, f), web.TaskFormBody(p, f))
 }
 
-// formTask reads the task form.
-func formTask(r *http.Request) (tasks.Input, web.TaskForm) {
+// formTask reads the task form; engines are ticked among configured.
+func formTask(r *http.Request, configured []string) (tasks.Input, web.TaskForm) {
 	f := web.TaskForm{
 		Name: r.PostFormValue("name"), Question: r.PostFormValue("question"), Depth: strings.TrimSpace(r.PostFormValue("depth")),
 		Schedule: r.PostFormValue("schedule"), Timezone: strings.TrimSpace(r.PostFormValue("timezone")),
@@ -206,7 +206,8 @@ func formTask(r *http.Request) (tasks.Input, web.TaskForm) {
 		WebhookURL: r.PostFormValue("webhook_url"), WebhookSecret: r.PostFormValue("webhook_secret"), Email: r.PostFormValue("email"),
 	}
 	f.MaxFailures, _ = strconv.Atoi(strings.TrimSpace(r.PostFormValue("max_failures")))
-	in := tasks.Input{Name: f.Name, Question: f.Question, Depth: f.Depth, Schedule: f.Schedule, Timezone: f.Timezone,
+	f.Engines = chosenEngines(r.PostForm["engine"], configured)
+	in := tasks.Input{Name: f.Name, Question: f.Question, Depth: f.Depth, Engines: f.Engines, Schedule: f.Schedule, Timezone: f.Timezone,
 		Approval: f.Approval, NotifyOn: f.NotifyOn, WebhookURL: f.WebhookURL, WebhookSecret: f.WebhookSecret, Email: f.Email,
 		MaxFailures: f.MaxFailures}
 	return in, f
@@ -220,7 +221,7 @@ func (s *Server) submitTaskForm(w http.ResponseWriter, r *http.Request, id strin
 		s.renderTaskForm(w, r, http.StatusBadRequest, web.TaskForm{ID: id, Error: formError(err)})
 		return db.TaskFields{}, web.TaskForm{}, false
 	}
-	in, form := formTask(r)
+	in, form := formTask(r, s.opt.Settings.SearchEngines)
 	form.ID = id
 	fields, sched, err := s.prepareTask(r.Context(), in)
 	if field, msg, ok := fieldOf(err); ok {
@@ -325,7 +326,7 @@ func (s *Server) editTaskPage(w http.ResponseWriter, r *http.Request) {
 	}
 	in := inputOf(t)
 	s.renderTaskForm(w, r, http.StatusOK, web.TaskForm{ID: t.ID, Name: in.Name, Question: in.Question, Depth: in.Depth,
-		Schedule: in.Schedule, Timezone: in.Timezone, Approval: in.Approval, NotifyOn: in.NotifyOn, WebhookURL: in.WebhookURL,
+		Engines: in.Engines, Schedule: in.Schedule, Timezone: in.Timezone, Approval: in.Approval, NotifyOn: in.NotifyOn, WebhookURL: in.WebhookURL,
 		WebhookSecret: in.WebhookSecret, Email: in.Email, MaxFailures: in.MaxFailures})
 }
 
@@ -357,6 +358,10 @@ func (s *Server) taskAction(action string) http.HandlerFunc {
 		}
 		next := "/tasks/" + t.ID
 		if err := s.doTaskAction(r.Context(), t, action); err != nil {
+			if errors.Is(err, tasks.ErrDailyBudget) {
+				s.errorPage(w, r, http.StatusTooManyRequests, tasks.ErrDailyBudget.Error()+".")
+				return
+			}
 			s.pageFail(w, r, err)
 			return
 		}

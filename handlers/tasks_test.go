@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
 	"github.com/quarryhq/quarry/egress"
@@ -19,6 +21,7 @@ import (
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/tasks"
+	"github.com/quarryhq/quarry/web"
 )
 
 func testTaskOptions(runner *pipeline.Runner) handlers.TaskOptions {
@@ -103,8 +106,10 @@ func TestTaskAPILifecycle(t *testing.T) {
 	}
 	var opts struct{ Review research.ReviewMode }
 	json.Unmarshal(run.Options, &opts)
-	if opts.Review != research.ReviewAlways {
-		t.Errorf("the first run of an approval=first task does not wait for review: %s", run.Options)
+	if opts.Review != research.ReviewNever {
+		// Approval "first" holds the first scheduled run; a person's
+		// "Run now" is theirs and does not wait.
+		t.Errorf("run now of an approval=first task waits for review: %s", run.Options)
 	}
 	code, got = doJSON(t, "GET", api+"/"+id, nil)
 	runs := got["runs"].([]any)
@@ -391,5 +396,55 @@ func TestPatchOneShotKeepsItsTime(t *testing.T) {
 	code, got := doJSON(t, "PATCH", rep.srv.URL+"/api/tasks/"+id, map[string]any{"name": "Reviews"})
 	if code != 200 || got["next_run_at"] != created["next_run_at"] || got["name"] != "Reviews" {
 		t.Fatalf("patch: %d next %v, was %v", code, got["next_run_at"], created["next_run_at"])
+	}
+}
+
+// TestTaskFormEngines: the task form offers the configured engines, "Repeat
+// this" (a GET of /tasks/new with the ask form's fields) carries the ones
+// ticked, and the choice is stored and shown again when editing.
+func TestTaskFormEngines(t *testing.T) {
+	other := "url:https://search.example/?q={query}"
+	rep := newReplica(t, replicaOptions{tasks: true, settings: web.SettingsView{SearchEngines: []string{"duckduckgo", other}}})
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	ticked := func(path string) map[string]bool {
+		t.Helper()
+		resp, err := http.Get(rep.srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := mustDoc(t, resp.Body)
+		resp.Body.Close()
+		boxes := doc.Find("[data-testid=task-engine]")
+		if resp.StatusCode != 200 || boxes.Length() != 2 {
+			t.Fatalf("GET %s: %d, %d engine boxes", path, resp.StatusCode, boxes.Length())
+		}
+		out := map[string]bool{}
+		boxes.Each(func(_ int, s *goquery.Selection) {
+			_, on := s.Attr("checked")
+			out[s.AttrOr("value", "")] = on
+		})
+		return out
+	}
+	got := ticked("/tasks/new?" + url.Values{"question": {"What changed?"}, "depth": {"quick"}, "engine": {"duckduckgo"}}.Encode())
+	if !got["duckduckgo"] || got[other] {
+		t.Fatalf("repeat this with duckduckgo ticked: %v", got)
+	}
+	resp, err := client.PostForm(rep.srv.URL+"/tasks", url.Values{"question": {"What changed in the release notes?"}, "depth": {"quick"},
+		"schedule": {"daily at noon"}, "timezone": {"UTC"}, "approval": {"auto"}, "notify_on": {"never"}, "max_failures": {"3"},
+		"engine": {"duckduckgo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	taskID := strings.TrimPrefix(resp.Header.Get("Location"), "/tasks/")
+	task, err := rep.store.GetTask(t.Context(), taskID)
+	if resp.StatusCode != http.StatusSeeOther || err != nil {
+		t.Fatalf("create: %d %v", resp.StatusCode, err)
+	}
+	if len(task.Engines) != 1 || task.Engines[0] != "duckduckgo" {
+		t.Fatalf("stored engines = %v", task.Engines)
+	}
+	if got := ticked("/tasks/" + taskID + "/edit"); !got["duckduckgo"] || got[other] {
+		t.Fatalf("edit form: %v", got)
 	}
 }

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -23,8 +24,8 @@ type RunMaker func(t *db.Task, review bool) (db.NewRun, error)
 // Policy is the rules the scheduler applies to due tasks and finished runs.
 type Policy struct {
 	Grace          time.Duration // a missed slot later than this is not run
-	DailyBudgetUSD float64       // per owner, scheduled runs' spend per UTC day (0 = no cap)
-	DailyRuns      int           // per owner, scheduled runs per UTC day (0 = no cap)
+	DailyBudgetUSD float64       // per owner, task runs' spend per UTC day (0 = no cap)
+	DailyRuns      int           // per owner, task runs ("Run now" included) per UTC day (0 = no cap)
 	MakeRun        RunMaker
 }
 
@@ -41,14 +42,14 @@ func (p Policy) Decide(now time.Time, d db.DueTask) db.SlotDecision {
 	case p.overBudget(d):
 		dec.SkipReason = SkipBudget
 		dec.PauseUntil = nextUTCDay(now)
-		dec.PauseOwner = fmt.Sprintf("daily budget reached (%d scheduled runs, $%.2f today); resumes %s",
+		dec.PauseOwner = fmt.Sprintf("daily budget reached (%d task runs, $%.2f today); resumes %s",
 			d.OwnerRunsToday, d.OwnerSpendToday, dec.PauseUntil.Format("2006-01-02 15:04 MST"))
 		// A one-shot held back by the budget is not over: it stays
 		// paused with its slot and runs on resume if its time is still
 		// ahead, else completes then.
 		dec.Complete = false
 	default:
-		review := d.Approval == ApprovalAlways || (d.Approval == ApprovalFirst && !d.HasRuns)
+		review := d.Approval == ApprovalAlways || (d.Approval == ApprovalFirst && !d.HasScheduledRuns)
 		nr, err := p.MakeRun(&d.Task, review)
 		if err != nil {
 			dec.SkipReason = "skipped: " + err.Error()
@@ -61,9 +62,32 @@ func (p Policy) Decide(now time.Time, d db.DueTask) db.SlotDecision {
 }
 
 func (p Policy) overBudget(d db.DueTask) bool {
-	return (p.DailyRuns > 0 && d.OwnerRunsToday >= p.DailyRuns) ||
-		(p.DailyBudgetUSD > 0 && d.OwnerSpendToday >= p.DailyBudgetUSD)
+	return p.spent(db.DayTally{Runs: d.OwnerRunsToday, SpendUSD: d.OwnerSpendToday})
 }
+
+func (p Policy) spent(t db.DayTally) bool {
+	return (p.DailyRuns > 0 && t.Runs >= p.DailyRuns) || (p.DailyBudgetUSD > 0 && t.SpendUSD >= p.DailyBudgetUSD)
+}
+
+// ErrDailyBudget refuses a "Run now" once its owner's task runs have used
+// the day's budget.
+var ErrDailyBudget = errors.New("the daily budget for task runs is used up; it renews at midnight UTC")
+
+// AllowManual decides whether a person's "Run now" may start, given what
+// their task runs used today: it counts toward the same daily budget as
+// the scheduled runs, so it is refused once that is used up.
+func (p Policy) AllowManual(t db.DayTally) error {
+	if p.spent(t) {
+		return ErrDailyBudget
+	}
+	return nil
+}
+
+// ManualReview is whether a person's "Run now" of t stops for approval:
+// only with approval "always". Approval "first" holds the first scheduled
+// run, which the person was not there to start; a run they start
+// themselves neither waits nor counts as that first.
+func ManualReview(t *db.Task) bool { return t.Approval == ApprovalAlways }
 
 func nextUTCDay(now time.Time) time.Time {
 	y, m, d := now.UTC().Date()

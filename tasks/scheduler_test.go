@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"sync"
@@ -482,5 +483,96 @@ func TestSchedulerTickDiesMidway(t *testing.T) {
 	r.tick(t)
 	if got := r.slots(t, task.ID); len(got) != 1 || !got[0].Equal(slot) {
 		t.Fatalf("after the next ticks: %v, want the slot once", got)
+	}
+}
+
+// manualRun stores a "Run now" of the task as the handlers do, on the
+// rig's clock.
+func (r *rig) manualRun(t *testing.T, task *db.Task, p Policy) error {
+	t.Helper()
+	nr, err := testRunMaker(task, ManualReview(task))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nr.Owner = task.Owner
+	_, err = r.store.CreateTaskRun(context.Background(), task.ID, nr, r.clock.Now(), p.AllowManual)
+	return err
+}
+
+func TestSchedulerRunNowCountsTowardBudget(t *testing.T) {
+	start := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	policy := Policy{Grace: time.Hour, DailyRuns: 2}
+	r := newRig(t, start, policy)
+	task := r.create(t, "manual", Input{Schedule: "every hour"})
+	for i := 0; i < 2; i++ {
+		if err := r.manualRun(t, task, policy); err != nil {
+			t.Fatalf("run now #%d: %v", i+1, err)
+		}
+		r.finishAll(t, task.ID, research.StatusDone, "")
+	}
+	if err := r.manualRun(t, task, policy); !errors.Is(err, ErrDailyBudget) {
+		t.Fatalf("a third run now = %v, want %v", err, ErrDailyBudget)
+	}
+	// The scheduler's own tally counts the two: the 10:00 slot is over
+	// the budget and the owner's tasks pause until the next day.
+	r.clock.Set(start.Add(time.Hour))
+	rep := r.tick(t)
+	if len(rep.Created) != 0 || len(rep.Paused) != 1 {
+		t.Fatalf("slot after two runs now: created %v paused %d", rep.Created, len(rep.Paused))
+	}
+	if got := r.task(t, task.ID); got.Status != db.TaskPaused || !strings.Contains(got.PausedReason, "2 task runs") {
+		t.Fatalf("task %s %q, want paused by the budget", got.Status, got.PausedReason)
+	}
+}
+
+func TestSchedulerApprovalFirstIgnoresRunNow(t *testing.T) {
+	start := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	r := newRig(t, start, Policy{Grace: time.Hour})
+	task := r.create(t, "first-manual", Input{Schedule: "every hour", Approval: "first"})
+	if err := r.manualRun(t, task, Policy{}); err != nil {
+		t.Fatal(err)
+	}
+	var manualReview string
+	dbtest.Get(t, r.store, &manualReview, `SELECT options->>'review' FROM runs WHERE task_id = $1`, task.ID)
+	r.finishAll(t, task.ID, research.StatusDone, "")
+	r.clock.Set(start.Add(time.Hour))
+	rep := r.tick(t)
+	if len(rep.Created) != 1 {
+		t.Fatalf("created %v", rep.Created)
+	}
+	var scheduledReview string
+	dbtest.Get(t, r.store, &scheduledReview, `SELECT options->>'review' FROM runs WHERE id = $1`, rep.Created[0])
+	if manualReview != "false" || scheduledReview != "true" {
+		t.Fatalf("review: run now %s, first scheduled %s; want false, true", manualReview, scheduledReview)
+	}
+}
+
+// TestSchedulerSettleSkipsATaskLocked: a finished run whose task another
+// replica holds (ticking it) is settled on a later tick, not waited for.
+func TestSchedulerSettleSkipsATaskLocked(t *testing.T) {
+	start := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	r := newRig(t, start, Policy{Grace: time.Hour})
+	task := r.create(t, "locked", Input{Schedule: "every hour"})
+	r.clock.Set(start.Add(time.Hour))
+	r.tick(t)
+	r.finishAll(t, task.ID, research.StatusDone, "")
+
+	other, err := db.TestingDB(r.store).BeginTxx(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Rollback()
+	if _, err := other.Exec(`SELECT 1 FROM tasks WHERE id = $1 FOR UPDATE`, task.ID); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rep, err := r.sched.Tick(ctx)
+	if err != nil || len(rep.Settled) != 0 {
+		t.Fatalf("tick while the task is held: %v, settled %d (want none, without waiting)", err, len(rep.Settled))
+	}
+	other.Rollback()
+	if rep := r.tick(t); len(rep.Settled) != 1 {
+		t.Fatalf("after the hold ended settled %d, want 1", len(rep.Settled))
 	}
 }

@@ -32,12 +32,23 @@ type TaskForm struct {
 	WebhookSecret string
 	Email         string
 	MaxFailures   int
+	// EngineChoices are the configured search engines; the form offers a
+	// choice only when there are several. Engines are the chosen ones
+	// (none = all, as on the ask form).
+	EngineChoices []string
+	Engines       []string
 	Error         string
 	ErrorField    string
 	// Preview lists the next run times the schedule gives, shown before
 	// saving; PreviewWords says the schedule as understood.
 	Preview      []string
 	PreviewWords string
+}
+
+// EngineChosen reports whether the form ticks e (all are ticked when
+// none was chosen).
+func (f TaskForm) EngineChosen(e string) bool {
+	return AskForm{Engines: f.Engines}.EngineChosen(e)
 }
 
 // TaskView is a task's page.

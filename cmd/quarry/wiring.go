@@ -83,10 +83,11 @@ func buildTasks(cfg *Config, store *db.Store, runner *pipeline.Runner, outbox *n
 	makeRun := func(t *db.Task, review bool) (db.NewRun, error) {
 		return runner.NewRun(pipeline.Request{Question: t.Question, Depth: t.Depth, Engines: t.Engines, Review: research.ReviewWhen(review), Owner: t.Owner})
 	}
+	policy := tasks.Policy{Grace: cfg.Tasks.Grace, DailyBudgetUSD: cfg.Tasks.DailyBudgetUSD, DailyRuns: cfg.Tasks.DailyRuns,
+		MakeRun: makeRun}
 	scheduler := tasks.NewScheduler(tasks.Options{
-		Store: store,
-		Policy: tasks.Policy{Grace: cfg.Tasks.Grace, DailyBudgetUSD: cfg.Tasks.DailyBudgetUSD, DailyRuns: cfg.Tasks.DailyRuns,
-			MakeRun: makeRun},
+		Store:    store,
+		Policy:   policy,
 		Wake:     runner.Wake,
 		Logger:   logger,
 		Notifier: taskNotifier{outbox},
@@ -98,6 +99,7 @@ func buildTasks(cfg *Config, store *db.Store, runner *pipeline.Runner, outbox *n
 		MaxPerUser: cfg.Tasks.PerUser,
 		Normalize:  runner.Normalize,
 		NewRun:     makeRun,
+		AllowRun:   policy.AllowManual,
 		Wake:       runner.Wake,
 		Changes:    changeReader(store),
 	}
