@@ -15,3 +15,26 @@ func recorderFrom(ctx context.Context) Recorder {
 	rec, _ := ctx.Value(recorderKey{}).(Recorder)
 	return rec
 }
+
+type resumeKey struct{}
+
+type resumeState struct {
+	prior    []StepRecord
+	approved bool
+}
+
+// WithResume returns ctx carrying the steps an interrupted run recorded,
+// for a site search started below it: it resumes from them (never
+// repeating a side-effecting step it may have taken), and approved lets
+// the step it paused on through the gate once.
+func WithResume(ctx context.Context, prior []StepRecord, approved bool) context.Context {
+	if len(prior) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, resumeKey{}, resumeState{prior: prior, approved: approved})
+}
+
+func resumeFrom(ctx context.Context) (resumeState, bool) {
+	rs, ok := ctx.Value(resumeKey{}).(resumeState)
+	return rs, ok
+}

@@ -3,10 +3,29 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/quarryhq/quarry/agent"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/research"
 )
+
+// Gate is a site-agent step inside an action that waits for the user's
+// approval: the sensitive-action gate stopped it, and the run paused.
+type Gate struct {
+	ActionIdx int    `json:"action_idx"`
+	Step      int    `json:"step"`
+	Why       string `json:"why"`
+	Approved  bool   `json:"approved,omitempty"`
+}
+
+// gatePause is runAction's report that its site search stopped at the
+// gate: the action stays open and the run pauses.
+type gatePause struct{ gate Gate }
+
+func (g *gatePause) Error() string { return "awaiting approval: " + g.gate.Why }
 
 // agentRecorder stores the site agent's steps of one action of a run, each
 // with its agent_step event, so the run page shows them as they happen.
@@ -17,12 +36,74 @@ type agentRecorder struct {
 }
 
 // withAgentSteps makes a site-agent run started under ctx (a site:
-// search) record its steps on the action.
-func withAgentSteps(ctx context.Context, store *db.Store, runID string, actionIdx int) context.Context {
+// search) record its steps on the action, and resume from the steps an
+// earlier attempt at the action recorded (a crash, or a pause at the
+// gate: approved says the user let its paused step through).
+func withAgentSteps(ctx context.Context, store *db.Store, runID string, actionIdx int, approved bool) (context.Context, error) {
 	if store == nil {
-		return ctx
+		return ctx, nil
 	}
-	return agent.WithRecorder(ctx, agentRecorder{store: store, runID: runID, actionIdx: actionIdx})
+	ctx = agent.WithRecorder(ctx, agentRecorder{store: store, runID: runID, actionIdx: actionIdx})
+	stored, err := store.AgentSteps(ctx, runID, actionIdx)
+	if err != nil {
+		return ctx, err
+	}
+	prior := make([]agent.StepRecord, 0, len(stored))
+	for _, s := range stored {
+		rec := agent.StepRecord{N: s.N, ElementName: s.Element, Status: s.Status, Error: s.Error, URL: s.URL}
+		if err := json.Unmarshal(s.Action, &rec.Action); err != nil {
+			return ctx, fmt.Errorf("agent step %d of action %d: %w", s.N, actionIdx, err)
+		}
+		prior = append(prior, rec)
+	}
+	return agent.WithResume(ctx, prior, approved), nil
+}
+
+// approvalNeeded returns the gate a site search stopped at, if it did.
+func approvalNeeded(err error, actionIdx int) *gatePause {
+	var ae *agent.ApprovalError
+	if !errors.As(err, &ae) {
+		return nil
+	}
+	return &gatePause{Gate{ActionIdx: actionIdx, Step: ae.Step, Why: ae.Why}}
+}
+
+// gatesPause is runBatch's report that actions of the batch stopped at
+// the gate.
+type gatesPause struct{ gates []Gate }
+
+func (g *gatesPause) Error() string {
+	return fmt.Sprintf("%d action(s) awaiting approval", len(g.gates))
+}
+
+// approvedGate reports whether the user approved the step the action
+// actionIdx paused on.
+func (st *State) approvedGate(actionIdx int) bool {
+	for _, g := range st.Gates {
+		if g.ActionIdx == actionIdx && g.Approved {
+			return true
+		}
+	}
+	return false
+}
+
+// pauseAtGate pauses the run in awaiting_approval with the gates'
+// descriptions; the batch's pending actions stay pending, so approving
+// runs the batch again (its finished actions are kept) and the site
+// agent performs the approved steps.
+func (r *Runner) pauseAtGate(ctx context.Context, run *db.Run, st *State, gates []Gate) error {
+	status := research.StatusAwaitingApproval
+	st.Stage, st.Gates = StageReview, gates
+	var whys []string
+	for _, g := range gates {
+		whys = append(whys, fmt.Sprintf("%s (action %d)", g.Why, g.ActionIdx))
+	}
+	st.ReviewReason = "The site agent stopped before an action that needs your approval: " + strings.Join(whys, "; ") +
+		". Approve to let it perform it and continue, or cancel the run."
+	g := gates[0]
+	paused := research.PlanPayload{Status: status, Spec: *st.Spec, Reason: st.ReviewReason, GateAction: g.ActionIdx, GateStep: g.Step}
+	return r.commit(ctx, run, st, db.RunUpdate{Status: &status, Spend: mustJSON(st.Spend())},
+		event{research.EventAwaitingApproval, paused})
 }
 
 // RecordStep implements agent.Recorder.

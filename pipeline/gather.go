@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -27,8 +28,13 @@ func (r *Runner) gather(ctx context.Context, run *db.Run, st *State) error {
 		}
 		batch, rest := nextBatch(st.Pending, budget.MaxActions-len(st.Done))
 		if err := r.runBatch(ctx, run, st, batch); err != nil {
+			var g *gatesPause
+			if errors.As(err, &g) {
+				return r.pauseAtGate(ctx, run, st, g.gates)
+			}
 			return err
 		}
+		st.Gates = nil
 		st.Pending = rest
 		if err := r.heartbeat(ctx, run, st, batch); err != nil {
 			return err
@@ -171,11 +177,20 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 	}
 	wg.Wait()
 	close(errs)
+	var gates []Gate
 	for err := range errs {
-		return err // an infrastructure error (commit failed, lease lost)
+		var g *gatePause
+		if !errors.As(err, &g) {
+			return err // an infrastructure error (commit failed, lease lost)
+		}
+		gates = append(gates, g.gate)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if len(gates) > 0 {
+		sort.Slice(gates, func(i, j int) bool { return gates[i].ActionIdx < gates[j].ActionIdx })
+		return &gatesPause{gates} // the batch runs again once approved
 	}
 	st.GatherMS += time.Since(start).Milliseconds()
 	st.Unread = append(st.Unread, unread.hits...)
