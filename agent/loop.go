@@ -154,6 +154,9 @@ func Start(ctx context.Context, opt Options, task Task) (*Result, error) {
 	if opt.Recorder == nil {
 		opt.Recorder = recorderFrom(ctx)
 	}
+	if m := meterFrom(ctx); opt.Budget == nil && m != nil {
+		opt.Budget = m.Budget
+	}
 	if err := (Action{Kind: Navigate, URL: task.StartURL}).Validate(); err != nil {
 		return nil, fmt.Errorf("agent: start URL: %w", err)
 	}

@@ -1,6 +1,10 @@
 package agent
 
-import "context"
+import (
+	"context"
+
+	"github.com/quarryhq/quarry/engine"
+)
 
 type recorderKey struct{}
 
@@ -37,4 +41,28 @@ func WithResume(ctx context.Context, prior []StepRecord, approved bool) context.
 func resumeFrom(ctx context.Context) (resumeState, bool) {
 	rs, ok := ctx.Value(resumeKey{}).(resumeState)
 	return rs, ok
+}
+
+// Meter counts what a run's model calls cost, for the spend of the
+// research run a site search belongs to, and says when its budget is
+// spent.
+type Meter interface {
+	// AddUsage counts one model call.
+	AddUsage(u engine.Usage)
+	// Budget returns an error once no more may be spent.
+	Budget() error
+}
+
+type meterKey struct{}
+
+// WithMeter returns ctx carrying m: model planners of runs started below
+// it count their calls on m, and a run whose Options.Budget is nil stops
+// when m.Budget does.
+func WithMeter(ctx context.Context, m Meter) context.Context {
+	return context.WithValue(ctx, meterKey{}, m)
+}
+
+func meterFrom(ctx context.Context) Meter {
+	m, _ := ctx.Value(meterKey{}).(Meter)
+	return m
 }

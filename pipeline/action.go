@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarryhq/quarry/agent"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/research"
@@ -84,6 +85,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		if err != nil {
 			return err
 		}
+		sctx = agent.WithMeter(sctx, unread)
 		out, err := r.opt.Gatherer.Search(sctx, search.Action{
 			Engines: engines,
 			Query:   row.Query,

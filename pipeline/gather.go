@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -161,7 +162,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 		defer cancel()
 	}
 	var wg sync.WaitGroup
-	unread := &batchNotes{}
+	unread := &batchNotes{spent: st.Usage.USD, max: st.Spec.Budget.MaxUSD}
 	errs := make(chan error, len(rows))
 	for i := range rows {
 		if rows[i].Status.Finished() {
@@ -177,6 +178,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 	}
 	wg.Wait()
 	close(errs)
+	st.addUsage(SpendAgent, unread.usage)
 	var gates []Gate
 	for err := range errs {
 		var g *gatePause
@@ -230,11 +232,33 @@ func (r *Runner) checkSpend(st *State, b research.Budget) error {
 
 // batchNotes collects, from the actions of a batch running at once, the
 // results their searches listed but did not read and the queries whose
-// results page listed nothing.
+// results page listed nothing, and meters the site agent's model spend
+// against the run's cap (agent.Meter).
 type batchNotes struct {
 	mu    sync.Mutex
 	hits  []research.Hit
 	empty []string
+	// spent is the run's spend before the batch, max its cap (0: none).
+	spent, max float64
+	usage      engine.Usage
+}
+
+// AddUsage implements agent.Meter.
+func (l *batchNotes) AddUsage(u engine.Usage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.usage = l.usage.Add(u)
+}
+
+// Budget implements agent.Meter: the run's spend cap, counting what the
+// batch's agents spent so far.
+func (l *batchNotes) Budget() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if total := l.spent + l.usage.USD; l.max > 0 && total >= l.max {
+		return fmt.Errorf("budget_exceeded: LLM spend $%.4f reached the run's cap of $%.2f", total, l.max)
+	}
+	return nil
 }
 
 func (l *batchNotes) add(h ...research.Hit) {
