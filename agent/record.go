@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/quarryhq/quarry/engine"
 )
@@ -65,4 +67,45 @@ func WithMeter(ctx context.Context, m Meter) context.Context {
 func meterFrom(ctx context.Context) Meter {
 	m, _ := ctx.Value(meterKey{}).(Meter)
 	return m
+}
+
+// Describe is the step in words for a reader of the report: "typed
+// "rainfall" into searchbox Search", "pressed Enter".
+func (s StepRecord) Describe() string {
+	a := s.Action
+	on := s.ElementName
+	if on == "" && a.Element > 0 {
+		on = fmt.Sprintf("element %d", a.Element)
+	}
+	switch a.Kind {
+	case Navigate:
+		return "opened " + a.URL
+	case Back:
+		return "went back"
+	case Type:
+		return fmt.Sprintf("typed %q into %s", a.Text, on)
+	case Select:
+		return fmt.Sprintf("chose %q in %s", a.Text, on)
+	case Press:
+		return "pressed " + a.Key
+	case Click, Check, Uncheck, Hover:
+		return fmt.Sprintf("%sed %s", strings.TrimSuffix(string(a.Kind), "e"), on)
+	}
+	return a.String()
+}
+
+// FoundVia describes the successful steps of a run, in order and without
+// a step repeated right after itself, for the report's sources list.
+func FoundVia(steps []StepRecord) string {
+	var parts []string
+	for _, s := range steps {
+		if s.Status != StepSuccess || s.Action.Kind == Finish || s.Action.Kind == Extract {
+			continue
+		}
+		// A resumed run repeats what the page lost (the typed query).
+		if d := s.Describe(); len(parts) == 0 || parts[len(parts)-1] != d {
+			parts = append(parts, d)
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/quarryhq/quarry/agent"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Gate is a site-agent step inside an action that waits for the user's
@@ -48,15 +49,61 @@ func withAgentSteps(ctx context.Context, store *db.Store, runID string, actionId
 	if err != nil {
 		return ctx, err
 	}
-	prior := make([]agent.StepRecord, 0, len(stored))
+	prior, err := stepRecords(stored)
+	if err != nil {
+		return ctx, err
+	}
+	return agent.WithResume(ctx, prior, approved), nil
+}
+
+// stepRecords are stored steps as the agent records them.
+func stepRecords(stored []db.AgentStep) ([]agent.StepRecord, error) {
+	out := make([]agent.StepRecord, 0, len(stored))
 	for _, s := range stored {
 		rec := agent.StepRecord{N: s.N, ElementName: s.Element, Status: s.Status, Error: s.Error, URL: s.URL}
 		if err := json.Unmarshal(s.Action, &rec.Action); err != nil {
-			return ctx, fmt.Errorf("agent step %d of action %d: %w", s.N, actionIdx, err)
+			return nil, fmt.Errorf("agent step %d of action %d: %w", s.N, s.ActionIdx, err)
 		}
-		prior = append(prior, rec)
+		out = append(out, rec)
 	}
-	return agent.WithResume(ctx, prior, approved), nil
+	return out, nil
+}
+
+// addFoundVia sets, on each source an action's site: search found, the
+// agent steps that reached its results list.
+func (r *Runner) addFoundVia(ctx context.Context, runID string, sources []research.Source) error {
+	rows, err := r.opt.Store.Sources(ctx, runID)
+	if err != nil {
+		return err
+	}
+	action := map[string]int{}
+	for _, s := range rows {
+		if s.ActionIdx.Valid {
+			action[research.SourceID(s.SID)] = int(s.ActionIdx.Int64)
+		}
+	}
+	via := map[int]string{}
+	for i := range sources {
+		idx, ok := action[sources[i].ID]
+		if !ok {
+			continue
+		}
+		v, seen := via[idx]
+		if !seen {
+			stored, err := r.opt.Store.AgentSteps(ctx, runID, idx)
+			if err != nil {
+				return err
+			}
+			steps, err := stepRecords(stored)
+			if err != nil {
+				return err
+			}
+			v = text.Clip(agent.FoundVia(steps), 300)
+			via[idx] = v
+		}
+		sources[i].Via = v
+	}
+	return nil
 }
 
 // approvalNeeded returns the gate a site search stopped at, if it did.

@@ -109,6 +109,14 @@ func TestGatePausesRunForApproval(t *testing.T) {
 	if len(sources) == 0 {
 		t.Fatal("the approved search found no sources")
 	}
+	rep, err := store.PublishedReport(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Markdown, `(found via: typed "`) || !strings.Contains(rep.Markdown, `into searchbox Search, pressed Enter)`) ||
+		strings.Count(rep.Markdown, "typed") != strings.Count(rep.Markdown, "pressed Enter") {
+		t.Errorf("the sources list does not say how the agent found them:\n%s", rep.Markdown)
+	}
 	steps, err := store.AgentSteps(ctx, run.ID, gate.ActionIdx)
 	if err != nil {
 		t.Fatal(err)
