@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -154,5 +155,69 @@ func TestGatePausesRunForApproval(t *testing.T) {
 	s.mu.Unlock()
 	if after != before {
 		t.Errorf("the cancelled run still submitted the form (%d queries, was %d)", after, before)
+	}
+}
+
+// TestResumedActionNeverRepeatsASideEffect: an action re-run after a
+// crash loads the agent steps it stored; its last step, Enter in the
+// search form, was cut off while running, so the agent does not press it
+// again but pauses the run for approval; approved, it searches.
+func TestResumedActionNeverRepeatsASideEffect(t *testing.T) {
+	s := newSite(t, 0)
+	s.Config.Handler.(*http.ServeMux).HandleFunc("/find", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><html><head><title>Find</title></head><body><main><form action="/search">
+<label>Search <input type="search" name="q"></label><button type="submit">Go</button></form></main></body></html>`))
+	})
+	r, store := newAgentRunner(t, s)
+	ctx := context.Background()
+	run, err := r.Submit(ctx, pipeline.Request{Question: "Why is the New York attorney general investigating WeWork?", Depth: "quick", Review: research.ReviewAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paused := waitStatus(t, store, run.ID, research.StatusAwaitingApproval)
+	var spec research.TaskSpec
+	if err := json.Unmarshal(paused.TaskSpec, &spec); err != nil {
+		t.Fatal(err)
+	}
+	spec.Actions = []research.ActionSpec{{Kind: "search", Query: "WeWork attorney general"}}
+	// What a worker that died mid-action left: the query typed, Enter pressed
+	// but never reported back.
+	for _, st := range []db.AgentStep{
+		{RunID: run.ID, ActionIdx: 1, N: 1, Kind: "type", Element: "searchbox Search", Status: "success", URL: s.URL + "/find",
+			Action: []byte(`{"kind":"type","element":1,"text":"WeWork attorney general"}`)},
+		{RunID: run.ID, ActionIdx: 1, N: 2, Kind: "press", Element: "searchbox Search", Status: "running", URL: s.URL + "/find",
+			Action: []byte(`{"kind":"press","element":1,"key":"Enter"}`)},
+	} {
+		if err := store.SaveAgentStep(ctx, st, st.Kind); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := r.Approve(ctx, run.ID, pipeline.Approval{Spec: &spec}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, store, run.ID, research.StatusAwaitingApproval)
+	st, err := pipeline.LatestState(ctx, store, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Gates) != 1 || st.Gates[0].ActionIdx != 1 || !strings.Contains(st.Gates[0].Why, `stopped during "press`) {
+		t.Fatalf("gates = %+v, want action 1 paused on the interrupted Enter", st.Gates)
+	}
+	s.mu.Lock()
+	searched := len(s.queries)
+	s.mu.Unlock()
+	if searched != 0 {
+		t.Fatalf("the interrupted Enter was repeated without approval (%d queries)", searched)
+	}
+	if _, err := r.Approve(ctx, run.ID, pipeline.Approval{}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, store, run.ID, research.StatusDone)
+	s.mu.Lock()
+	searched = len(s.queries)
+	s.mu.Unlock()
+	if searched != 1 {
+		t.Errorf("approved, the search ran %d times, want once", searched)
 	}
 }
