@@ -20,6 +20,9 @@ type Gate struct {
 	Step      int    `json:"step"`
 	Why       string `json:"why"`
 	Approved  bool   `json:"approved,omitempty"`
+	// Shot says the step has a screenshot of the page (not a step cut off
+	// by a crash).
+	Shot bool `json:"shot,omitempty"`
 }
 
 // gatePause is runAction's report that its site search stopped at the
@@ -112,7 +115,7 @@ func approvalNeeded(err error, actionIdx int) *gatePause {
 	if !errors.As(err, &ae) {
 		return nil
 	}
-	return &gatePause{Gate{ActionIdx: actionIdx, Step: ae.Step, Why: ae.Why}}
+	return &gatePause{Gate{ActionIdx: actionIdx, Step: ae.Step, Why: ae.Why, Shot: len(ae.Screenshot) > 0}}
 }
 
 // gatesPause is runBatch's report that actions of the batch stopped at
@@ -147,8 +150,13 @@ func (r *Runner) pauseAtGate(ctx context.Context, run *db.Run, st *State, gates 
 	}
 	st.ReviewReason = "The site agent stopped before an action that needs your approval: " + strings.Join(whys, "; ") +
 		". Approve to let it perform it and continue, or cancel the run."
-	g := gates[0]
-	paused := research.PlanPayload{Status: status, Spec: *st.Spec, Reason: st.ReviewReason, GateAction: g.ActionIdx, GateStep: g.Step}
+	paused := research.PlanPayload{Status: status, Spec: *st.Spec, Reason: st.ReviewReason}
+	for _, g := range gates {
+		if g.Shot {
+			paused.GateAction, paused.GateStep = g.ActionIdx, g.Step
+			break
+		}
+	}
 	return r.commit(ctx, run, st, db.RunUpdate{Status: &status, Spend: mustJSON(st.Spend())},
 		event{research.EventAwaitingApproval, paused})
 }
