@@ -221,3 +221,55 @@ func TestResumedActionNeverRepeatsASideEffect(t *testing.T) {
 		t.Errorf("approved, the search ran %d times, want once", searched)
 	}
 }
+
+// TestBrowseSiteThroughAgent: "On <site>, find …" reads the site's home
+// page and has the site agent search the site for what is asked; the
+// results' pages become sources.
+func TestBrowseSiteThroughAgent(t *testing.T) {
+	s := newSite(t, 0)
+	s.Config.Handler.(*http.ServeMux).HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><html><head><title>Home</title></head><body><main><h1>The news desk</h1>
+<p>Articles about companies and products, updated daily by our editors.</p><form action="/search">
+<label>Search <input type="search" name="q"></label><button type="submit">Go</button></form></main></body></html>`))
+	})
+	r, store := newAgentRunner(t, s)
+	ctx := context.Background()
+	run, err := r.Submit(ctx, pipeline.Request{Question: "On " + s.URL + "/, find the WeWork attorney general investigation", Depth: "quick"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, store, run.ID, research.StatusDone)
+	actions, err := store.Actions(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var site *db.Action
+	for i := range actions {
+		if strings.HasPrefix(actions[i].Engine, "site:") {
+			site = &actions[i]
+		}
+	}
+	if site == nil || site.Query != "find the WeWork attorney general investigation" || site.Status != research.ActionSuccess {
+		t.Fatalf("no successful site search among %+v", actions)
+	}
+	s.mu.Lock()
+	queries := append([]string(nil), s.queries...)
+	s.mu.Unlock()
+	if len(queries) != 1 || queries[0] != site.Query {
+		t.Errorf("the site's search box got %q, want the query once", queries)
+	}
+	sources, err := store.Sources(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var articles int
+	for _, src := range sources {
+		if strings.Contains(src.URL, "/articles/wework") {
+			articles++
+		}
+	}
+	if articles != 2 {
+		t.Errorf("%d WeWork articles among the sources, want 2", articles)
+	}
+}

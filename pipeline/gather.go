@@ -22,6 +22,7 @@ func (r *Runner) gather(ctx context.Context, run *db.Run, st *State) error {
 	if err := r.commitStatus(ctx, run, research.StatusGathering, StageGather); err != nil {
 		return err
 	}
+	addBrowseSearches(run.Question, st)
 	budget := st.Spec.Budget
 	for {
 		if stop := r.gatherStop(st, budget); stop != "" || len(st.Pending) == 0 {
