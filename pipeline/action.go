@@ -80,6 +80,9 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		}
 	default:
 		engines := append([]string{row.Engine}, without(st.Engines, row.Engine)...)
+		if browseOnly(st, row.Engine) {
+			engines = engines[:1]
+		}
 		approved := st.approvedGate(row.Idx)
 		sctx, err := withAgentSteps(actx, r.opt.Store, run.ID, row.Idx, approved)
 		if err != nil {

@@ -82,3 +82,10 @@ func hasAction(list []research.ActionSpec, a research.ActionSpec) bool {
 	}
 	return false
 }
+
+// browseOnly reports whether a search of a browse run may use only its own
+// engine: the site search of a named site never falls back to searching
+// the web, which a browse run does not do.
+func browseOnly(st *State, engine string) bool {
+	return st.Spec != nil && st.Spec.Route == research.RouteBrowse && strings.HasPrefix(engine, "site:")
+}
