@@ -51,6 +51,11 @@ type Task struct {
 	AllowHosts []string
 	// Prior are the steps an interrupted run recorded, for a resume.
 	Prior []StepRecord
+	// Approved lets the step the interrupted run stopped on (paused at the
+	// gate, or cut off while it ran) through once: the first action the
+	// resumed run proposes that is the same action on an element of the
+	// same name.
+	Approved bool
 	// StepBase numbers this run's steps after those of an earlier run
 	// recorded in the same place (a second attempt).
 	StepBase int
@@ -149,6 +154,9 @@ func Start(ctx context.Context, opt Options, task Task) (*Result, error) {
 	if opt.Recorder == nil {
 		opt.Recorder = recorderFrom(ctx)
 	}
+	if m := meterFrom(ctx); opt.Budget == nil && m != nil {
+		opt.Budget = m.Budget
+	}
 	if err := (Action{Kind: Navigate, URL: task.StartURL}).Validate(); err != nil {
 		return nil, fmt.Errorf("agent: start URL: %w", err)
 	}
@@ -166,8 +174,11 @@ func Start(ctx context.Context, opt Options, task Task) (*Result, error) {
 func (r *Run) loop(ctx context.Context) (*Result, error) {
 	res := &Result{}
 	start := r.task.StartURL
+	var approved *StepRecord
 	if p, resumed := r.resumePoint(); resumed {
-		if p.Status == StepRunning && p.Action.SideEffect() {
+		if r.task.Approved && (p.Status == StepPaused || p.Status == StepRunning && p.Action.SideEffect()) {
+			approved = &p
+		} else if p.Status == StepRunning && p.Action.SideEffect() {
 			res.Status, res.Approval = StatusAwaitingApproval, fmt.Sprintf("the run stopped during %q on %s; it may or may not have taken effect, and is not repeated without your approval", p.Action.String(), p.URL)
 			res.Steps = r.task.Prior
 			return res, nil
@@ -242,7 +253,9 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 			idle++
 			continue
 		}
-		if why := sensitive(r.snap, a); why != "" {
+		if approved != nil && r.sameStep(*approved, a) {
+			approved = nil // the user approved this very step
+		} else if why := sensitive(r.snap, a); why != "" {
 			rec := r.record(ctx, n, a, StepPaused, why)
 			res.Approval, res.Screenshot = why, rec.Screenshot
 			return finish(StatusAwaitingApproval, "waiting for approval: "+why)
@@ -290,6 +303,16 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 			idle++
 		}
 	}
+}
+
+// sameStep reports whether a, on the current snapshot, is the step p
+// recorded: the same kind, key and text on an element of the same name.
+func (r *Run) sameStep(p StepRecord, a Action) bool {
+	e := r.snap.Element(a.Element)
+	if e == nil || a.Kind != p.Action.Kind || a.Key != p.Action.Key || a.Text != p.Action.Text {
+		return false
+	}
+	return e.Role+" "+e.Name == p.ElementName
 }
 
 // resumePoint is the last recorded step of an interrupted run.

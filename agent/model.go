@@ -139,6 +139,9 @@ func (p *ModelPlanner) ask(ctx context.Context, stage, prompt string, v View, ex
 	p.mu.Lock()
 	p.usage = p.usage.Add(u)
 	p.mu.Unlock()
+	if m := meterFrom(ctx); m != nil {
+		m.AddUsage(u)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", stage, err)
 	}

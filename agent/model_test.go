@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/engine/llm"
 )
 
@@ -411,5 +412,50 @@ func TestSiteSearchFallsBackToModel(t *testing.T) {
 	got, err := search.Harvest("site:test", r.FinalURL, r.HTML)
 	if err != nil || len(got) != 3 { // the finder shows the first three
 		t.Fatalf("harvested %d results (%v) after %d model calls", len(got), err, len(m.prompts))
+	}
+}
+
+// callMeter is an agent.Meter whose budget is a number of model calls.
+type callMeter struct {
+	mu       sync.Mutex
+	usage    engine.Usage
+	maxCalls int
+}
+
+func (m *callMeter) AddUsage(u engine.Usage) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.usage = m.usage.Add(u)
+}
+
+func (m *callMeter) Budget() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.usage.Calls >= m.maxCalls {
+		return fmt.Errorf("budget_exceeded: %d model calls", m.usage.Calls)
+	}
+	return nil
+}
+
+// TestModelSpendMetered: every model call of a run started under a meter
+// is counted on it, and its budget stops the run.
+func TestModelSpendMetered(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	m, e := newScriptedModel(t, llm.ProviderOpenAI, policies["hidden"])
+	meter := &callMeter{maxCalls: 3}
+	res, err := Start(WithMeter(ctx, meter), Options{Pool: testPool, NewPlanner: NewModelPlanner(e)},
+		Task{Goal: "search this site for: rainfall", StartURL: testSite.url("/hidden"), Query: "rainfall"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusStopped || !strings.Contains(res.Reason, "budget_exceeded") {
+		t.Fatalf("run ended %s (%s), want stopped by the budget", res.Status, res.Reason)
+	}
+	m.mu.Lock()
+	calls := len(m.prompts)
+	m.mu.Unlock()
+	if meter.usage.Calls != calls || calls < 3 || meter.usage.InputTokens != 100*calls {
+		t.Errorf("meter counted %+v, the model answered %d calls of 100 input tokens", meter.usage, calls)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarryhq/quarry/agent"
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/research"
@@ -79,7 +80,16 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		}
 	default:
 		engines := append([]string{row.Engine}, without(st.Engines, row.Engine)...)
-		out, err := r.opt.Gatherer.Search(withAgentSteps(actx, r.opt.Store, run.ID, row.Idx), search.Action{
+		if browseOnly(st, row.Engine) {
+			engines = engines[:1]
+		}
+		approved := st.approvedGate(row.Idx)
+		sctx, err := withAgentSteps(actx, r.opt.Store, run.ID, row.Idx, approved)
+		if err != nil {
+			return err
+		}
+		sctx = agent.WithMeter(sctx, unread)
+		out, err := r.opt.Gatherer.Search(sctx, search.Action{
 			Engines: engines,
 			Query:   row.Query,
 			Want:    row.Reason,
@@ -88,6 +98,9 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 			// Claim on check: a URL is visited by one action of the run only.
 			Skip: func(u string) bool { return !known.claim(u) },
 		})
+		if g := approvalNeeded(err, row.Idx); g != nil {
+			return g // the action stays open; the run pauses
+		}
 		pages = out.Pages
 		unread.add(unreadHits(out)...)
 		if len(out.Results) == 0 && len(out.Blocked) == 0 {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
 )
 
@@ -20,6 +22,7 @@ func (r *Runner) gather(ctx context.Context, run *db.Run, st *State) error {
 	if err := r.commitStatus(ctx, run, research.StatusGathering, StageGather); err != nil {
 		return err
 	}
+	addBrowseSearches(run.Question, st)
 	budget := st.Spec.Budget
 	for {
 		if stop := r.gatherStop(st, budget); stop != "" || len(st.Pending) == 0 {
@@ -27,8 +30,13 @@ func (r *Runner) gather(ctx context.Context, run *db.Run, st *State) error {
 		}
 		batch, rest := nextBatch(st.Pending, budget.MaxActions-len(st.Done))
 		if err := r.runBatch(ctx, run, st, batch); err != nil {
+			var g *gatesPause
+			if errors.As(err, &g) {
+				return r.pauseAtGate(ctx, run, st, g.gates)
+			}
 			return err
 		}
+		st.Gates = nil
 		st.Pending = rest
 		if err := r.heartbeat(ctx, run, st, batch); err != nil {
 			return err
@@ -155,7 +163,7 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 		defer cancel()
 	}
 	var wg sync.WaitGroup
-	unread := &batchNotes{}
+	unread := &batchNotes{spent: st.Usage.USD, max: st.Spec.Budget.MaxUSD}
 	errs := make(chan error, len(rows))
 	for i := range rows {
 		if rows[i].Status.Finished() {
@@ -171,11 +179,21 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 	}
 	wg.Wait()
 	close(errs)
+	st.addUsage(SpendAgent, unread.usage)
+	var gates []Gate
 	for err := range errs {
-		return err // an infrastructure error (commit failed, lease lost)
+		var g *gatePause
+		if !errors.As(err, &g) {
+			return err // an infrastructure error (commit failed, lease lost)
+		}
+		gates = append(gates, g.gate)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if len(gates) > 0 {
+		sort.Slice(gates, func(i, j int) bool { return gates[i].ActionIdx < gates[j].ActionIdx })
+		return &gatesPause{gates} // the batch runs again once approved
 	}
 	st.GatherMS += time.Since(start).Milliseconds()
 	st.Unread = append(st.Unread, unread.hits...)
@@ -215,11 +233,33 @@ func (r *Runner) checkSpend(st *State, b research.Budget) error {
 
 // batchNotes collects, from the actions of a batch running at once, the
 // results their searches listed but did not read and the queries whose
-// results page listed nothing.
+// results page listed nothing, and meters the site agent's model spend
+// against the run's cap (agent.Meter).
 type batchNotes struct {
 	mu    sync.Mutex
 	hits  []research.Hit
 	empty []string
+	// spent is the run's spend before the batch, max its cap (0: none).
+	spent, max float64
+	usage      engine.Usage
+}
+
+// AddUsage implements agent.Meter.
+func (l *batchNotes) AddUsage(u engine.Usage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.usage = l.usage.Add(u)
+}
+
+// Budget implements agent.Meter: the run's spend cap, counting what the
+// batch's agents spent so far.
+func (l *batchNotes) Budget() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if total := l.spent + l.usage.USD; l.max > 0 && total >= l.max {
+		return fmt.Errorf("budget_exceeded: LLM spend $%.4f reached the run's cap of $%.2f", total, l.max)
+	}
+	return nil
 }
 
 func (l *batchNotes) add(h ...research.Hit) {

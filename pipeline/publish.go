@@ -30,6 +30,9 @@ func (r *Runner) publish(ctx context.Context, run *db.Run, st *State) error {
 	if err != nil {
 		return err
 	}
+	if err := r.addFoundVia(ctx, run.ID, sources); err != nil {
+		return err
+	}
 	// The report is parsed once; verification (with the run's thresholds)
 	// fills in its verdicts, rendering numbers its links, and the value is
 	// stored beside the HTML for the report page to read.

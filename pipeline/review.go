@@ -108,6 +108,9 @@ func (r *Runner) Approve(ctx context.Context, runID string, a Approval) (Decisio
 	case IntentAmend:
 		a.Clarification = strings.TrimSpace(a.Clarification + "\n" + rep.Text)
 	}
+	if len(st.Gates) > 0 && !st.Gates[0].Approved && rep.Intent != IntentSkip {
+		return r.approveGate(ctx, run, st, rep.Intent, awaiting)
+	}
 	return r.resume(ctx, run, st, a, rep.Intent, awaiting)
 }
 
@@ -188,6 +191,7 @@ func (r *Runner) resume(ctx context.Context, run *db.Run, st *State, a Approval,
 		st.Clarification = c
 	}
 	st.Approved = true
+	st.Gates = nil // skipped: the paused action is not performed
 	dec := Decision{Intent: intent}
 	status := research.StatusGathering
 	st.Stage = StageGather
@@ -218,6 +222,29 @@ func (r *Runner) resume(ctx context.Context, run *db.Run, st *State, a Approval,
 	}
 	r.Wake()
 	return dec, nil
+}
+
+// approveGate lets the site agent perform the actions it paused on: the
+// run goes back to gathering, the paused batch runs again and the
+// agent, resuming from its recorded steps, passes that one step.
+func (r *Runner) approveGate(ctx context.Context, run *db.Run, st *State, intent string, awaiting func(*db.Run) error) (Decision, error) {
+	for i := range st.Gates {
+		st.Gates[i].Approved = true
+	}
+	st.Stage, st.ReviewReason = StageGather, ""
+	status := research.StatusGathering
+	err := r.opt.Store.Transition(ctx, run.ID, "", db.Step{
+		Check:  awaiting,
+		Stage:  st.Stage,
+		State:  st,
+		Update: db.RunUpdate{Status: &status},
+		Events: []db.NewEvent{{Type: research.EventStageStarted, Payload: research.StagePayload{Stage: StageGather, Status: status}}},
+	})
+	if err != nil {
+		return Decision{}, err
+	}
+	r.Wake()
+	return Decision{Intent: intent}, nil
 }
 
 // sameActions reports whether two action lists run the same actions.

@@ -13,12 +13,13 @@ const (
 	SpendRepair     = "repair"
 	SpendChat       = "chat"
 	SpendReview     = "review" // reading a reply to a paused plan
+	SpendAgent      = "agent"  // the site agent's model planner, in site: searches
 	// SpendOther is spend added to the total without a stage.
 	SpendOther = "other"
 )
 
 // spendOrder is the order stages are listed in.
-var spendOrder = []string{SpendPlan, SpendReview, SpendHeartbeat, SpendSynthesize, SpendRepair, SpendChat}
+var spendOrder = []string{SpendPlan, SpendReview, SpendAgent, SpendHeartbeat, SpendSynthesize, SpendRepair, SpendChat}
 
 // Spend is a run's model spend: the total (its fields at the top level,
 // as runs.spend always had them) and per stage.

@@ -37,7 +37,11 @@ type State struct {
 	ReviewReason string `json:"review_reason,omitempty"`
 	// Keep is what a person edited of the plan (goal, criteria, sections)
 	// before a re-plan: the new plan keeps it.
-	Keep     *research.TaskSpec    `json:"keep,omitempty"`
+	Keep *research.TaskSpec `json:"keep,omitempty"`
+	// Gates are the site agent's actions waiting for the user's approval
+	// (the run paused in gathering), or approved and not yet run: one per
+	// action of the paused batch that stopped at the gate.
+	Gates    []Gate                `json:"gates,omitempty"`
 	Engines  []string              `json:"engines,omitempty"`
 	Batch    int                   `json:"batch"`             // batches completed
 	Pending  []research.ActionSpec `json:"pending,omitempty"` // actions of the next batch(es)

@@ -133,7 +133,11 @@ func SourcesMarkdown(sources []research.Source) string {
 			title = s.Host
 		}
 		title = strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(title)
-		fmt.Fprintf(&b, "- [%s] [%s](<%s>) — %s\n", s.ID, title, s.URL, s.Host)
+		fmt.Fprintf(&b, "- [%s] [%s](<%s>) — %s", s.ID, title, s.URL, s.Host)
+		if s.Via != "" {
+			fmt.Fprintf(&b, " (found via: %s)", strings.NewReplacer("\n", " ", "[", "(", "]", ")").Replace(s.Via))
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }

@@ -33,6 +33,10 @@ type PlanPayload struct {
 	Spec   TaskSpec  `json:"spec"`
 	// Reason says why the run pauses for review (awaiting approval only).
 	Reason string `json:"reason,omitempty"`
+	// GateAction and GateStep name the site-agent step waiting for
+	// approval (GateStep > 0 only then); its screenshot shows the page.
+	GateAction int `json:"gate_action,omitempty"`
+	GateStep   int `json:"gate_step,omitempty"`
 }
 
 // ActionPayload is one action's state change.

@@ -16,6 +16,9 @@ type Source struct {
 	Text      string    `json:"text"`               // full extracted text
 	Findings  []string  `json:"findings,omitempty"` // informative sentences
 	FetchedAt time.Time `json:"fetched_at"`
+	// Via is how the site agent reached the page's results list ("typed
+	// "x" into searchbox Search, pressed Enter"), for a site: search.
+	Via string `json:"via,omitempty"`
 }
 
 // PriorSection is one section of a parent report, offered to a follow-up

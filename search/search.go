@@ -254,6 +254,10 @@ func (s *Searcher) SearchAny(ctx context.Context, engineNames []string, query st
 		if err == nil && len(res.Results) > 0 {
 			return res, nil
 		}
+		var p Pauser
+		if errors.As(err, &p) && p.Pauses() {
+			return res, err // the run is to pause, not to search elsewhere
+		}
 		if err != nil {
 			s.log.InfoContext(ctx, "search engine failed, trying the next", "engine", name, "err", err)
 			errs = append(errs, err)

@@ -17,6 +17,14 @@ import (
 // site:<URL of a page with a search box>.
 type SiteSearch func(ctx context.Context, pageURL, query string) (*browser.Rendered, error)
 
+// Pauser is an error of a site search that stopped to wait for the
+// user (an action that needs approval): SearchAny returns it at once
+// instead of trying the next engine.
+type Pauser interface {
+	error
+	Pauses() bool
+}
+
 // sitePage returns the page of a site:<URL> engine name.
 func sitePage(name string) (string, bool) {
 	return strings.CutPrefix(name, "site:")

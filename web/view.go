@@ -247,6 +247,9 @@ type RunView struct {
 	Review *ReviewForm
 	// ReviewReason says why the run paused for review.
 	ReviewReason string
+	// Gate is the site-agent step the run paused on for approval (its
+	// screenshot shows the page), nil for a plan review.
+	Gate *AgentStepView
 	// ApprovedBy and CancelledBy are who approved the run's plan and who
 	// cancelled it ("" without accounts, or when the pipeline did).
 	ApprovedBy  string

@@ -99,6 +99,10 @@ func Apply(v *web.RunView, ev db.Event) Change {
 		if json.Unmarshal(ev.Payload, &p) == nil {
 			v.Spec = &p.Spec
 			v.ReviewReason = p.Reason
+			v.Gate = nil
+			if p.GateStep > 0 {
+				v.Gate = &web.AgentStepView{RunID: v.ID, ActionIdx: p.GateAction, N: p.GateStep, Shot: true}
+			}
 			// The plan carries the budget's limits; spend follows in
 			// budget events, which always come after it.
 			v.Budget = BudgetFromSpec(p.Spec.Budget)

@@ -278,3 +278,36 @@ func TestPreliminaryBlock(t *testing.T) {
 		t.Errorf("preliminary block:\n%s", b.String())
 	}
 }
+
+// TestGateShownForApproval: a run paused at the site agent's gate shows
+// the description and the paused step's screenshot in the review form.
+func TestGateShownForApproval(t *testing.T) {
+	v := web.RunView{ID: "r1"}
+	spec := research.TaskSpec{Goal: "g", Actions: []research.ActionSpec{{Kind: research.ActionSearch, Query: "q"}}}
+	runview.Apply(&v, event(t, research.EventAwaitingApproval, research.PlanPayload{Status: research.StatusAwaitingApproval, Spec: spec,
+		Reason: `The site agent stopped before an action that needs your approval: click button "Buy now"`, GateAction: 2, GateStep: 4}))
+	v.Status = research.StatusAwaitingApproval
+	if v.Gate == nil || v.Gate.ShotURL() != "/runs/r1/agent/2/4.jpg" {
+		t.Fatalf("gate = %+v, want step 4 of action 2", v.Gate)
+	}
+	var b strings.Builder
+	if err := web.RunBody(web.Page{}, v).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := doc.Find("[data-testid=approve-form]")
+	if src, _ := form.Find("[data-testid=agent-gate] img").Attr("src"); src != "/runs/r1/agent/2/4.jpg" {
+		t.Errorf("gate screenshot src = %q", src)
+	}
+	if !strings.Contains(form.Find("[data-testid=review-reason]").Text(), `"Buy now"`) {
+		t.Errorf("review reason does not describe the gate: %q", form.Find("[data-testid=review-reason]").Text())
+	}
+	// A later plan review without a gate shows no screenshot.
+	runview.Apply(&v, event(t, research.EventAwaitingApproval, research.PlanPayload{Status: research.StatusAwaitingApproval, Spec: spec}))
+	if v.Gate != nil {
+		t.Errorf("gate kept after a plain review: %+v", v.Gate)
+	}
+}
