@@ -158,19 +158,28 @@ type Tab struct {
 	tabState
 }
 
+// takeSlot waits until one of the pool's slots (a tab's worth of work) is
+// free, ctx is done or the pool closes; what names the caller's work in
+// the error when every tab stayed busy. The slot is given back with
+// <-p.slots.
+func (p *Pool) takeSlot(ctx context.Context, what string) error {
+	p.waiting.Add(1)
+	defer p.waiting.Add(-1)
+	select {
+	case p.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("%s: all %d tabs busy: %w", what, p.opt.Size, ctx.Err())
+	case <-p.done:
+		return ErrPoolClosed
+	}
+}
+
 // Acquire waits for a free tab until ctx is done. The error names the pool
 // size when every tab stayed busy.
 func (p *Pool) Acquire(ctx context.Context) (*Tab, error) {
-	p.waiting.Add(1)
-	select {
-	case p.slots <- struct{}{}:
-		p.waiting.Add(-1)
-	case <-ctx.Done():
-		p.waiting.Add(-1)
-		return nil, fmt.Errorf("acquire browser tab: all %d tabs busy: %w", p.opt.Size, ctx.Err())
-	case <-p.done:
-		p.waiting.Add(-1)
-		return nil, ErrPoolClosed
+	if err := p.takeSlot(ctx, "acquire browser tab"); err != nil {
+		return nil, err
 	}
 	tab, err := p.takeTab(ctx)
 	if err != nil {

@@ -28,16 +28,8 @@ type Session struct {
 // OpenSession waits for a free slot, opens a fresh tab for it and returns
 // the session. Close must be called exactly once.
 func (p *Pool) OpenSession(ctx context.Context) (*Session, error) {
-	p.waiting.Add(1)
-	select {
-	case p.slots <- struct{}{}:
-		p.waiting.Add(-1)
-	case <-ctx.Done():
-		p.waiting.Add(-1)
-		return nil, fmt.Errorf("open browser session: all %d tabs busy: %w", p.opt.Size, ctx.Err())
-	case <-p.done:
-		p.waiting.Add(-1)
-		return nil, ErrPoolClosed
+	if err := p.takeSlot(ctx, "open browser session"); err != nil {
+		return nil, err
 	}
 	inst, err := p.instance(ctx)
 	if err != nil {

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/lib/pq"
 )
 
 // Broker fans a run's new events out to this process's subscribers. It is
@@ -196,42 +194,13 @@ func (b *Broker) run(f *feed) {
 // runs other replicas wrote to. On reconnect it wakes every feed so they
 // resynchronise from the table.
 func (b *Broker) Listen(ctx context.Context, url string) error {
-	listener := pq.NewListener(url, 100*time.Millisecond, 5*time.Second, func(ev pq.ListenerEventType, err error) {
-		if err != nil {
-			b.logger.Warn("event listener", "event", ev, "err", err)
+	return listen(ctx, url, NotifyChannel, b.logger, func(payload string) {
+		var note struct {
+			RunID string `json:"run_id"`
+			Seq   int64  `json:"seq"`
 		}
-		if ev == pq.ListenerEventReconnected {
-			b.NotifyAll()
+		if json.Unmarshal([]byte(payload), &note) == nil {
+			b.Notify(note.RunID, note.Seq)
 		}
-	})
-	if err := listener.Listen(NotifyChannel); err != nil {
-		listener.Close()
-		return err
-	}
-	go func() {
-		defer listener.Close()
-		ping := time.NewTicker(30 * time.Second)
-		defer ping.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case n := <-listener.Notify:
-				if n == nil { // reconnected: notifications may be lost
-					b.NotifyAll()
-					continue
-				}
-				var note struct {
-					RunID string `json:"run_id"`
-					Seq   int64  `json:"seq"`
-				}
-				if json.Unmarshal([]byte(n.Extra), &note) == nil {
-					b.Notify(note.RunID, note.Seq)
-				}
-			case <-ping.C:
-				go listener.Ping()
-			}
-		}
-	}()
-	return nil
+	}, b.NotifyAll)
 }

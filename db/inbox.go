@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
-	"time"
-
-	"github.com/lib/pq"
 )
 
 // Inbox wakes a user's live notification streams on this replica when a
@@ -86,41 +83,12 @@ func (b *Inbox) wakeAll() {
 // Listen follows NOTIFY quarry_inbox until ctx ends. On reconnect every
 // subscriber is woken, since notifications may have been missed.
 func (b *Inbox) Listen(ctx context.Context, url string) error {
-	listener := pq.NewListener(url, 100*time.Millisecond, 5*time.Second, func(ev pq.ListenerEventType, err error) {
-		if err != nil {
-			b.logger.Warn("inbox listener", "event", ev, "err", err)
+	return listen(ctx, url, InboxChannel, b.logger, func(payload string) {
+		var note struct {
+			Owner string `json:"owner"`
 		}
-		if ev == pq.ListenerEventReconnected {
-			b.wakeAll()
+		if json.Unmarshal([]byte(payload), &note) == nil {
+			b.Wake(note.Owner)
 		}
-	})
-	if err := listener.Listen(InboxChannel); err != nil {
-		listener.Close()
-		return err
-	}
-	go func() {
-		defer listener.Close()
-		ping := time.NewTicker(30 * time.Second)
-		defer ping.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case n := <-listener.Notify:
-				if n == nil {
-					b.wakeAll()
-					continue
-				}
-				var note struct {
-					Owner string `json:"owner"`
-				}
-				if json.Unmarshal([]byte(n.Extra), &note) == nil {
-					b.Wake(note.Owner)
-				}
-			case <-ping.C:
-				go listener.Ping()
-			}
-		}
-	}()
-	return nil
+	}, b.wakeAll)
 }

@@ -435,29 +435,8 @@ func (s *Store) SettleTaskRuns(ctx context.Context, limit int, decide func(Finis
 // any replica (and after a reconnect, when notifications may have been
 // lost), until ctx ends.
 func ListenTasks(ctx context.Context, url string, wake func()) error {
-	listener := pq.NewListener(url, 100*time.Millisecond, 5*time.Second, func(ev pq.ListenerEventType, err error) {
-		if ev == pq.ListenerEventReconnected {
-			wake()
-		}
-	})
-	if err := listener.Listen(TasksNotifyChannel); err != nil {
-		listener.Close()
+	if err := listen(ctx, url, TasksNotifyChannel, nil, func(string) { wake() }, wake); err != nil {
 		return fmt.Errorf("listen for task changes: %w", err)
 	}
-	go func() {
-		defer listener.Close()
-		ping := time.NewTicker(30 * time.Second)
-		defer ping.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-listener.Notify:
-				wake()
-			case <-ping.C:
-				go listener.Ping()
-			}
-		}
-	}()
 	return nil
 }

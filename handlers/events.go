@@ -70,6 +70,24 @@ func resumeAfter(r *http.Request) int64 {
 	return after
 }
 
+// openStream registers a long-lived stream with the server, so Shutdown
+// waits for it and ends it; ok is false (and the refusal written) when the
+// server is shutting down. The stream's context ends with the request or
+// with the server's streams; call done when the stream ends.
+func (s *Server) openStream(w http.ResponseWriter, r *http.Request) (ctx context.Context, done func(), ok bool) {
+	s.streamsMu.Lock()
+	if s.streamsShut {
+		s.streamsMu.Unlock()
+		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
+		return nil, nil, false
+	}
+	s.streams.Add(1)
+	s.streamsMu.Unlock()
+	ctx, cancel := context.WithCancel(r.Context())
+	stop := context.AfterFunc(s.streamsCtx, cancel)
+	return ctx, func() { stop(); cancel(); s.streams.Done() }, true
+}
+
 // serveEvents streams the run's events after resumeAfter(r): it subscribes
 // to the broker first, then replays from Postgres, then forwards live
 // events, so nothing committed in between is lost and nothing is sent
@@ -82,20 +100,11 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, run *db.Run
 		http.Error(w, "live events are not available", http.StatusServiceUnavailable)
 		return
 	}
-	s.streamsMu.Lock()
-	if s.streamsShut {
-		s.streamsMu.Unlock()
-		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
+	ctx, done, ok := s.openStream(w, r)
+	if !ok {
 		return
 	}
-	s.streams.Add(1)
-	s.streamsMu.Unlock()
-	defer s.streams.Done()
-
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	stopOnClose := context.AfterFunc(s.streamsCtx, cancel)
-	defer stopOnClose()
+	defer done()
 
 	sub, err := broker.Subscribe(ctx, run.ID, 64)
 	if err != nil {

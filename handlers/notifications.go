@@ -151,20 +151,11 @@ func (s *Server) inboxEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "live notifications are not available", http.StatusServiceUnavailable)
 		return
 	}
-	s.streamsMu.Lock()
-	if s.streamsShut {
-		s.streamsMu.Unlock()
-		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
+	ctx, done, ok := s.openStream(w, r)
+	if !ok {
 		return
 	}
-	s.streams.Add(1)
-	s.streamsMu.Unlock()
-	defer s.streams.Done()
-
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	stopOnClose := context.AfterFunc(s.streamsCtx, cancel)
-	defer stopOnClose()
+	defer done()
 
 	owner := UserFrom(ctx)
 	sub := s.opt.Inbox.Subscribe(owner)
