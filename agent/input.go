@@ -45,11 +45,17 @@ func (n node) call(fn string, out any, args ...any) error {
 	if err != nil {
 		return err
 	}
-	if res.ExceptionDetails != nil {
-		return errors.New(res.ExceptionDetails.Text)
+	return decodeResult(res.Result, res.ExceptionDetails, out)
+}
+
+// decodeResult turns a script's result into out (when not nil), or its
+// exception into an error.
+func decodeResult(result *proto.RuntimeRemoteObject, exc *proto.RuntimeExceptionDetails, out any) error {
+	if exc != nil {
+		return errors.New(exc.Text)
 	}
 	if out != nil {
-		return json.Unmarshal([]byte(res.Result.Value.JSON("", "")), out)
+		return json.Unmarshal([]byte(result.Value.JSON("", "")), out)
 	}
 	return nil
 }
@@ -130,13 +136,7 @@ func eval(p *rod.Page, expr string, out any) error {
 	if err != nil {
 		return err
 	}
-	if res.ExceptionDetails != nil {
-		return errors.New(res.ExceptionDetails.Text)
-	}
-	if out != nil {
-		return json.Unmarshal([]byte(res.Result.Value.JSON("", "")), out)
-	}
-	return nil
+	return decodeResult(res.Result, res.ExceptionDetails, out)
 }
 
 // back goes one entry back in the tab's history.
