@@ -181,8 +181,12 @@ func (s *Searcher) results(ctx context.Context, engineName, target string) (r *b
 	start := time.Now()
 	sv, ok, err := s.fetcher.Listing(ctx, target)
 	var ee *egress.Error
-	if errors.As(err, &ee) || ctx.Err() != nil {
+	if errors.As(err, &ee) {
 		return nil, nil, false, err
+	}
+	if ctx.Err() != nil {
+		// The run was cancelled while the page loaded (whatever Listing said).
+		return nil, nil, false, ctx.Err()
 	}
 	if err != nil {
 		s.log.DebugContext(ctx, "results page over HTTP failed; rendering", "engine", engineName, "err", err)

@@ -202,3 +202,18 @@ func TestURLEngineResultsOverHTTP(t *testing.T) {
 		t.Errorf("scripted results page remembered as %q, want %q", m, fetch.ModeRender)
 	}
 }
+
+// TestURLEngineCancelledMidSearch: a search whose context ends while its
+// results page loads over HTTP returns the context's error, never a
+// results page it did not get.
+func TestURLEngineCancelledMidSearch(t *testing.T) {
+	guard := egress.NewGuard([]string{testSite.host()})
+	f := fetch.New(fetch.Options{Guard: guard, Pool: testPool, Recheck: -1})
+	s := NewSearcher(testPool, Options{Guard: guard}).WithFetcher(f)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := s.Search(ctx, "url:"+testSite.url("/serp/unseen_mojeek.html?q={query}"), "go generics")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled search: %v, want context.Canceled", err)
+	}
+}
