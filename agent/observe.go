@@ -91,6 +91,11 @@ type Snapshot struct {
 	Elements []Element `json:"elements"`
 	// Omitted counts elements left out past maxElements.
 	Omitted int `json:"omitted,omitempty"`
+
+	// For the deterministic checks, not shown to a model: the main text
+	// (up to 2,000 characters) and the text in the viewport that nothing
+	// covers, same-origin frames included (up to 4,000).
+	mainText, viewText string
 }
 
 // Element returns the element with id, or nil.
@@ -401,7 +406,43 @@ const pageInfoJS = `() => {
   const t = main ? (main.innerText || '') : '';
   return {url: location.href, title: d.title, lang: (d.documentElement.lang || ''),
     scrollY: Math.round(window.scrollY), height: se ? se.scrollHeight : 0, viewport: window.innerHeight,
-    text: t.replace(/\s+/g, ' ').trim().slice(0, 2000)};
+    text: t.replace(/\s+/g, ' ').trim().slice(0, 2000), view: viewText(d, 0)};
+  // viewText is the text a user sees: text nodes inside the viewport whose
+  // centre no other element covers, with same-origin frames in view, bounded.
+  function viewText(doc, depth) {
+    const w = doc.defaultView, vw = w.innerWidth, vh = w.innerHeight, out = [];
+    let len = 0, walked = 0;
+    const tw = doc.createTreeWalker(doc.body || doc.documentElement, NodeFilter.SHOW_TEXT);
+    const rg = doc.createRange();
+    for (let n = tw.nextNode(); n && walked < 20000 && len < 4000; n = tw.nextNode()) {
+      walked++;
+      const s = n.nodeValue.replace(/\s+/g, ' ').trim();
+      const par = n.parentElement;
+      if (!s || !par || /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE)$/.test(par.tagName)) continue;
+      rg.selectNodeContents(n);
+      const r = rg.getBoundingClientRect();
+      if (r.width <= 0 || r.height <= 0 || r.bottom <= 0 || r.right <= 0 || r.top >= vh || r.left >= vw) continue;
+      const cs = w.getComputedStyle(par);
+      if (cs.visibility === 'hidden' || cs.opacity === '0') continue;
+      const cx = Math.min(Math.max((Math.max(r.left, 0) + Math.min(r.right, vw)) / 2, 0), vw - 1);
+      const cy = Math.min(Math.max((Math.max(r.top, 0) + Math.min(r.bottom, vh)) / 2, 0), vh - 1);
+      const top = doc.elementFromPoint(cx, cy);
+      if (top && top !== par && !par.contains(top) && !top.contains(par)) continue;
+      out.push(s); len += s.length + 1;
+    }
+    if (depth < 2) for (const f of doc.querySelectorAll('iframe')) {
+      let fd = null;
+      try { fd = f.contentDocument; } catch (e) {}
+      if (!fd || len >= 4000) continue;
+      const r = f.getBoundingClientRect();
+      if (r.bottom <= 0 || r.right <= 0 || r.top >= vh || r.left >= vw) continue;
+      const top = doc.elementFromPoint(Math.min(Math.max(r.left + r.width / 2, 0), vw - 1), Math.min(Math.max(r.top + r.height / 2, 0), vh - 1));
+      if (top && top !== f) continue;
+      const t = viewText(fd, depth + 1);
+      out.push(t); len += t.length + 1;
+    }
+    return out.join(' ').slice(0, 4000);
+  }
 }`
 
 func pageInfo(p *rod.Page, snap *Snapshot) error {
@@ -420,6 +461,7 @@ func pageInfo(p *rod.Page, snap *Snapshot) error {
 		Height   int    `json:"height"`
 		Viewport int    `json:"viewport"`
 		Text     string `json:"text"`
+		View     string `json:"view"`
 	}
 	if err := json.Unmarshal([]byte(res.Result.Value.JSON("", "")), &v); err != nil {
 		return fmt.Errorf("observe: decode page: %w", err)
@@ -427,6 +469,7 @@ func pageInfo(p *rod.Page, snap *Snapshot) error {
 	snap.URL, snap.Title, snap.Lang = v.URL, clip(v.Title), strings.ToLower(v.Lang)
 	snap.ScrollY, snap.Height, snap.Viewport = v.ScrollY, v.Height, v.Viewport
 	snap.Summary = text.Clip(v.Text, summaryRunes)
+	snap.mainText, snap.viewText = v.Text, v.View
 	return nil
 }
 
