@@ -172,3 +172,28 @@ func (r agentRecorder) RecordStep(ctx context.Context, s agent.StepRecord) error
 		Status: s.Status, Error: s.Error, URL: s.URL, Action: body, Screenshot: s.Screenshot,
 	}, s.Action.String())
 }
+
+// actionSkipped is the status of an action the run will not perform: it
+// waited at the gate and the person chose to skip it.
+const actionSkipped research.ActionStatus = "skipped"
+
+// finishGated ends the action rows of the gates a person skipped, each
+// with its event, so the run page stops showing them running: otherwise
+// no stage would ever finish them.
+func finishGated(ctx context.Context, tx *db.Tx, runID string, rows []db.Action, gates []Gate) error {
+	for _, g := range gates {
+		for _, row := range rows {
+			if row.Idx != g.ActionIdx || row.Status.Finished() {
+				continue
+			}
+			why := text.Clip("skipped at your request; the step awaiting approval was not performed: "+g.Why, 300)
+			if err := tx.FinishAction(ctx, runID, row.Idx, actionSkipped, why, "", map[string]any{"sources": []string{}}); err != nil {
+				return err
+			}
+			if _, err := tx.AppendEvent(ctx, runID, research.EventAction, actionPayload(row, actionSkipped, "", why, nil)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

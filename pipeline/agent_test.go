@@ -273,3 +273,100 @@ func TestBrowseSiteThroughAgent(t *testing.T) {
 		t.Errorf("%d WeWork articles among the sources, want 2", articles)
 	}
 }
+
+// TestSkipAtGateFinishesTheGatedAction: a run paused at the gate after it
+// gathered a page is skipped: the gated search's action row ends
+// "skipped" with the reason, in the same commit as the resume, with the
+// action event the live page listens to; the report is written from what
+// was gathered and the form is never submitted.
+func TestSkipAtGateFinishesTheGatedAction(t *testing.T) {
+	s := gatedSite(t)
+	r, store := newAgentRunner(t, s)
+	ctx := context.Background()
+	run, err := r.Submit(ctx, pipeline.Request{Question: "Why is the New York attorney general investigating WeWork?", Depth: "quick", Review: research.ReviewAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paused := waitStatus(t, store, run.ID, research.StatusAwaitingApproval)
+	var spec research.TaskSpec
+	if err := json.Unmarshal(paused.TaskSpec, &spec); err != nil {
+		t.Fatal(err)
+	}
+	spec.Actions = []research.ActionSpec{
+		{Kind: "navigate", URL: s.URL + "/articles/wework-ag-venturebeat", Priority: 1},
+		{Kind: "search", Query: "WeWork attorney general", Priority: 1},
+	}
+	if _, err := r.Approve(ctx, run.ID, pipeline.Approval{Spec: &spec}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, store, run.ID, research.StatusAwaitingApproval)
+	st, err := pipeline.LatestState(ctx, store, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Gates) != 1 {
+		t.Fatalf("gates = %+v, want the site search's", st.Gates)
+	}
+	gated := st.Gates[0].ActionIdx
+	evs, err := store.EventsAfter(ctx, run.ID, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastSeq := evs[len(evs)-1].Seq
+	actionRow := func() db.Action {
+		t.Helper()
+		rows, err := store.Actions(ctx, run.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range rows {
+			if a.Idx == gated {
+				return a
+			}
+		}
+		t.Fatalf("no action %d", gated)
+		return db.Action{}
+	}
+	if a := actionRow(); a.Status != research.ActionRunning {
+		t.Fatalf("the gated action is %s while paused, want running", a.Status)
+	}
+
+	dec, err := r.Approve(ctx, run.ID, pipeline.Approval{Intent: pipeline.IntentSkip})
+	if err != nil || dec.NeedsConfirmation {
+		t.Fatalf("skip at the gate after gathering a page: %+v, %v", dec, err)
+	}
+	waitStatus(t, store, run.ID, research.StatusDone)
+	a := actionRow()
+	if a.Status != "skipped" || !strings.Contains(a.Error, "not performed") || !strings.Contains(a.Error, "email") || !a.FinishedAt.Valid {
+		t.Errorf("the skipped gated action: status %s, error %q, finished %v", a.Status, a.Error, a.FinishedAt.Valid)
+	}
+	evs, err = store.EventsAfter(ctx, run.ID, lastSeq, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sawSkip bool
+	for _, e := range evs {
+		if e.Type != research.EventAction {
+			continue
+		}
+		var p research.ActionPayload
+		if err := json.Unmarshal(e.Payload, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Idx == gated && p.Status == "skipped" && p.Error == a.Error {
+			sawSkip = true
+		}
+	}
+	if !sawSkip {
+		t.Error("no action event told the live page the gated action was skipped")
+	}
+	s.mu.Lock()
+	searched := len(s.queries)
+	s.mu.Unlock()
+	if searched != 0 {
+		t.Errorf("the skipped form was submitted (%d queries)", searched)
+	}
+	if _, err := store.PublishedReport(ctx, run.ID); err != nil {
+		t.Errorf("no report after the skip: %v", err)
+	}
+}
