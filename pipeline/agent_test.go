@@ -30,15 +30,23 @@ const gatedFind = `<!doctype html><html><head><title>Find</title></head><body><m
 // engine that the site agent drives with its rule planner.
 func newAgentRunner(t *testing.T, s *site) (*pipeline.Runner, *db.Store) {
 	t.Helper()
+	return newAgentRunnerOn(t, s, "/find", nil)
+}
+
+// newAgentRunnerOn runs the pipeline (extractive engine) with the engine
+// site:<s's path>; the site agent's rule planner goes first and fallback,
+// when set, is its model planner.
+func newAgentRunnerOn(t *testing.T, s *site, path string, fallback func() agent.Planner) (*pipeline.Runner, *db.Store) {
+	t.Helper()
 	testGatherer(t, s.hostPort()) // starts the shared pool
 	guard := egress.NewGuard([]string{"127.0.0.1", s.hostPort()})
-	searcher := search.NewSearcher(pool, search.Options{Guard: guard, Site: agent.SiteSearch(agent.Options{Pool: pool}, nil)})
+	searcher := search.NewSearcher(pool, search.Options{Guard: guard, Site: agent.SiteSearch(agent.Options{Pool: pool}, fallback)})
 	store := dbtest.NewStore(t)
 	r := pipeline.NewRunner(pipeline.Options{
 		Store:        store,
 		Engine:       extractive.New(),
 		Gatherer:     search.NewGatherer(pool, searcher),
-		Engines:      []string{"site:" + s.URL + "/find"},
+		Engines:      []string{"site:" + s.URL + path},
 		Workers:      1,
 		LeaseTTL:     5 * time.Second,
 		PollInterval: 100 * time.Millisecond,
