@@ -38,15 +38,22 @@ func newAgentRunner(t *testing.T, s *site) (*pipeline.Runner, *db.Store) {
 // when set, is its model planner.
 func newAgentRunnerOn(t *testing.T, s *site, path string, fallback func() agent.Planner) (*pipeline.Runner, *db.Store) {
 	t.Helper()
+	store := dbtest.NewStore(t)
+	return startAgentRunner(t, s, store, "site:"+s.URL+path, fallback), store
+}
+
+// startAgentRunner starts a runner on store whose engine engineName (a
+// site: engine) is driven by the site agent.
+func startAgentRunner(t *testing.T, s *site, store *db.Store, engineName string, fallback func() agent.Planner) *pipeline.Runner {
+	t.Helper()
 	testGatherer(t, s.hostPort()) // starts the shared pool
 	guard := egress.NewGuard([]string{"127.0.0.1", s.hostPort()})
 	searcher := search.NewSearcher(pool, search.Options{Guard: guard, Site: agent.SiteSearch(agent.Options{Pool: pool}, fallback)})
-	store := dbtest.NewStore(t)
 	r := pipeline.NewRunner(pipeline.Options{
 		Store:        store,
 		Engine:       extractive.New(),
 		Gatherer:     search.NewGatherer(pool, searcher),
-		Engines:      []string{"site:" + s.URL + path},
+		Engines:      []string{engineName},
 		Workers:      1,
 		LeaseTTL:     5 * time.Second,
 		PollInterval: 100 * time.Millisecond,
@@ -57,7 +64,7 @@ func newAgentRunnerOn(t *testing.T, s *site, path string, fallback func() agent.
 		defer cancel()
 		r.Shutdown(ctx)
 	})
-	return r, store
+	return r
 }
 
 func gatedSite(t *testing.T) *site {
