@@ -52,7 +52,7 @@ const refinePrompt = `STAGE: refine
 Give the next action(s) for the current step as {"actions":[…]}. Each action is one of:
 {"kind":"click","element":ID} {"kind":"type","element":ID,"text":"…"} {"kind":"select","element":ID,"text":"option label"}
 {"kind":"check","element":ID} {"kind":"uncheck","element":ID} {"kind":"press","key":"Enter|Tab|Escape|ArrowDown|ArrowUp|PageDown","element":ID}
-{"kind":"scroll"} {"kind":"scroll","up":true} {"kind":"hover","element":ID} {"kind":"wait_for","text":"…"}
+{"kind":"scroll"} {"kind":"scroll","up":true} {"kind":"scroll","element":ID} (a scrollable container, by its height) {"kind":"hover","element":ID} {"kind":"wait_for","text":"…"}
 {"kind":"navigate","url":"…"} {"kind":"back"} {"kind":"extract"} {"kind":"finish","answer":"…"} {"kind":"fail","reason":"…"}
 Use only element ids of the current snapshot. Several actions run in order, each verified; after a failure the rest are dropped.
 An action may carry "expect": what should then be visible, as role "name" (an element, e.g. heading "Results") or as a "quoted text"; it is checked on the page before you are asked.`

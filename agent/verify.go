@@ -82,6 +82,17 @@ func check(a Action, before, after *Snapshot, err error) Verdict {
 		}
 		v.Progress = urlChanged || before.Summary != after.Summary || sim < similarityFloor
 	case Scroll:
+		if a.Element > 0 {
+			// A container: its own position must move; new text in view
+			// or new elements are progress.
+			b, e := before.Element(a.Element), sameElement(before, after, a.Element)
+			if b == nil || e == nil || len(b.Scroll) != 3 || len(e.Scroll) != 3 || b.Scroll[0] == e.Scroll[0] {
+				v.OK, v.Reason = false, "the container did not scroll (at its end, or not scrollable?)"
+				return expected(v, a, after)
+			}
+			v.Progress = before.viewText != after.viewText || sim < 1
+			break
+		}
 		v.Progress = before.Summary != after.Summary || sim < 1
 		if before.ScrollY == after.ScrollY && !v.Progress {
 			v.OK, v.Reason = false, "the page did not scroll (at its end?)"
