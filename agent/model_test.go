@@ -253,7 +253,7 @@ var policies = map[string]func(stage, prompt string) string{
 		case lastAction(p) == "wait_for":
 			return actions(act("finish", 0, `"answer":"412 mm"`))
 		}
-		return actions(act("click", id(p, "button", "Show details"), ""), act("wait_for", 0, `"text":"412 mm"`))
+		return actions(act("click", id(p, "button", "Show details"), `"expect":"\"412 mm\""`), act("wait_for", 0, `"text":"412 mm"`))
 	},
 	"injection": func(stage, p string) string {
 		switch {
@@ -349,6 +349,13 @@ func TestModelFixtures(t *testing.T) {
 		{"iframe", "/framed", "the northern gauge reading", "", llm.ProviderOpenAI, func(t *testing.T, res *Result, m *scriptedModel) {
 			if res.Status != StatusDone || res.Answer != "412 mm" {
 				t.Errorf("status %s (%s), answer %q", res.Status, res.Reason, res.Answer)
+			}
+			// The click changed nothing the element tree shows; its expected
+			// text, visible in the frame, settled it without the model.
+			for _, p := range m.prompts {
+				if strings.Contains(p, "STAGE: verify") {
+					t.Errorf("the model was asked to verify:\n%s", p)
+				}
 			}
 		}},
 		{"injection", "/inject", "read the gauge notes", "", llm.ProviderAnthropic, func(t *testing.T, res *Result, m *scriptedModel) {
