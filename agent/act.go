@@ -192,9 +192,14 @@ func (r *Run) execute(ctx context.Context, a Action) error {
 			if err != nil {
 				return err
 			}
-			return n.call(`function(s) { this.scrollBy(0, s * Math.max(this.clientHeight * 0.9, 100)); }`, nil, sign)
+			if err := n.call(`function(s) { this.scrollBy({top: s * Math.max(this.clientHeight * 0.9, 100), behavior: 'instant'}); }`, nil, sign); err != nil {
+				return err
+			}
+		} else if err := eval(page, fmt.Sprintf("window.scrollBy({top: %d * window.innerHeight * 0.9, behavior: 'instant'})", sign), nil); err != nil {
+			return err
 		}
-		return eval(page, fmt.Sprintf("window.scrollBy(0, %d * window.innerHeight * 0.9)", sign), nil)
+		r.sess.Settle(ctx, settleAfter) // content loaded on scroll
+		return nil
 	case Press:
 		if a.Element > 0 {
 			n, _, err := r.element(page, a.Element)

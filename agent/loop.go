@@ -276,6 +276,7 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 		}
 		verdict := check(a, before, r.snap, err)
 		if verdict.Undecided {
+			v.Problem = verdict.Reason // what the checks could not settle
 			verdict, err = r.planner.Verify(ctx, r.view(v), a, before)
 			if err != nil {
 				return nil, fmt.Errorf("agent: verify: %w", err)

@@ -250,6 +250,21 @@ document.getElementById('box').addEventListener('keydown', async e => {
 	serve("/inner", func(w http.ResponseWriter, r *http.Request) string {
 		return page("Inner", `<h2>Inner report</h2><p id="inner-text">`+filler+`</p><button onclick="document.getElementById('inner-text').textContent='Details: the northern gauge read 412 mm.'">Show details</button>`)
 	})
+	// A scrollable list (not the page) whose lower entries are added only
+	// when it is scrolled near its end.
+	serve("/scrollbox", func(w http.ResponseWriter, r *http.Request) string {
+		return page("Station log", `<main><h1>Station log</h1><p>The latest readings, newest first.</p>
+<div id="box" style="height:200px;overflow:auto;border:1px solid #999"><ul id="list" style="margin:0"></ul></div>
+<p>Readings are checked every morning.</p></main>
+<script>
+let n = 0;
+const list = document.getElementById('list'), box = document.getElementById('box');
+function more() { for (let i = 0; i < 10 && n < 40; i++) { n++; const li = document.createElement('li'); li.style.height = '30px';
+  li.textContent = 'Entry ' + n + ': gauge reading ' + (n * 7) + ' mm'; list.appendChild(li); } }
+more();
+box.addEventListener('scroll', () => { if (box.scrollTop + box.clientHeight >= box.scrollHeight - 60) more(); });
+</script>`)
+	})
 	// A shadow root.
 	serve("/shadow", func(w http.ResponseWriter, r *http.Request) string {
 		return page("Shadow", `<main><h1>Shadow</h1><search-widget></search-widget></main>

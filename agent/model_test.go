@@ -253,7 +253,7 @@ var policies = map[string]func(stage, prompt string) string{
 		case lastAction(p) == "wait_for":
 			return actions(act("finish", 0, `"answer":"412 mm"`))
 		}
-		return actions(act("click", id(p, "button", "Show details"), ""), act("wait_for", 0, `"text":"412 mm"`))
+		return actions(act("click", id(p, "button", "Show details"), `"expect":"\"412 mm\""`), act("wait_for", 0, `"text":"412 mm"`))
 	},
 	"injection": func(stage, p string) string {
 		switch {
@@ -350,6 +350,13 @@ func TestModelFixtures(t *testing.T) {
 			if res.Status != StatusDone || res.Answer != "412 mm" {
 				t.Errorf("status %s (%s), answer %q", res.Status, res.Reason, res.Answer)
 			}
+			// The click changed nothing the element tree shows; its expected
+			// text, visible in the frame, settled it without the model.
+			for _, p := range m.prompts {
+				if strings.Contains(p, "STAGE: verify") {
+					t.Errorf("the model was asked to verify:\n%s", p)
+				}
+			}
 		}},
 		{"injection", "/inject", "read the gauge notes", "", llm.ProviderAnthropic, func(t *testing.T, res *Result, m *scriptedModel) {
 			if res.Status != StatusDone || len(res.Sources) != 1 {
@@ -386,13 +393,85 @@ func TestModelFixtures(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		t.Run(c.policy, func(t *testing.T) {
-			m, e := newScriptedModel(t, c.protocol, policies[c.policy])
-			res := runTask(t, Options{NewPlanner: NewModelPlanner(e)}, Task{StartURL: testSite.url(c.path), Goal: c.goal, Query: c.query})
-			t.Logf("%s: %d steps, %d model calls", c.policy, len(res.Steps), len(m.prompts))
-			c.check(t, res, m)
-		})
+		// Each fixture through both SDKs, the case's protocol first.
+		protocols := []string{c.protocol, llm.ProviderAnthropic}
+		if c.protocol == llm.ProviderAnthropic {
+			protocols[1] = llm.ProviderOpenAI
+		}
+		for _, protocol := range protocols {
+			t.Run(c.policy+"/"+protocol, func(t *testing.T) {
+				before := testSite.hitCount("/shop/buy")
+				m, e := newScriptedModel(t, protocol, policies[c.policy])
+				res := runTask(t, Options{NewPlanner: NewModelPlanner(e)}, Task{StartURL: testSite.url(c.path), Goal: c.goal, Query: c.query})
+				t.Logf("%s: %d steps, %d model calls", c.policy, len(res.Steps), len(m.prompts))
+				c.check(t, res, m)
+				if testSite.hitCount("/shop/buy") != before {
+					t.Error("a purchase was requested")
+				}
+			})
+		}
 	}
+}
+
+// tokenPlanner records the size of every snapshot its planner is shown.
+type tokenPlanner struct {
+	Planner
+	tokens *[]int
+}
+
+func (p tokenPlanner) Refine(ctx context.Context, v View) ([]Action, error) {
+	*p.tokens = append(*p.tokens, v.Snap.Tokens())
+	return p.Planner.Refine(ctx, v)
+}
+
+// TestFixtureFigures prints, for every fixture, the median size of the
+// element trees the planner was shown (tokens as characters/4 of the
+// rendered tree, the estimate engine/llm uses) and the steps taken with
+// the rules (the fixtures the extractive engine must pass) and with the
+// scripted model. It asserts only that each run ended as it should;
+// the figures are for the issue's closing note:
+//
+//	go test ./agent/ -run TestFixtureFigures -v
+func TestFixtureFigures(t *testing.T) {
+	fixtures := []struct {
+		name, policy, path, goal, query string
+		rules                           bool
+		want                            Status
+	}{
+		{"POST search form", "post-search", "/archive", "find rainfall reports", "rainfall", true, StatusDone},
+		{"client-rendered search, Load more", "load-more", "/app", "find all rainfall reports", "rainfall", true, StatusDone},
+		{"consent modal", "consent", "/consent", "read the station report", "", true, StatusDone},
+		{"multi-step form, validation error", "form", "/filter", "records of the north since 1990 including archived", "", false, StatusDone},
+		{"paginated Next", "paginated", "/list", "collect every record title", "", false, StatusDone},
+		{"content in an iframe", "iframe", "/framed", "the northern gauge reading", "", false, StatusDone},
+		{"prompt injection", "injection", "/inject", "read the gauge notes", "", true, StatusDone},
+		{"Buy now", "buy", "/shop", "look at the gauge", "", false, StatusAwaitingApproval},
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n| fixture | median tree tokens | steps (rules) | steps (model) | model calls |\n|---|---|---|---|---|\n")
+	var all []int
+	for _, f := range fixtures {
+		var tokens []int
+		rules := "—"
+		if f.rules {
+			res := runTask(t, Options{NewPlanner: func() Planner { return tokenPlanner{NewRulePlanner(), &tokens} }},
+				Task{StartURL: testSite.url(f.path), Goal: f.goal, Query: f.query})
+			if res.Status != f.want {
+				t.Errorf("%s with the rules: %s (%s)", f.name, res.Status, res.Reason)
+			}
+			rules = fmt.Sprint(len(res.Steps))
+		}
+		m, e := newScriptedModel(t, llm.ProviderOpenAI, policies[f.policy])
+		res := runTask(t, Options{NewPlanner: func() Planner { return tokenPlanner{NewModelPlanner(e)(), &tokens} }},
+			Task{StartURL: testSite.url(f.path), Goal: f.goal, Query: f.query})
+		if res.Status != f.want {
+			t.Errorf("%s with the model: %s (%s)", f.name, res.Status, res.Reason)
+		}
+		all = append(all, tokens...)
+		fmt.Fprintf(&b, "| %s | %d | %s | %d | %d |\n", f.name, median(tokens), rules, len(res.Steps), len(m.prompts))
+	}
+	fmt.Fprintf(&b, "| all fixture snapshots (%d) | %d | | | |\n", len(all), median(all))
+	t.Log(b.String())
 }
 
 // TestSiteSearchFallsBackToModel: the rules find no search box on the

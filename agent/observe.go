@@ -51,6 +51,9 @@ type Element struct {
 	InView  bool     `json:"in_view"`
 	Covered bool     `json:"covered,omitempty"`
 	Level   int      `json:"level,omitempty"` // headings
+	// Scroll is a scrollable container's position: [top, height, visible
+	// height] in CSS pixels (nil when the element does not scroll).
+	Scroll []int `json:"scroll,omitempty"`
 
 	// From the DOM, for the rules (not shown to a model).
 	Tag          string   `json:"-"`
@@ -91,6 +94,11 @@ type Snapshot struct {
 	Elements []Element `json:"elements"`
 	// Omitted counts elements left out past maxElements.
 	Omitted int `json:"omitted,omitempty"`
+
+	// For the deterministic checks, not shown to a model: the main text
+	// (up to 2,000 characters) and the text in the viewport that nothing
+	// covers, same-origin frames included (up to 4,000).
+	mainText, viewText string
 }
 
 // Element returns the element with id, or nil.
@@ -165,6 +173,9 @@ func Observe(ctx context.Context, page *rod.Page) (*Snapshot, error) {
 		}
 		if len(els) > maxCandidates {
 			els = els[:maxCandidates]
+		}
+		if fi == 0 {
+			els = append(els, scrollables(p, seen)...)
 		}
 		nForms, err := addDOMInfo(p, els, formBase)
 		if err != nil {
@@ -274,11 +285,14 @@ const domInfoJS = `function(...els) {
     if (f) { if (!forms.has(f)) forms.set(f, forms.size); fi = forms.get(f); }
     const opts = el.tagName === 'SELECT' ? Array.from(el.options).slice(0, 12).map(o => o.label || o.text) : [];
     const role = el.getAttribute('role') || '';
-    const txt = (role === 'alert' || role === 'status' || role === 'dialog' || role === 'alertdialog') ? (el.innerText || '').replace(/\s+/g, ' ').trim().slice(0, 200) : '';
+    const scrolls = el.scrollHeight > el.clientHeight + 4 && el.clientHeight >= 40 && /(auto|scroll|overlay)/.test(cs.overflowY) && el !== d.scrollingElement && el !== d.body;
+    const scroll = scrolls ? [Math.round(el.scrollTop), el.scrollHeight, el.clientHeight] : null;
+    let txt = (role === 'alert' || role === 'status' || role === 'dialog' || role === 'alertdialog') ? (el.innerText || '').replace(/\s+/g, ' ').trim().slice(0, 200) : '';
+    if (scrolls && !txt) txt = el.getAttribute('aria-label') || el.getAttribute('title') || (el.innerText || '').replace(/\s+/g, ' ').trim().slice(0, 60);
     out.push({txt, tag: el.tagName.toLowerCase(), type: (el.getAttribute('type') || '').toLowerCase(),
       name: el.getAttribute('name') || '', ph: el.getAttribute('placeholder') || '',
       ac: (el.getAttribute('autocomplete') || '').toLowerCase(), form: fi,
-      method: f ? (f.getAttribute('method') || 'get').toLowerCase() : '', opts, visible, inView, covered});
+      method: f ? (f.getAttribute('method') || 'get').toLowerCase() : '', opts, visible, inView, covered, scroll});
   }
   return {out, forms: forms.size};
 }`
@@ -296,6 +310,7 @@ type domInfo struct {
 	Visible bool     `json:"visible"`
 	InView  bool     `json:"inView"`
 	Covered bool     `json:"covered"`
+	Scroll  []int    `json:"scroll"`
 }
 
 // addDOMInfo fills the DOM fields of one frame's elements in one script
@@ -345,11 +360,60 @@ func addDOMInfo(p *rod.Page, els []Element, formBase int) (int, error) {
 			e.Form = formBase + d.Form
 		}
 		e.Visible, e.InView, e.Covered = d.Visible, d.InView, d.Covered
+		if len(d.Scroll) == 3 {
+			e.Scroll = d.Scroll
+		}
 		if e.Name == "" && d.Txt != "" {
 			e.Name = clip(d.Txt) // an alert's or a dialog's message
 		}
 	}
 	return v.Forms, nil
+}
+
+// maxScrollables bounds the scrollable containers a snapshot lists.
+const maxScrollables = 8
+
+// scrollablesJS finds the main document's scrollable containers (not the
+// page itself) that are rendered, walking a bounded number of elements.
+const scrollablesJS = `() => {
+  const out = [], d = document;
+  const all = d.body ? d.body.getElementsByTagName('*') : [];
+  for (let i = 0; i < all.length && i < 20000 && out.length < 8; i++) {
+    const el = all[i];
+    if (el.scrollHeight <= el.clientHeight + 4 || el.clientHeight < 40 || el === d.scrollingElement) continue;
+    if (!/(auto|scroll|overlay)/.test(getComputedStyle(el).overflowY)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) out.push(el);
+  }
+  return out;
+}`
+
+// scrollables are the scrollable containers of the main frame that the
+// accessibility tree does not list (a plain div with overflow: auto), as
+// elements of role "scrollable", so that a scroll can target one.
+func scrollables(p *rod.Page, seen map[proto.DOMBackendNodeID]bool) []Element {
+	res, err := proto.RuntimeEvaluate{Expression: "(" + scrollablesJS + ")()"}.Call(p)
+	if err != nil || res.ExceptionDetails != nil || res.Result.ObjectID == "" {
+		return nil
+	}
+	defer func() { _ = proto.RuntimeReleaseObject{ObjectID: res.Result.ObjectID}.Call(p) }()
+	props, err := proto.RuntimeGetProperties{ObjectID: res.Result.ObjectID, OwnProperties: true}.Call(p)
+	if err != nil {
+		return nil
+	}
+	var out []Element
+	for _, pr := range props.Result {
+		if pr.Value == nil || pr.Value.ObjectID == "" || pr.Value.Subtype != proto.RuntimeRemoteObjectSubtypeNode || len(out) >= maxScrollables {
+			continue
+		}
+		n, err := proto.DOMDescribeNode{ObjectID: pr.Value.ObjectID}.Call(p)
+		if err != nil || n.Node == nil || seen[n.Node.BackendNodeID] {
+			continue
+		}
+		seen[n.Node.BackendNodeID] = true
+		out = append(out, Element{Role: "scrollable", backend: n.Node.BackendNodeID, Form: -1})
+	}
+	return out
 }
 
 // choose keeps the visible elements, controls before links and
@@ -401,7 +465,43 @@ const pageInfoJS = `() => {
   const t = main ? (main.innerText || '') : '';
   return {url: location.href, title: d.title, lang: (d.documentElement.lang || ''),
     scrollY: Math.round(window.scrollY), height: se ? se.scrollHeight : 0, viewport: window.innerHeight,
-    text: t.replace(/\s+/g, ' ').trim().slice(0, 2000)};
+    text: t.replace(/\s+/g, ' ').trim().slice(0, 2000), view: viewText(d, 0)};
+  // viewText is the text a user sees: text nodes inside the viewport whose
+  // centre no other element covers, with same-origin frames in view, bounded.
+  function viewText(doc, depth) {
+    const w = doc.defaultView, vw = w.innerWidth, vh = w.innerHeight, out = [];
+    let len = 0, walked = 0;
+    const tw = doc.createTreeWalker(doc.body || doc.documentElement, NodeFilter.SHOW_TEXT);
+    const rg = doc.createRange();
+    for (let n = tw.nextNode(); n && walked < 20000 && len < 4000; n = tw.nextNode()) {
+      walked++;
+      const s = n.nodeValue.replace(/\s+/g, ' ').trim();
+      const par = n.parentElement;
+      if (!s || !par || /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE)$/.test(par.tagName)) continue;
+      rg.selectNodeContents(n);
+      const r = rg.getBoundingClientRect();
+      if (r.width <= 0 || r.height <= 0 || r.bottom <= 0 || r.right <= 0 || r.top >= vh || r.left >= vw) continue;
+      const cs = w.getComputedStyle(par);
+      if (cs.visibility === 'hidden' || cs.opacity === '0') continue;
+      const cx = Math.min(Math.max((Math.max(r.left, 0) + Math.min(r.right, vw)) / 2, 0), vw - 1);
+      const cy = Math.min(Math.max((Math.max(r.top, 0) + Math.min(r.bottom, vh)) / 2, 0), vh - 1);
+      const top = doc.elementFromPoint(cx, cy);
+      if (top && top !== par && !par.contains(top) && !top.contains(par)) continue;
+      out.push(s); len += s.length + 1;
+    }
+    if (depth < 2) for (const f of doc.querySelectorAll('iframe')) {
+      let fd = null;
+      try { fd = f.contentDocument; } catch (e) {}
+      if (!fd || len >= 4000) continue;
+      const r = f.getBoundingClientRect();
+      if (r.bottom <= 0 || r.right <= 0 || r.top >= vh || r.left >= vw) continue;
+      const top = doc.elementFromPoint(Math.min(Math.max(r.left + r.width / 2, 0), vw - 1), Math.min(Math.max(r.top + r.height / 2, 0), vh - 1));
+      if (top && top !== f) continue;
+      const t = viewText(fd, depth + 1);
+      out.push(t); len += t.length + 1;
+    }
+    return out.join(' ').slice(0, 4000);
+  }
 }`
 
 func pageInfo(p *rod.Page, snap *Snapshot) error {
@@ -420,6 +520,7 @@ func pageInfo(p *rod.Page, snap *Snapshot) error {
 		Height   int    `json:"height"`
 		Viewport int    `json:"viewport"`
 		Text     string `json:"text"`
+		View     string `json:"view"`
 	}
 	if err := json.Unmarshal([]byte(res.Result.Value.JSON("", "")), &v); err != nil {
 		return fmt.Errorf("observe: decode page: %w", err)
@@ -427,6 +528,7 @@ func pageInfo(p *rod.Page, snap *Snapshot) error {
 	snap.URL, snap.Title, snap.Lang = v.URL, clip(v.Title), strings.ToLower(v.Lang)
 	snap.ScrollY, snap.Height, snap.Viewport = v.ScrollY, v.Height, v.Viewport
 	snap.Summary = text.Clip(v.Text, summaryRunes)
+	snap.mainText, snap.viewText = v.Text, v.View
 	return nil
 }
 

@@ -62,6 +62,9 @@ func (e *Element) line() string {
 	for _, st := range e.State {
 		b.WriteString(" " + st)
 	}
+	if len(e.Scroll) == 3 {
+		fmt.Fprintf(&b, " scroll=%d/%d", e.Scroll[0], max(e.Scroll[1]-e.Scroll[2], 0))
+	}
 	if e.Frame > 0 {
 		fmt.Fprintf(&b, " frame=%d", e.Frame)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/quarryhq/quarry/agent"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/extract"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/search"
@@ -61,6 +62,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 	if err := r.emit(ctx, run, event{research.EventAction, actionPayload(row, research.ActionRunning, "", "", nil)}); err != nil {
 		return err
 	}
+	meter := r.newActionMeter(ctx, run, row, unread)
 	var pages []extract.Page
 	var failure string
 	var pageErrs []string
@@ -88,7 +90,7 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 		if err != nil {
 			return err
 		}
-		sctx = agent.WithMeter(sctx, unread)
+		sctx = agent.WithMeter(sctx, meter)
 		out, err := r.opt.Gatherer.Search(sctx, search.Action{
 			Engines: engines,
 			Query:   row.Query,
@@ -152,6 +154,9 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 			}
 		}
 		result := map[string]any{"sources": ids, "page_errors": pageErrs}
+		if u := meter.total(); u != (engine.Usage{}) {
+			result[agentUsageKey] = u
+		}
 		if err := tx.FinishAction(ctx, run.ID, row.Idx, status, failure, text.Clip(preview, 300), result); err != nil {
 			return err
 		}

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/quarryhq/quarry/agent"
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/text"
 )
@@ -171,4 +173,114 @@ func (r agentRecorder) RecordStep(ctx context.Context, s agent.StepRecord) error
 		RunID: r.runID, ActionIdx: r.actionIdx, N: s.N, Kind: string(s.Action.Kind), Element: s.ElementName,
 		Status: s.Status, Error: s.Error, URL: s.URL, Action: body, Screenshot: s.Screenshot,
 	}, s.Action.String())
+}
+
+// actionSkipped is the status of an action the run will not perform: it
+// waited at the gate and the person chose to skip it.
+const actionSkipped research.ActionStatus = "skipped"
+
+// finishGated ends the action rows of the gates a person skipped, each
+// with its event, so the run page stops showing them running: otherwise
+// no stage would ever finish them.
+func finishGated(ctx context.Context, tx *db.Tx, runID string, rows []db.Action, gates []Gate) error {
+	for _, g := range gates {
+		for _, row := range rows {
+			if row.Idx != g.ActionIdx || row.Status.Finished() {
+				continue
+			}
+			why := text.Clip("skipped at your request; the step awaiting approval was not performed: "+g.Why, 300)
+			if err := tx.FinishAction(ctx, runID, row.Idx, actionSkipped, why, "", map[string]any{"sources": []string{}}); err != nil {
+				return err
+			}
+			if _, err := tx.AppendEvent(ctx, runID, research.EventAction, actionPayload(row, actionSkipped, "", why, nil)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// agentUsageKey is the key of an action's result holding its site
+// agent's model spend over all its attempts.
+const agentUsageKey = "agent_usage"
+
+// actionMeter is the agent.Meter of one action: each model call of its
+// site agent is added to the batch's notes (the run's spend cap) and
+// stored at once on the action's row, so that spend survives a crash in
+// the middle of the batch; it starts from what earlier attempts stored.
+type actionMeter struct {
+	*batchNotes
+	r   *Runner
+	ctx context.Context
+	run *db.Run
+	idx int
+
+	mu    sync.Mutex
+	usage engine.Usage
+}
+
+func (r *Runner) newActionMeter(ctx context.Context, run *db.Run, row db.Action, notes *batchNotes) *actionMeter {
+	return &actionMeter{batchNotes: notes, r: r, ctx: ctx, run: run, idx: row.Idx, usage: storedAgentUsage(row)}
+}
+
+// AddUsage implements agent.Meter.
+func (m *actionMeter) AddUsage(u engine.Usage) {
+	m.batchNotes.AddUsage(u)
+	m.mu.Lock()
+	defer m.mu.Unlock() // the stores happen in call order
+	m.usage = m.usage.Add(u)
+	total := m.usage
+	err := m.r.opt.Store.Transition(m.ctx, m.run.ID, m.r.opt.Owner, db.Step{Apply: func(ctx context.Context, tx *db.Tx) error {
+		return tx.FinishAction(ctx, m.run.ID, m.idx, research.ActionRunning, "", "", map[string]any{agentUsageKey: total})
+	}})
+	if err != nil {
+		m.r.log.WarnContext(m.ctx, "store the site agent's spend", "run", m.run.ID, "action", m.idx, "err", err)
+	}
+}
+
+func (m *actionMeter) total() engine.Usage {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.usage
+}
+
+// storedAgentUsage is the agent spend an action's row holds.
+func storedAgentUsage(row db.Action) engine.Usage {
+	var res struct {
+		Usage engine.Usage `json:"agent_usage"`
+	}
+	if len(row.Result) > 0 {
+		_ = json.Unmarshal(row.Result, &res) // a row without it spent nothing
+	}
+	return res.Usage
+}
+
+// countAgentSpend adds to the run's spend, under the stage agent, what
+// the batch's actions stored that is not counted yet: the spend of a
+// crashed attempt as well as this one's, and never twice.
+func (r *Runner) countAgentSpend(ctx context.Context, runID string, st *State, batch []db.Action) error {
+	rows, err := r.opt.Store.Actions(ctx, runID)
+	if err != nil {
+		return err
+	}
+	in := map[int]bool{}
+	for _, b := range batch {
+		in[b.Idx] = true
+	}
+	for _, row := range rows {
+		if !in[row.Idx] {
+			continue
+		}
+		stored, counted := storedAgentUsage(row), st.AgentCounted[row.Idx]
+		if stored == counted {
+			continue
+		}
+		st.addUsage(SpendAgent, engine.Usage{Calls: stored.Calls - counted.Calls, InputTokens: stored.InputTokens - counted.InputTokens,
+			OutputTokens: stored.OutputTokens - counted.OutputTokens, USD: stored.USD - counted.USD})
+		if st.AgentCounted == nil {
+			st.AgentCounted = map[int]engine.Usage{}
+		}
+		st.AgentCounted[row.Idx] = stored
+	}
+	return nil
 }

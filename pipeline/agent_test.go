@@ -30,15 +30,30 @@ const gatedFind = `<!doctype html><html><head><title>Find</title></head><body><m
 // engine that the site agent drives with its rule planner.
 func newAgentRunner(t *testing.T, s *site) (*pipeline.Runner, *db.Store) {
 	t.Helper()
+	return newAgentRunnerOn(t, s, "/find", nil)
+}
+
+// newAgentRunnerOn runs the pipeline (extractive engine) with the engine
+// site:<s's path>; the site agent's rule planner goes first and fallback,
+// when set, is its model planner.
+func newAgentRunnerOn(t *testing.T, s *site, path string, fallback func() agent.Planner) (*pipeline.Runner, *db.Store) {
+	t.Helper()
+	store := dbtest.NewStore(t)
+	return startAgentRunner(t, s, store, "site:"+s.URL+path, fallback), store
+}
+
+// startAgentRunner starts a runner on store whose engine engineName (a
+// site: engine) is driven by the site agent.
+func startAgentRunner(t *testing.T, s *site, store *db.Store, engineName string, fallback func() agent.Planner) *pipeline.Runner {
+	t.Helper()
 	testGatherer(t, s.hostPort()) // starts the shared pool
 	guard := egress.NewGuard([]string{"127.0.0.1", s.hostPort()})
-	searcher := search.NewSearcher(pool, search.Options{Guard: guard, Site: agent.SiteSearch(agent.Options{Pool: pool}, nil)})
-	store := dbtest.NewStore(t)
+	searcher := search.NewSearcher(pool, search.Options{Guard: guard, Site: agent.SiteSearch(agent.Options{Pool: pool}, fallback)})
 	r := pipeline.NewRunner(pipeline.Options{
 		Store:        store,
 		Engine:       extractive.New(),
 		Gatherer:     search.NewGatherer(pool, searcher),
-		Engines:      []string{"site:" + s.URL + "/find"},
+		Engines:      []string{engineName},
 		Workers:      1,
 		LeaseTTL:     5 * time.Second,
 		PollInterval: 100 * time.Millisecond,
@@ -49,7 +64,7 @@ func newAgentRunner(t *testing.T, s *site) (*pipeline.Runner, *db.Store) {
 		defer cancel()
 		r.Shutdown(ctx)
 	})
-	return r, store
+	return r
 }
 
 func gatedSite(t *testing.T) *site {
@@ -271,5 +286,102 @@ func TestBrowseSiteThroughAgent(t *testing.T) {
 	}
 	if articles != 2 {
 		t.Errorf("%d WeWork articles among the sources, want 2", articles)
+	}
+}
+
+// TestSkipAtGateFinishesTheGatedAction: a run paused at the gate after it
+// gathered a page is skipped: the gated search's action row ends
+// "skipped" with the reason, in the same commit as the resume, with the
+// action event the live page listens to; the report is written from what
+// was gathered and the form is never submitted.
+func TestSkipAtGateFinishesTheGatedAction(t *testing.T) {
+	s := gatedSite(t)
+	r, store := newAgentRunner(t, s)
+	ctx := context.Background()
+	run, err := r.Submit(ctx, pipeline.Request{Question: "Why is the New York attorney general investigating WeWork?", Depth: "quick", Review: research.ReviewAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paused := waitStatus(t, store, run.ID, research.StatusAwaitingApproval)
+	var spec research.TaskSpec
+	if err := json.Unmarshal(paused.TaskSpec, &spec); err != nil {
+		t.Fatal(err)
+	}
+	spec.Actions = []research.ActionSpec{
+		{Kind: "navigate", URL: s.URL + "/articles/wework-ag-venturebeat", Priority: 1},
+		{Kind: "search", Query: "WeWork attorney general", Priority: 1},
+	}
+	if _, err := r.Approve(ctx, run.ID, pipeline.Approval{Spec: &spec}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, store, run.ID, research.StatusAwaitingApproval)
+	st, err := pipeline.LatestState(ctx, store, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Gates) != 1 {
+		t.Fatalf("gates = %+v, want the site search's", st.Gates)
+	}
+	gated := st.Gates[0].ActionIdx
+	evs, err := store.EventsAfter(ctx, run.ID, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastSeq := evs[len(evs)-1].Seq
+	actionRow := func() db.Action {
+		t.Helper()
+		rows, err := store.Actions(ctx, run.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range rows {
+			if a.Idx == gated {
+				return a
+			}
+		}
+		t.Fatalf("no action %d", gated)
+		return db.Action{}
+	}
+	if a := actionRow(); a.Status != research.ActionRunning {
+		t.Fatalf("the gated action is %s while paused, want running", a.Status)
+	}
+
+	dec, err := r.Approve(ctx, run.ID, pipeline.Approval{Intent: pipeline.IntentSkip})
+	if err != nil || dec.NeedsConfirmation {
+		t.Fatalf("skip at the gate after gathering a page: %+v, %v", dec, err)
+	}
+	waitStatus(t, store, run.ID, research.StatusDone)
+	a := actionRow()
+	if a.Status != "skipped" || !strings.Contains(a.Error, "not performed") || !strings.Contains(a.Error, "email") || !a.FinishedAt.Valid {
+		t.Errorf("the skipped gated action: status %s, error %q, finished %v", a.Status, a.Error, a.FinishedAt.Valid)
+	}
+	evs, err = store.EventsAfter(ctx, run.ID, lastSeq, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sawSkip bool
+	for _, e := range evs {
+		if e.Type != research.EventAction {
+			continue
+		}
+		var p research.ActionPayload
+		if err := json.Unmarshal(e.Payload, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Idx == gated && p.Status == "skipped" && p.Error == a.Error {
+			sawSkip = true
+		}
+	}
+	if !sawSkip {
+		t.Error("no action event told the live page the gated action was skipped")
+	}
+	s.mu.Lock()
+	searched := len(s.queries)
+	s.mu.Unlock()
+	if searched != 0 {
+		t.Errorf("the skipped form was submitted (%d queries)", searched)
+	}
+	if _, err := store.PublishedReport(ctx, run.ID); err != nil {
+		t.Errorf("no report after the skip: %v", err)
 	}
 }

@@ -41,7 +41,7 @@ func runCrashWorker() {
 	r := pipeline.NewRunner(pipeline.Options{
 		Store:        db.NewStore(conn, nil),
 		Engine:       extractive.New(),
-		Gatherer:     search.NewGatherer(pool, search.NewSearcher(pool, search.Options{Guard: guard})),
+		Gatherer:     search.NewGatherer(pool, search.NewSearcher(pool, search.Options{Guard: guard, Site: crashSiteSearch(pool)})),
 		Engines:      []string{os.Getenv("QUARRY_CRASH_ENGINE")},
 		Workers:      1,
 		LeaseTTL:     2 * time.Second,

@@ -179,7 +179,9 @@ func (r *Runner) runBatch(ctx context.Context, run *db.Run, st *State, batch []r
 	}
 	wg.Wait()
 	close(errs)
-	st.addUsage(SpendAgent, unread.usage)
+	if err := r.countAgentSpend(ctx, run.ID, st, rows); err != nil {
+		return err
+	}
 	var gates []Gate
 	for err := range errs {
 		var g *gatePause

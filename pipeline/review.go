@@ -97,7 +97,16 @@ func (r *Runner) Approve(ctx context.Context, runID string, a Approval) (Decisio
 	case reply != "":
 		rep = r.readReply(ctx, run, st, reply)
 	}
-	if dec, ok := r.needsChoice(rep, a, st); ok {
+	gathered := len(st.Prior) > 0
+	if rep.Intent == IntentSkip && !gathered && len(st.Gates) > 0 {
+		// Paused at the gate after gathering: what the run has is enough.
+		sources, err := r.opt.Store.Sources(ctx, runID)
+		if err != nil {
+			return Decision{}, err
+		}
+		gathered = len(sources) > 0
+	}
+	if dec, ok := r.needsChoice(rep, a, gathered); ok {
 		return dec, nil
 	}
 	switch rep.Intent {
@@ -117,7 +126,7 @@ func (r *Runner) Approve(ctx context.Context, runID string, a Approval) (Decisio
 // needsChoice returns the choices to offer instead of acting: for an
 // unclear reply, a destructive one not yet confirmed, or a skip that
 // would write a report from no sources at all.
-func (r *Runner) needsChoice(rep Reply, a Approval, st *State) (Decision, bool) {
+func (r *Runner) needsChoice(rep Reply, a Approval, gathered bool) (Decision, bool) {
 	approve := Choice{Intent: IntentApprove, Label: "Search as planned"}
 	cancel := Choice{Intent: IntentCancel, Label: "Cancel the run", Confirm: true}
 	amend := Choice{Intent: IntentAmend, Label: "Add my reply to the plan, then search"}
@@ -138,7 +147,7 @@ func (r *Runner) needsChoice(rep Reply, a Approval, st *State) (Decision, bool) 
 	case rep.Intent == IntentNewQuestion && !a.Confirm:
 		dec = Decision{Message: "This reads as a different question. Asking it cancels this plan and starts a new run.",
 			Choices: []Choice{{Intent: IntentNewQuestion, Label: "Cancel this plan and research the new question", Confirm: true}, amend, approve}}
-	case rep.Intent == IntentSkip && len(st.Prior) == 0:
+	case rep.Intent == IntentSkip && !gathered:
 		dec = Decision{Message: "Nothing has been gathered yet, so a report written without searching would have no sources. Choose what to do:",
 			Choices: []Choice{approve, cancel}}
 	default:
@@ -191,6 +200,7 @@ func (r *Runner) resume(ctx context.Context, run *db.Run, st *State, a Approval,
 		st.Clarification = c
 	}
 	st.Approved = true
+	skipped := st.Gates
 	st.Gates = nil // skipped: the paused action is not performed
 	dec := Decision{Intent: intent}
 	status := research.StatusGathering
@@ -210,11 +220,21 @@ func (r *Runner) resume(ctx context.Context, run *db.Run, st *State, a Approval,
 		events = []db.NewEvent{{Type: research.EventStageStarted, Payload: research.StagePayload{Stage: StageIntake, Status: status}}}
 		dec.Replanned = true
 	}
+	var rows []db.Action
+	if len(skipped) > 0 {
+		var err error
+		if rows, err = r.opt.Store.Actions(ctx, run.ID); err != nil {
+			return Decision{}, err
+		}
+	}
 	err := r.opt.Store.Transition(ctx, run.ID, "", db.Step{
 		Check:  awaiting,
 		Stage:  st.Stage,
 		State:  st,
 		Update: db.RunUpdate{Status: &status, TaskSpec: mustJSON(st.Spec)},
+		Apply: func(ctx context.Context, tx *db.Tx) error {
+			return finishGated(ctx, tx, run.ID, rows, skipped)
+		},
 		Events: events,
 	})
 	if err != nil {

@@ -66,6 +66,10 @@ type State struct {
 	// Timings sums the wall time of each stage in milliseconds, across
 	// resumes (the publish stage's own time is not included).
 	Timings map[string]int64 `json:"timings,omitempty"`
+
+	// AgentCounted is, per action, the site agent's model spend already
+	// counted in Usage (the action's stored spend may grow on a re-run).
+	AgentCounted map[int]engine.Usage `json:"agent_counted,omitempty"`
 }
 
 // DecodeState reads the state a checkpoint saved. It is the one reader of

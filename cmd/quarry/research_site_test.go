@@ -85,14 +85,15 @@ func TestResearchSiteEngine(t *testing.T) {
 	if out.Status != "done" || posts.Load() == 0 {
 		t.Fatalf("status %q after %d searches through the form\nstderr: %s", out.Status, posts.Load(), stderr.String())
 	}
-	found := false
+	// The report cites a page the site's own search listed, and says so.
+	cited := false
 	for _, s := range out.Sources {
-		if strings.HasPrefix(s.URL, site.URL+"/articles/") {
-			found = true
+		if strings.HasPrefix(s.URL, site.URL+"/articles/") && strings.Contains(out.ReportMarkdown, "["+s.ID+"]") {
+			cited = true
 		}
 	}
-	if !found || !strings.Contains(out.ReportMarkdown, "[S") {
-		t.Fatalf("sources %+v; report:\n%s", out.Sources, out.ReportMarkdown)
+	if !cited || !strings.Contains(out.ReportMarkdown, `(found via: typed "`) {
+		t.Fatalf("no cited source found through the site's search among %+v; report:\n%s", out.Sources, out.ReportMarkdown)
 	}
 
 	// The agent's steps are stored on the search action, each with its
