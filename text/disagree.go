@@ -1,5 +1,7 @@
 package text
 
+import "strings"
+
 // A statement's values are what two sources may disagree on about the
 // same thing: its numbers and its capitalised names after the first
 // word. Its frame is the rest of its content words, in order: what the
@@ -10,6 +12,14 @@ type Statement struct {
 	frame []string         // content words that are not values, in order
 	nums  map[string]value // normalised number → where and how written
 	names map[string]value // lower-cased name → where and how written
+	ids   []ident          // identifiers written in the sentence, in order
+}
+
+// ident is an identifier as a manual writes one (`gc.auto`,
+// `max_wal_size`, `renameLimit`): lower-cased, with its byte offset.
+type ident struct {
+	name string
+	at   int
 }
 
 // value is one value of a statement: as written, how many frame words
@@ -19,7 +29,12 @@ type Statement struct {
 type value struct {
 	raw    string
 	at     int
+	start  int // byte offset in the sentence
 	stated bool
+	// names is true when "is"/"was" follows the value: it names what the
+	// statement is about ("the integer at offset 52 is zero"), it is not
+	// the value stated.
+	names bool
 }
 
 // Disagreement thresholds: the frames before the differing value must
@@ -37,13 +52,14 @@ var (
 
 // ReadStatement reads sentence s (plain text, without citation markers).
 func ReadStatement(s string) Statement {
-	st := Statement{nums: map[string]value{}, names: map[string]value{}}
+	st := Statement{nums: map[string]value{}, names: map[string]value{}, ids: identifiers(s)}
 	words := Words(s)
 	for i, w := range words {
 		switch {
 		case w.Num && isDigit(w.Raw[0]):
 			if _, dup := st.nums[w.Lower]; !dup {
-				st.nums[w.Lower] = value{raw: w.Raw, at: len(st.frame)}
+				st.nums[w.Lower] = value{raw: w.Raw, at: len(st.frame), start: w.Start,
+					names: i+1 < len(words) && copulas[words[i+1].Lower]}
 			}
 		case i > 0 && isCapitalised(w.Raw) && !atClauseStart(s, w.Start):
 			j := i - 1
@@ -51,7 +67,7 @@ func ReadStatement(s string) Statement {
 				j--
 			}
 			if _, dup := st.names[w.Lower]; !dup {
-				st.names[w.Lower] = value{raw: w.Raw, at: len(st.frame), stated: copulas[words[j].Lower]}
+				st.names[w.Lower] = value{raw: w.Raw, at: len(st.frame), start: w.Start, stated: copulas[words[j].Lower]}
 			}
 		default:
 			st.frame = append(st.frame, tokensOf(words[i:i+1])...)
@@ -76,10 +92,85 @@ func Disagree(a, b Statement) (va, vb string, ok bool) {
 			return "", "", false
 		}
 	}
-	if !sameFrame(a.frame[:x.at], b.frame[:y.at]) {
+	if x.names || y.names || !sameFrame(a.frame[:x.at], b.frame[:y.at]) || !sameSubject(a.idsBefore(x.start), b.idsBefore(y.start)) {
 		return "", "", false
 	}
 	return x.raw, y.raw, true
+}
+
+// sameSubject reports whether the identifiers each statement names before
+// its value can be of the same thing: when both name identifiers, they
+// share one. Identifiers differing in one word ("gc.auto" and
+// "gc.autoPackLimit") read as a shared frame word by word, yet are two
+// settings; one side naming none ("the default port") leaves it open.
+func sameSubject(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return true
+	}
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// idsBefore lists the identifiers written before byte offset at.
+func (st Statement) idsBefore(at int) []string {
+	var out []string
+	for _, id := range st.ids {
+		if id.at < at {
+			out = append(out, id.name)
+		}
+	}
+	return out
+}
+
+// identifiers finds the words of s written as identifiers: letters and
+// digits joined by dots or underscores, or a lower-case letter followed
+// by a capital inside the word (camelCase).
+func identifiers(s string) []ident {
+	var out []ident
+	for i := 0; i < len(s); {
+		if !isIdentRune(s[i]) || i > 0 && isIdentRune(s[i-1]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && (isIdentRune(s[j]) || (s[j] == '.' || s[j] == '_') && j+1 < len(s) && isIdentRune(s[j+1]) && j > i) {
+			j++
+		}
+		w := s[i:j]
+		if isIdentifier(w) {
+			out = append(out, ident{name: strings.ToLower(w), at: i})
+		}
+		i = j
+	}
+	return out
+}
+
+func isIdentRune(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// isIdentifier reports whether w joins parts with a dot or an underscore
+// between letters, or turns from lower to upper case inside.
+func isIdentifier(w string) bool {
+	if len(w) < 4 || w[0] >= '0' && w[0] <= '9' {
+		return false // "e.g", "U.S", a number such as 3.14
+	}
+	for k := 1; k < len(w); k++ {
+		c, p := w[k], w[k-1]
+		if (c == '.' || c == '_') && k+1 < len(w) {
+			return true
+		}
+		if c >= 'A' && c <= 'Z' && p >= 'a' && p <= 'z' {
+			return true
+		}
+	}
+	return false
 }
 
 // sameFrame reports whether two frames say the same thing: enough shared

@@ -18,6 +18,15 @@ func TestDisagree(t *testing.T) {
 		{"The default port is 7420.", "The default port is 7420.", "", ""},
 		{"The Halden bridge opened in 1932 after four years of construction.", "The Halden bridge opened to traffic in 1934.", "1932", "1934"},
 		{"The company opened an office in 2019.", "The company opened a factory in 2021.", "", ""},
+		// Two settings whose names share words are two things; the same
+		// setting stated twice with different values is one.
+		{"cache.size: The default value is 400.", "cache.sizeLimit: The default value is 20.", "", ""},
+		{"The default of pool_max is 16.", "The default of pool_min is 2.", "", ""},
+		{"cache.size: The default value is 400.", "The default value of cache.size is 300.", "400", "300"},
+		{"The default port is 7420.", "The default port of zapServer is 7070.", "7420", "7070"},
+		// A number followed by "is" names what is described, not a value.
+		{"If the field at offset 52 is zero, no map pages are kept.", "The field at offset 64 is true for the lazy mode.", "", ""},
+		{"The population in 2019 was 5 million.", "The population in 2020 was 5 million.", "", ""},
 	}
 	for _, tt := range tests {
 		va, vb, ok := Disagree(ReadStatement(tt.a), ReadStatement(tt.b))
