@@ -81,6 +81,9 @@ func (g *Gatherer) Search(ctx context.Context, a Action) (Outcome, error) {
 	}
 	res, err := g.searcher.SearchAny(ctx, webEngines(a.Engines), a.Query)
 	out.Engine = res.Engine
+	if err == nil {
+		res.Results = g.widen(ctx, res)
+	}
 	out.Results = res.Results
 	var blocked *BlockedError
 	for _, e := range unwrapJoined(err) {
