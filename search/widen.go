@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/quarryhq/quarry/extract"
@@ -10,8 +11,13 @@ import (
 )
 
 // maxRelaxed bounds the relaxed queries one search action may ask a site's
-// own search program after its first results page named nothing asked.
-const maxRelaxed = 4
+// own search program after its first results page named nothing asked,
+// and widenTime the time spent on them and the next page (a program whose
+// results are drawn by scripts is rendered for each).
+const (
+	maxRelaxed = 4
+	widenTime  = 10 * time.Second
+)
 
 // widen reads past a site search's first results page when that page does
 // not name what the query asks about (namesQuery): first its next page,
@@ -25,6 +31,8 @@ func (g *Gatherer) widen(ctx context.Context, res Results) []Result {
 	if !strings.HasPrefix(res.Engine, "url:") || namesQuery(res.Results, res.Query) {
 		return res.Results
 	}
+	ctx, cancel := context.WithTimeout(ctx, widenTime)
+	defer cancel()
 	pool := append([]Result(nil), res.Results...)
 	if res.Next != "" {
 		if more, err := g.searcher.SearchPage(ctx, res); err == nil {
