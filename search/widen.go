@@ -118,7 +118,7 @@ func namesQuery(results []Result, query string) bool {
 
 // relaxedQueries are at most max shorter forms of query to ask a site's
 // search when query found nothing that names it, best first: the query
-// with its hyphenated words split ("squash-merging" → "squash merging":
+// with its hyphenated words split ("copy-on-write" → "copy on write":
 // many indexes store the parts), then halves of the query, each keeping
 // the words that name something (quoted phrases, identifiers, words with
 // capitals or digits) and half of the others, the first half before the

@@ -97,7 +97,7 @@ var boundWords = map[string]bool{"maximum": true, "max": true, "largest": true, 
 
 // boundQuery is the query for the limits of what a question asking for a
 // maximum names ("What is the maximum size of a database file in
-// SQLite?" → SQLite limits): its first two names and "limits"; nil when
+// EmberDB?" → EmberDB limits): its first two names and "limits"; nil when
 // the question asks for no bound or names nothing.
 func boundQuery(q question) []string {
 	if len(q.entities) == 0 {
