@@ -163,6 +163,14 @@ func TestGathererWidensSiteSearch(t *testing.T) {
 		t.Errorf("second page: the site was asked %q, want page 1 then page 2 once", a)
 	}
 
+	// An exact search (the preliminary one) asks its query only.
+	if _, err := g.Search(ctx, Action{Engines: []string{engine}, Query: "tool cherry decide", Pages: 1, Exact: true}); err != nil {
+		t.Fatal(err)
+	}
+	if a := asked(); !reflect.DeepEqual(a, []string{"tool cherry decide#1"}) {
+		t.Errorf("exact search: the site was asked %q, want the query only", a)
+	}
+
 	// A first page that names the query is read as it is.
 	if _, err := g.Search(ctx, Action{Engines: []string{engine}, Query: "tool cherry", Pages: 1}); err != nil {
 		t.Fatal(err)
