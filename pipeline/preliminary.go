@@ -44,7 +44,7 @@ func (r *Runner) preliminary(ctx context.Context, run *db.Run, st *State, budget
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	start := time.Now()
 	// Every result is skipped: the search lists, it visits nothing.
-	out, err := r.opt.Gatherer.Search(sctx, search.Action{Engines: st.Engines, Query: q, Pages: 1, Skip: func(string) bool { return true }})
+	out, err := r.opt.Gatherer.Search(sctx, search.Action{Engines: st.Engines, Query: q, Pages: 1, Exact: true, Skip: func(string) bool { return true }})
 	cancel()
 	elapsed := time.Since(start)
 	st.GatherMS += elapsed.Milliseconds()

@@ -28,6 +28,10 @@ type Action struct {
 	// Reader is the user whose library collections a library engine may
 	// search (the run's owner).
 	Reader string
+	// Exact asks the query as written only: a site search that names
+	// nothing asked is not widened (no next page, no relaxed queries; see
+	// widen). The preliminary search, which reads no page, sets it.
+	Exact bool
 	// Skip reports URLs the run already has (by extract.CanonicalURL); they are
 	// neither visited nor returned. Nil skips nothing. It may be called
 	// from several goroutines.
@@ -81,6 +85,9 @@ func (g *Gatherer) Search(ctx context.Context, a Action) (Outcome, error) {
 	}
 	res, err := g.searcher.SearchAny(ctx, webEngines(a.Engines), a.Query)
 	out.Engine = res.Engine
+	if err == nil && !a.Exact {
+		res.Results = g.widen(ctx, res)
+	}
 	out.Results = res.Results
 	var blocked *BlockedError
 	for _, e := range unwrapJoined(err) {

@@ -16,14 +16,21 @@ import (
 	"golang.org/x/net/html"
 )
 
-// maxResults is how many results one results page yields at most.
-const maxResults = 10
+// maxResults is how many results one results page yields at most, and
+// maxSiteResults the same for a site's own search program (url: engines),
+// which often lists 20 a page: a next page begins after the last listed,
+// so results cut off here would never be seen.
+const (
+	maxResults     = 10
+	maxSiteResults = 20
+)
 
 // Harvest picks the organic results out of a results page (HTML, or the
 // JSON body for the hackernews and searxng engines). engine is a name from
 // EngineNames or "url:<template>"; unknown engines use the generic
 // harvester. Redirect links are unwrapped, the engine's own links, ads and
-// duplicates dropped, and at most 10 results returned in page order.
+// duplicates dropped, and at most 10 results (20 from a url: engine) returned
+// in page order.
 func Harvest(engine, pageURL, html string) ([]Result, error) {
 	base, err := url.Parse(pageURL)
 	if err != nil {
@@ -37,7 +44,10 @@ func Harvest(engine, pageURL, html string) ([]Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("harvest %s: parse: %w", engine, err)
 	}
-	h := harvester{engine: e, base: base, seen: map[string]bool{}}
+	h := harvester{engine: e, base: base, seen: map[string]bool{}, max: maxResults}
+	if strings.HasPrefix(engine, "url:") {
+		h.max = maxSiteResults
+	}
 	if e != nil {
 		for _, sel := range e.selectors {
 			h.specific(doc, sel)
@@ -55,6 +65,7 @@ type harvester struct {
 	base   *url.URL
 	seen   map[string]bool
 	out    []Result
+	max    int // results kept at most
 }
 
 func (h *harvester) specific(doc *goquery.Document, sel resultSelector) {
@@ -79,7 +90,7 @@ func (h *harvester) specific(doc *goquery.Document, sel resultSelector) {
 			snippet = textOf(item.Find(sel.snippet).First())
 		}
 		h.add(href, title, snippet)
-		return len(h.out) < maxResults
+		return len(h.out) < h.max
 	})
 }
 
@@ -399,7 +410,7 @@ func looksLikeURL(s string) bool {
 
 // add resolves, unwraps and filters one link and appends it if it is new.
 func (h *harvester) add(href, title, snippet string) {
-	if len(h.out) >= maxResults || title == "" {
+	if len(h.out) >= h.max || title == "" {
 		return
 	}
 	u, ok := h.resolve(href)

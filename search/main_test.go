@@ -3,9 +3,12 @@ package search
 import (
 	"context"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -51,6 +54,60 @@ type site struct {
 	*httptest.Server
 	engines sync.Map // "test/engine" → saved results page served under /engine/test/engine/
 	results sync.Map // test → []string of result links for /gather/test/search
+	// corpora holds, per test, the pages of a site search that lists only
+	// pages holding every word of the query (/allwords/test/search),
+	// two a page; asked logs the queries and pages it answered.
+	corpora sync.Map // test → []indexedPage
+	askedMu sync.Mutex
+	asked   map[string][]string
+}
+
+// indexedPage is a page of an all-words site search's index.
+type indexedPage struct{ path, title, body string }
+
+// allWords answers a site search that requires every word of q, listing
+// two results a page with page links joined by ";" as older search
+// programs write them.
+func (s *site) allWords(w http.ResponseWriter, r *http.Request) {
+	test := r.PathValue("test")
+	docs, ok := s.corpora.Load(test)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	params := queryParams(r.URL.RawQuery)
+	q := params["q"]
+	page, _ := strconv.Atoi(params["page"])
+	page = max(page, 1)
+	s.askedMu.Lock()
+	s.asked[test] = append(s.asked[test], fmt.Sprintf("%s#%d", q, page))
+	s.askedMu.Unlock()
+	var hits []indexedPage
+	for _, d := range docs.([]indexedPage) {
+		all := true
+		for _, word := range strings.Fields(strings.ToLower(q)) {
+			if !strings.Contains(strings.ToLower(d.title+" "+d.body), word) {
+				all = false
+			}
+		}
+		if all && q != "" {
+			hits = append(hits, d)
+		}
+	}
+	fmt.Fprintf(w, "<!DOCTYPE html><html><head><title>Search: %s</title></head><body><form action=search><input name=q value=%q></form>", html.EscapeString(q), q)
+	if len(hits) == 0 {
+		fmt.Fprint(w, "<p>No matches were found.</p></body></html>")
+		return
+	}
+	fmt.Fprint(w, "<ol>")
+	for _, d := range hits[min(len(hits), 2*(page-1)):min(len(hits), 2*page)] {
+		fmt.Fprintf(w, "<li><h3><a href=%q>%s</a></h3><p>%s</p></li>", d.path, html.EscapeString(d.title), html.EscapeString(d.body))
+	}
+	fmt.Fprint(w, "</ol><p>Pages:")
+	for p := 1; p <= (len(hits)+1)/2; p++ {
+		fmt.Fprintf(w, ` <a href="search?q=%s;page=%d">%d</a>`, url.QueryEscape(q), p, p)
+	}
+	fmt.Fprint(w, "</p></body></html>")
 }
 
 func (s *site) host() string { return s.Listener.Addr().String() }
@@ -73,7 +130,7 @@ const slowIndex = 2500 * time.Millisecond
 const filler = "The quick survey of regional rainfall found that the wettest months were October and November, with averages well above the long-term mean recorded since 1950."
 
 func newSite() *site {
-	s := &site{}
+	s := &site{asked: map[string][]string{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/article/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
@@ -96,6 +153,7 @@ func newSite() *site {
 		}
 		http.ServeFile(w, r, "testdata/serp/"+file.(string))
 	})
+	mux.HandleFunc("/allwords/{test}/search", s.allWords)
 	mux.HandleFunc("/gather/{test}/search", func(w http.ResponseWriter, r *http.Request) {
 		hrefs, ok := s.results.Load(r.PathValue("test"))
 		if !ok {

@@ -63,6 +63,9 @@ type Results struct {
 	// Rendered says the results page came from the browser, not from
 	// the served HTML.
 	Rendered bool `json:"rendered,omitempty"`
+	// Next is the page's link to its next page of results (a site's own
+	// search program, url: engines only), or "".
+	Next string `json:"next,omitempty"`
 }
 
 // Result is one organic link harvested from a search results page.
@@ -144,6 +147,22 @@ func (s *Searcher) Search(ctx context.Context, engineName, query string) (Result
 	if e != nil && e.api {
 		return s.searchAPI(ctx, e, out)
 	}
+	return s.searchPage(ctx, engineName, out)
+}
+
+// SearchPage reads a further results page of an earlier search (its
+// Results.Next) on the same engine.
+func (s *Searcher) SearchPage(ctx context.Context, prev Results) (Results, error) {
+	out := Results{Engine: prev.Engine, Query: prev.Query, URL: prev.Next}
+	if prev.Next == "" {
+		return out, errors.New("search: no further results page")
+	}
+	return s.searchPage(ctx, prev.Engine, out)
+}
+
+// searchPage loads and harvests the results page out.URL of engineName.
+func (s *Searcher) searchPage(ctx context.Context, engineName string, out Results) (Results, error) {
+	target := out.URL
 	r, results, rendered, err := s.results(ctx, engineName, target)
 	if err != nil {
 		return out, fmt.Errorf("search %s: %w", engineName, err)
@@ -157,6 +176,9 @@ func (s *Searcher) Search(ctx context.Context, engineName, query string) (Result
 		return out, fmt.Errorf("search %s: results page answered HTTP %d", engineName, r.Status)
 	}
 	out.Results = results
+	if len(results) > 0 && strings.HasPrefix(engineName, "url:") {
+		out.Next = NextPage(r.FinalURL, r.HTML)
+	}
 	return out, nil
 }
 

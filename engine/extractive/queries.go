@@ -44,6 +44,11 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 			out = append(out, strings.TrimSpace(query))
 		}
 	}
+	if b := boundQuery(q); len(b) > 0 {
+		// A manual states a maximum on a page named for its limits, in
+		// words the question does not use ("Limits In …").
+		add(b)
+	}
 	switch {
 	case q.kind == kindCompare:
 		add(append(keywords(q.compare[0]+" vs "+q.compare[1]), keywords(q.aspect)...))
@@ -85,6 +90,25 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 		}
 	}
 	return out
+}
+
+// boundWords mark a question asking for a maximum or an upper bound.
+var boundWords = map[string]bool{"maximum": true, "max": true, "largest": true, "upper": true, "limit": true, "limits": true}
+
+// boundQuery is the query for the limits of what a question asking for a
+// maximum names ("What is the maximum size of a database file in
+// EmberDB?" → EmberDB limits): its first two names and "limits"; nil when
+// the question asks for no bound or names nothing.
+func boundQuery(q question) []string {
+	if len(q.entities) == 0 {
+		return nil
+	}
+	for _, w := range strings.Fields(strings.ToLower(q.ask)) {
+		if boundWords[strings.Trim(w, ",.;:?!\"'()")] {
+			return mergeWords(q.entities[:min(2, len(q.entities))], []string{"limits"})
+		}
+	}
+	return nil
 }
 
 // searchQuery joins words into a query. Search engines read "-Fc" as

@@ -92,3 +92,31 @@ func TestQueryVariantsNarrowDown(t *testing.T) {
 		t.Errorf("variants %q: want at least four different searches", vs)
 	}
 }
+
+// A question asking for a maximum also searches the limits of what it
+// names: manuals state bounds on a page named for them ("Limits In …"),
+// whose title has none of the question's words.
+func TestQueriesSearchLimitsOfBound(t *testing.T) {
+	for _, tc := range []struct {
+		question string
+		want     string // "" when no limits query is wanted
+	}{
+		{"What is the maximum size of a database file in EmberDB?", "EmberDB limits"},
+		{"What is the largest value allowed for the page cache in EmberDB?", "EmberDB limits"},
+		{"What is the default port of EmberDB?", ""},
+		{"What is the maximum size of a payload?", ""}, // names nothing
+	} {
+		q := analyse(tc.question)
+		criteria, _ := criteriaFor(q)
+		qs := queriesFor(q, criteria, nil, nil)
+		var got string
+		for _, s := range qs {
+			if strings.Contains(s, "limits") {
+				got = s
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%q: queries %q; limits query %q, want %q", tc.question, qs, got, tc.want)
+		}
+	}
+}
