@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -35,6 +36,10 @@ type textBuilder struct {
 	cur   strings.Builder
 	limit int // stop once this many bytes are collected (0: no limit)
 	size  int
+	// named are elements that came with a name but no atom (see
+	// fillAtoms); soft asks for a space before the next word.
+	named map[*html.Node]bool
+	soft  bool
 }
 
 func (b *textBuilder) full() bool { return b.limit > 0 && b.size >= b.limit }
@@ -43,6 +48,7 @@ func (b *textBuilder) full() bool { return b.limit > 0 && b.size >= b.limit }
 func (b *textBuilder) flush() {
 	p := collapseSpace(b.cur.String())
 	b.cur.Reset()
+	b.soft = false
 	if p != "" {
 		b.paras = append(b.paras, p)
 		b.size += len(p) + 2
@@ -61,7 +67,7 @@ func (b *textBuilder) walk(n *html.Node) {
 	}
 	switch n.Type {
 	case html.TextNode:
-		b.cur.WriteString(n.Data)
+		b.text(n.Data)
 		return
 	case html.ElementNode:
 		if skippedTags[n.DataAtom] {
@@ -81,11 +87,88 @@ func (b *textBuilder) walk(n *html.Node) {
 	if block {
 		b.flush()
 	}
+	// An element trafilatura built lost the white space around it: an
+	// inline one is kept apart from its neighbours by a space.
+	named := b.named[n] && !block
+	if named {
+		b.soft = true
+	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		b.walk(c)
 	}
-	if block {
+	switch {
+	case named:
+		b.soft = true
+	case block && b.continuesInline(n):
+		b.soft = true
+	case block:
 		b.flush()
+	}
+}
+
+// text adds text, after a space when one is asked for and the text starts
+// a word (not when it starts with punctuation: "name." stays one).
+func (b *textBuilder) text(s string) {
+	if b.soft && strings.TrimSpace(s) != "" {
+		b.soft = false
+		r, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(s, unicode.IsSpace))
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("\"'“‘([`", r) {
+			b.cur.WriteByte(' ')
+		}
+	}
+	b.cur.WriteString(s)
+}
+
+// continuesInline reports whether the sentence of paragraph n goes on in
+// the inline content after it: n is a <p> whose text stops mid-sentence
+// and its next sibling is text or inline markup. Extractors that move
+// inline elements out of a paragraph leave "…the previous algorithm,</p>
+// <code>name</code>." behind; flushing there would cut the sentence in
+// three.
+func (b *textBuilder) continuesInline(n *html.Node) bool {
+	if n.DataAtom != atom.P || endsSentence(b.cur.String()) {
+		return false
+	}
+	for c := n.NextSibling; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) == "":
+			continue
+		case c.Type == html.TextNode:
+			return true
+		case c.Type == html.ElementNode:
+			return isKnownInline(c) && !skippedTags[c.DataAtom]
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// endsSentence reports whether text, trimmed, is empty or ends a sentence
+// (or announces what follows): ., !, ?, : — before any closing quotes or
+// brackets.
+func endsSentence(text string) bool {
+	t := strings.TrimRightFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("\"'”’)]»", r)
+	})
+	if t == "" {
+		return true
+	}
+	return strings.ContainsRune(".!?:;…", rune(t[len(t)-1]))
+}
+
+// fillAtoms sets the atom of every element under n that has a name but
+// no atom: trafilatura builds its output elements by name only, and an
+// <em> or <code> without its atom would read as an unknown block element
+// and cut its sentence in three.
+func fillAtoms(n *html.Node, named map[*html.Node]bool) {
+	if n.Type == html.ElementNode && n.DataAtom == 0 {
+		if n.DataAtom = atom.Lookup([]byte(n.Data)); n.DataAtom != 0 {
+			named[n] = true
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		fillAtoms(c, named)
 	}
 }
 
@@ -111,7 +194,8 @@ func nodeParagraphs(n *html.Node, limit int) []string {
 	if n == nil {
 		return nil
 	}
-	b := &textBuilder{limit: limit}
+	b := &textBuilder{limit: limit, named: map[*html.Node]bool{}}
+	fillAtoms(n, b.named)
 	b.walk(n)
 	b.flush()
 	return b.paras
