@@ -15,8 +15,8 @@ type Statement struct {
 	ids   []ident          // identifiers written in the sentence, in order
 }
 
-// ident is an identifier as a manual writes one (`gc.auto`,
-// `max_wal_size`, `renameLimit`): lower-cased, with its byte offset.
+// ident is an identifier as a manual writes one (`cache.size`,
+// `pool_max`, `retryLimit`): lower-cased, with its byte offset.
 type ident struct {
 	name string
 	at   int
@@ -100,8 +100,8 @@ func Disagree(a, b Statement) (va, vb string, ok bool) {
 
 // sameSubject reports whether the identifiers each statement names before
 // its value can be of the same thing: when both name identifiers, they
-// share one. Identifiers differing in one word ("gc.auto" and
-// "gc.autoPackLimit") read as a shared frame word by word, yet are two
+// share one. Identifiers differing in one word ("cache.size" and
+// "cache.sizeLimit") read as a shared frame word by word, yet are two
 // settings; one side naming none ("the default port") leaves it open.
 func sameSubject(a, b []string) bool {
 	if len(a) == 0 || len(b) == 0 {
