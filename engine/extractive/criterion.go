@@ -17,6 +17,22 @@ type criterion struct {
 	generic  bool       // only generic words beyond the question's ("key dates for X")
 	idents   [][]string // tokens of each identifier named ("max_clients" → maximum, client)
 	style    int        // styleDefinition or styleHowTo: sentences of that form rank higher
+	// ctx are the words of the part of the question this one leans on
+	// ("How many tables can a join contain — why is there such a
+	// limit?"): evidence must name some of them as well as core.
+	ctx []string
+	// advice marks a question about what the source advises ("why does
+	// the manual advise against …"): a sentence of advice answers it.
+	advice bool
+	// leaned marks a part that asks nothing of its own but a reason or a
+	// value: its core is the words of the part it leans on.
+	leaned bool
+	// member marks "which one is the default": the answer names one
+	// member of a set, not a figure, so a figure implies nothing.
+	member bool
+	// group is the plural noun of the enumeration a member question leans
+	// on ("Which tokenizers … — which one is the default?" → tokenizer).
+	group string
 	// enum is the token of the plural noun an enumeration asks to list
 	// ("Which journal modes does …" → mode): its answer is every item
 	// the best source lists, not one sentence.
@@ -28,7 +44,8 @@ const (
 	stylePlain = iota
 	styleDefinition
 	styleHowTo
-	styleValue // "what is the default port": the answer holds a figure or a literal
+	styleValue  // "what is the default port": the answer holds a figure or a literal
+	styleReason // "why …": the answer gives a cause or a purpose
 )
 
 // styleBoost multiplies the score of a sentence in the form a criterion's
@@ -42,6 +59,8 @@ const (
 var (
 	definitionCritRe = regexp.MustCompile(`(?i)^(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?\S+(?:\s+\S+){0,2}\??$|^(?:define|explain)\b`)
 	valueCritRe      = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|max|min|limit|size|port|version|value|timeout|number|count|length|capacity|rate|price|cost|year|date|level|path|location|format|unit|percentage)s?\b`)
+	attributeCritRe  = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|limit|upper bound|lower bound|upper limit|lower limit)s?\b`)
+	whyCritRe        = regexp.MustCompile(`(?i)^why\b`)
 	howToCritRe      = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|could|should|would|to)\b|^(?:steps|ways)\s+to\b`)
 	// definitionRe captures the subject of "A workspace is a …".
 	definitionRe  = regexp.MustCompile(`(?i)^(?:(?:a|an|the)\s+)?((?:[^\s,]+\s+){0,3}?[^\s,]+)\s+(?:is|are|was|refers to|means|stands for|is defined as)\s`)
@@ -105,13 +124,46 @@ func (p *pool) styled(c criterion, i int) float64 {
 		return commandBoost
 	case c.style == styleValue && (s.hasNum || s.code != ""):
 		return styleBoost
+	case c.style == styleReason && reasonRe.MatchString(s.text):
+		return commandBoost
+	case c.style == styleReason && c.advice && adviceSentRe.MatchString(s.text):
+		return commandBoost
 	}
 	return 1
 }
 
+// memberRe matches a question for one member of a set: "which one is the
+// default", "which of them is fastest".
+var memberRe = regexp.MustCompile(`(?i)^which\s+(?:one|ones|of)\b`)
+
+// reasonRe matches a sentence that states a cause or a purpose: "This
+// limit arises from the fact that …", "… because …", "… so that …".
+var reasonRe = regexp.MustCompile(`(?i)\b(?:because|since (?:the|it|they|this|that|there|an?)\b|works by|by \w+ing\b|due to|owing to|(?:arises?|arising|results?|resulting|stems?|follows?) from|caused by|the reason|reasons? (?:is|are|for|why)|so that|in order to|so as to|this is why|which is why|that is why|for (?:this|that|these) reasons?|as a (?:result|consequence)|therefore|hence|the fact that|to (?:avoid|prevent|ensure|guarantee)|otherwise)\b`)
+
+// reasonHints are words of the sentences that give a reason.
+const reasonHints = "because due reason arises result fact so order therefore avoid prevent ensure"
+
+// adviceRe matches a question about advice ("why does the manual advise
+// against …", "recommend", "discourage"); adviceHints are the words its
+// answer uses.
+var adviceRe = regexp.MustCompile(`(?i)\b(?:advis|recommend|discourag|warn|suggest)\w*`)
+
+// adviceSentRe matches a sentence that gives advice.
+var adviceSentRe = regexp.MustCompile(`(?i)\b(?:should(?: not|n't)?|avoid(?:ed)?|(?:not )?recommended|discouraged|unless (?:strictly )?needed)\b`)
+
+const adviceHints = "should avoid avoided not recommended unless needed instead overhead cost"
+
 // attributeWords name the attribute a value question asks for ("the
 // default value of", "the maximum size of").
-var attributeWords = stems("default maximum minimum max min limit size length capacity")
+var attributeWords = stems("default maximum minimum max min limit size length capacity upper lower bound")
+
+// attributeSynonyms are the words a page may state an asked attribute
+// with: "the upper bound" is given as "the maximum number of … is 125".
+var attributeSynonyms = map[string][]string{
+	text.Stem("upper"): {text.Stem("maximum"), text.Stem("max")},
+	text.Stem("lower"): {text.Stem("minimum"), text.Stem("min")},
+	text.Stem("bound"): {text.Stem("maximum"), text.Stem("minimum"), text.Stem("max"), text.Stem("min"), text.Stem("limit")},
+}
 
 // directValueRe matches a sentence that gives an attribute's value
 // outright: "The default is 64MB", "the maximum value is 1200", "defaults
@@ -136,9 +188,15 @@ func (p *pool) statesAttribute(c criterion, i int) bool {
 		switch {
 		case attributeWords[t]:
 			attribute = attribute || s.set[t]
+			for _, syn := range attributeSynonyms[t] {
+				attribute = attribute || s.set[syn]
+			}
 		case !valueWords[t]:
 			subject = subject || s.set[t] || s.head[t]
 		}
+	}
+	for _, t := range c.ctx {
+		subject = subject || s.set[t] || s.head[t]
 	}
 	return attribute && subject
 }
@@ -155,8 +213,14 @@ var needsNumRe = regexp.MustCompile(`(?i)\b(?:figures?|numbers?|statistics?|date
 // newCriterion prepares c; goal gives the core when c has only generic
 // words, and the wider context of the ranking query.
 func newCriterion(c, heading string, goal, extra []string) criterion {
+	full := c
+	lean, c, leans := strings.Cut(c, partSep)
+	if !leans {
+		lean, c = "", full
+	}
+	c = capitalise(c)
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
-	cr := criterion{text: c, query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
+	cr := criterion{text: full, query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string
 	if m := howQuantityRe.FindStringSubmatch(c); m != nil && quantityWords[strings.ToLower(m[1])] != "" {
 		// "How large is Titan?": "large" asks for a figure, it is not a topic word.
@@ -167,12 +231,25 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	}
 	switch {
 	case cr.style != stylePlain:
+	case attributeCritRe.MatchString(strings.TrimSpace(c)):
+		cr.style = styleValue // "What is the upper bound?" asks for a value, not a definition
 	case definitionCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleDefinition
 	case howToCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleHowTo
 	case valueCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleValue
+	case whyCritRe.MatchString(strings.TrimSpace(c)):
+		cr.style = styleReason
+		hints = append(hints, text.Tokens(reasonHints)...)
+	}
+	if cr.member = memberRe.MatchString(c); cr.member && lean != "" {
+		cr.group = enumNoun(stripTopicParen(lean))
+	}
+	if cr.advice = adviceRe.MatchString(c); cr.advice {
+		// "Why does the manual advise against X?": the answer says what
+		// should be avoided, and why.
+		hints = append(hints, text.Tokens(adviceHints)...)
 	}
 	// A word of an identifier is never soft: "work" is filler in "how
 	// does it work" but the topic in "sort_mem".
@@ -205,9 +282,27 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.generic = false
 		}
 	}
-	if len(cr.core) == 0 {
+	// The part leant on names what this part asks about: its words, but
+	// not the value or reason it asked for, must be on the answer too.
+	own := text.NewSet(cr.core)
+	if m := howQuantityRe.FindStringSubmatch(lean); m != nil && quantityWords[strings.ToLower(m[1])] != "" {
+		own[text.Stem(strings.ToLower(m[1]))] = true // "how many": no word of the subject
+	}
+	for _, t := range text.Unique(append(text.Tokens(stripTopicParen(lean)), flagTokens(lean)...)) {
+		if !isSoft(t) && !valueWords[t] && !own[t] {
+			cr.ctx = append(cr.ctx, t)
+		}
+	}
+	switch {
+	case len(cr.core) == 0 && len(cr.ctx) > 0:
+		// "… — why?": the part asks only for a reason, about what the
+		// part before it named.
+		cr.core, cr.ctx, cr.generic, cr.leaned = cr.ctx, nil, false, true
+	case len(cr.core) == 0:
 		cr.core = coreOf(goal)
 		cr.generic = true
+	case len(cr.ctx) > 0:
+		cr.generic = false
 	}
 	if cr.needsNum && !cr.generic && !whenDateRe.MatchString(c) {
 		// "How many jobs run by default?" may be answered by "the number
@@ -225,6 +320,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	if cr.style == styleHowTo {
 		cr.query.Add(text.Tokens(howToHints), 0.3)
 	}
+	cr.query.Add(cr.ctx, 0.7)
 	cr.query.Add(text.Tokens(heading), 1)
 	cr.query.Add(toks, 1)
 	cr.query.Add(text.Tokens(c), 1) // the topic in parentheses too
@@ -294,7 +390,7 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	for _, t := range c.core {
 		subject = subject || !p.context[t]
 	}
-	for _, t := range c.core {
+	for _, t := range slices.Concat(c.core, c.ctx) {
 		if (s.set[t] || s.head[t]) && (!p.context[t] || !subject) {
 			named = true
 			break
@@ -304,16 +400,70 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 		return false
 	}
 	var implied text.Set
-	if c.style == styleValue && s.hasNum {
+	if c.style == styleValue && s.hasNum && !c.member {
 		implied = valueWords
 	}
-	return p.coverageWith(c.core, i, implied) >= coverThreshold
+	if len(c.ctx) > 0 && !p.namesContext(c, i) {
+		return false // about something else than the part it leans on
+	}
+	cover := p.coverageWith(c.core, i, implied)
+	if c.leaned && c.style == styleReason {
+		// "… — why is there such a limit?": a sentence that gives a cause
+		// and names some of what the part before asked about answers it
+		// ("This limit arises from …" under "Number of tables in a join");
+		// one that only restates the limit does not.
+		if !reasonRe.MatchString(s.text) && !(c.advice && adviceSentRe.MatchString(s.text)) {
+			return false
+		}
+		return cover >= ctxThreshold || p.explains(c, i)
+	}
+	return cover >= coverThreshold
 }
+
+// namesContext reports whether sentence i is about what the part c leans
+// on asks about: it holds ctxThreshold of those words, one of them not a
+// word of every page ("attached" in "how many databases can be attached
+// to a connection", not "database" in a database's manual).
+func (p *pool) namesContext(c criterion, i int) bool {
+	s := &p.sents[i]
+	if c.group != "" && (s.set[c.group] || s.head[c.group]) {
+		return true // "The unicode61 tokenizer … This is the default."
+	}
+	if p.coverage(c.ctx, i) < ctxThreshold {
+		return false
+	}
+	for _, t := range c.ctx {
+		if (s.set[t] || s.head[t]) && !p.topical[t] {
+			return true
+		}
+	}
+	// Every word it holds is on nearly every page: it must hold most.
+	return p.coverage(c.ctx, i) >= coverThreshold
+}
+
+// explains reports whether sentence i stands in the paragraph of a
+// sentence that answers what c's part leans on: the mechanism "VACUUM
+// works by copying the database into a temporary file" explains "as much
+// as twice the size of the database is required in free disk space" two
+// sentences on, without repeating its words.
+func (p *pool) explains(c criterion, i int) bool {
+	lo, hi := p.paragraphSpan(i)
+	for j := lo; j < hi; j++ {
+		if j != i && p.coverage(c.core, j) >= coverThreshold {
+			return true
+		}
+	}
+	return false
+}
+
+// ctxThreshold is the share of the words of the part a criterion leans
+// on that its evidence must hold: enough to be about the same thing.
+const ctxThreshold = 0.3
 
 // valueWords name the kind of figure a question asks for ("the maximum
 // size of a payload"): a sentence that states a figure answers them
 // without repeating them ("it must be shorter than 8000 bytes").
-var valueWords = stems("default value maximum minimum max min limit size length number count amount total capacity")
+var valueWords = stems("default value maximum minimum max min limit size length number count amount total capacity upper lower bound")
 
 // namesIdentifiers reports whether sentence i (with its heading or label)
 // holds every part of each identifier c names: "max_clients" is not
@@ -369,7 +519,7 @@ func enumNoun(c string) string {
 // paragraphs naming the group; the first on a tie.
 func (p *pool) enumAnchor(c criterion, picks []int) int {
 	for _, i := range picks {
-		if _, hi := p.sectionSpan(i); p.announcesList(i, hi) {
+		if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
 			return i
 		}
 	}
@@ -379,7 +529,7 @@ func (p *pool) enumAnchor(c criterion, picks []int) int {
 		n := 0
 		for j := lo; j < hi; j++ {
 			if s := &p.sents[j]; s.para && s.set[c.enum] {
-				if p.announcesList(j, hi) {
+				if p.announcesList(c, j, hi) {
 					return j
 				}
 				n++
@@ -393,18 +543,36 @@ func (p *pool) enumAnchor(c criterion, picks []int) int {
 }
 
 // announcesList reports whether sentence i ends in a colon and at least
-// two labelled entries follow it before hi, the end of its section.
-func (p *pool) announcesList(i, hi int) bool {
+// two entries follow it before hi, the end of its section.
+func (p *pool) announcesList(c criterion, i, hi int) bool {
 	if !strings.HasSuffix(p.sents[i].text, ":") {
 		return false
 	}
-	entries := 0
-	for j := i + 1; j < hi && entries < 2; j++ {
-		if p.sents[j].label != "" {
-			entries++
+	return len(p.listEntries(c, i, hi, 2)) >= 2
+}
+
+// listEntries returns up to max entries of the list sentence i announces,
+// before hi: labelled entries ("REAL: The value is …"), or the paragraphs
+// right after it that each name c's group ("The ascii tokenizer, which
+// …"), as a bulleted list of sentences is extracted. The list ends at the
+// first paragraph that is neither.
+func (p *pool) listEntries(c criterion, i, hi, max int) []int {
+	var out []int
+	lastLabel := p.sents[i].label
+	for j := i + 1; j < hi && len(out) < max; j++ {
+		s := &p.sents[j]
+		switch {
+		case s.label != "" && s.label != lastLabel:
+			out = append(out, j)
+		case s.label != "":
+		case s.para && c.enum != "" && s.set[c.enum]:
+			out = append(out, j)
+		case s.para && len(out) > 0 && p.sents[out[len(out)-1]].label == "":
+			return out // a paragraph of prose: the list is over
 		}
+		lastLabel = s.label
 	}
-	return entries >= 2
+	return out
 }
 
 // sectionSpan returns the range [lo, hi) of the sentences that share
@@ -451,6 +619,19 @@ func (p *pool) enumerate(c criterion, picks []int) []int {
 	}
 	added, lastLabel := 0, first.label
 	lo, hi := p.sectionSpan(anchor)
+	if announces {
+		// "… three built-in tokenizer modules:" and the list after it: its
+		// entries are the members, not what the section says elsewhere.
+		if entries := p.listEntries(c, anchor, hi, maxEnumItems); len(entries) >= 2 {
+			for _, j := range entries {
+				if !in[j] && !p.duplicates(j, out) {
+					in[j] = true
+					out = append(out, j)
+				}
+			}
+			return out
+		}
+	}
 	for j := lo; j < hi && added < maxEnumItems; j++ {
 		s := &p.sents[j]
 		if in[j] {

@@ -148,9 +148,9 @@ func criteriaFor(q question) (criteria, headings []string) {
 		if len(criteria) >= maxCriteria || c == "" {
 			return
 		}
-		key := tokenKey(c)
+		key := partKey(c)
 		for _, have := range criteria {
-			if tokenKey(have) == key {
+			if partKey(have) == key {
 				return
 			}
 		}
@@ -185,9 +185,22 @@ func criteriaFor(q question) (criteria, headings []string) {
 		if m := leadRe.FindStringSubmatch(q.clauses[0]); m != nil {
 			lead = capitalise(strings.ToLower(m[1])) + " " + strings.ToLower(m[2])
 		}
+		prev := ""
 		for i, c := range q.clauses {
 			cr := clauseCriterion(q, i, c, lead)
-			add(cr, heading(cr))
+			h := heading(cr)
+			if prev != "" && leansOn(q, cr) {
+				// "… and why is there such a limit?" asks about what the
+				// part before it named: it carries that part as context.
+				cr = strings.TrimRight(prev, "?.! ") + partSep + lowerFirst(stripTopicParen(cr))
+				if !strings.HasSuffix(cr, "?") {
+					cr += "?"
+				}
+			}
+			if prev == "" {
+				prev = stripTopicParen(cr)
+			}
+			add(cr, h)
 		}
 	}
 	kind := q.kind
@@ -232,7 +245,12 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 		// "… and how do I change it": "it" is what the clause before asked about.
 		if loc := pronounRe.FindStringIndex(c); loc != nil {
 			sub := clauseSubject(q.clauses[i-1])
-			if sub == "" || strings.HasPrefix(strings.ToLower(sub), "change") {
+			plural := strings.HasPrefix(strings.ToLower(c[loc[0]:loc[1]]), "th")
+			if sub == "" && plural {
+				// "… and how do I turn them on": "them" is not the
+				// product the question names; the part leans on the one
+				// before it instead (leansOn).
+			} else if sub == "" || strings.HasPrefix(strings.ToLower(sub), "change") {
 				sub = q.topic
 			}
 			if sub != "" {
@@ -261,6 +279,71 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 		c += "?"
 	}
 	return c
+}
+
+// partSep joins a part of a question to the part it leans on: "How many
+// tables can a join contain — why is there such a limit?".
+const partSep = " — "
+
+// anaphorRe matches words that point back at what an earlier part of the
+// question named: "such a limit", "this option", "which one", "them".
+var anaphorRe = regexp.MustCompile(`(?i)\b(?:such|this|these|those|it|its|they|them|their)\b|\b(?:which|the|that)\s+one\b`)
+
+// ellipticalRe matches a part that leaves out its verb, which the part
+// before it gives: "how long for entries not reachable …", "what about
+// the follower?".
+var ellipticalRe = regexp.MustCompile(`(?i)^(?:how(?:\s+(?:many|much|long|often|large|big|far|old))?|what|which|when|where|why)\s+(?:for|about|of|with|without|if|in|on)\b`)
+
+// leansOn reports whether criterion c, made from a later part of the
+// question, cannot be answered without the part before it: it still
+// points back at it, it names none of the question's names, or it asks
+// nothing of its own beyond a value or a reason ("and what is the upper
+// bound?", "and why?").
+func leansOn(q question, c string) bool {
+	c = stripTopicParen(c)
+	if anaphorRe.MatchString(c) || ellipticalRe.MatchString(c) || len(q.entities) > 0 && !containsAny(c, q.entities) {
+		return true
+	}
+	own := 0
+	for _, w := range keywords(c) {
+		if t := text.Stem(strings.ToLower(w)); !softWords[t] && !valueWords[t] && !quantityAdjective(w) {
+			own++
+		}
+	}
+	return own == 0 || len(q.entities) == 0 && !sharesWord(c, q.clauses[0])
+}
+
+// quantityAdjective reports the adjective of a "how long/many …" question.
+func quantityAdjective(w string) bool { return quantityWords[strings.ToLower(w)] != "" }
+
+// sharesWord reports whether a and b share a keyword.
+func sharesWord(a, b string) bool {
+	bs := text.NewSet(text.Tokens(b))
+	for _, t := range text.Tokens(a) {
+		if bs[t] && !softWords[t] && !valueWords[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// partKey is the key that tells criteria apart: a part that leans on
+// another ("… — why?") differs from it by its question word.
+func partKey(c string) string {
+	if before, ask, ok := strings.Cut(c, partSep); ok {
+		return tokenKey(before) + partSep + strings.ToLower(firstWord(ask)) + " " + tokenKey(ask)
+	}
+	return tokenKey(c)
+}
+
+// lowerFirst lower-cases the first letter of a question word, so that a
+// part reads on after the one it leans on.
+func lowerFirst(s string) string {
+	w := firstWord(s)
+	if whWords[strings.ToLower(w)] || auxVerb[strings.ToLower(w)] {
+		return strings.ToLower(s[:1]) + s[1:]
+	}
+	return s
 }
 
 func containsAny(s string, subs []string) bool {

@@ -136,6 +136,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	labelEnd := -1 // the label applies to the paragraph that follows it
 	pos, section := 0, 0
 	consumed := -1 // a command line already quoted with the sentence before it
+	last := -1     // the span of the source's last quotable sentence
 	for i, sp := range spans {
 		if i == consumed {
 			continue
@@ -172,6 +173,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 		}
 		q := quality(s)
+		if q == 0 && p.joinsPrevious(body, spans, i, s, id, src, last, banned) {
+			continue
+		}
 		if q > 0 && isTableRow(s) {
 			s = rowSentence(s)
 		}
@@ -221,6 +225,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			quality: q * weight, hasNum: hasNumber(toks), pos: pos,
 			section: section, para: startsLine(body, sp),
 		})
+		last = i
 		pos++
 		if pos >= maxSourceSents || len(p.sents) >= maxPoolSents {
 			break
@@ -228,6 +233,43 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	}
 	d.set = text.NewSet(d.toks)
 	p.docs = append(p.docs, d)
+}
+
+// backRefRe opens a short sentence that only says something more of what
+// the sentence before it named: "This is the default.", "It is optional."
+var backRefRe = regexp.MustCompile(`^(?:This|That|It|These|They)\s+(?:is|are|was|were)\b`)
+
+// joinsPrevious appends span i (text s), a sentence too short to quote
+// that says something more of what the sentence before it named ("The
+// unicode61 tokenizer, based on Unicode 6.1. This is the default."), to
+// that sentence, the source's last quotable one, when both stand in the
+// same paragraph. It reports whether it did.
+func (p *pool) joinsPrevious(body string, spans []text.Span, i int, s, id string, src, last int, banned map[string]bool) bool {
+	n := len(p.sents) - 1
+	if last != i-1 || n < 0 || p.sents[n].src != src || p.sents[n].code != "" || !backRefRe.MatchString(s) ||
+		len(strings.Fields(s)) >= minQuoteWords || !strings.HasSuffix(s, ".") ||
+		strings.Contains(body[spans[i-1].End:spans[i].Start], "\n") {
+		return false
+	}
+	prev := &p.sents[n]
+	joined := prev.text + " " + s
+	key := text.Fold(joined)
+	if prev.label != "" {
+		key = text.Fold(prev.label + ": " + key)
+	}
+	if banned[key] || len(p.ids[key]) > 0 || len(p.ids[prev.key]) != 1 {
+		return false
+	}
+	delete(p.ids, prev.key)
+	p.ids[key] = []string{id}
+	toks := text.Tokens(s)
+	prev.text, prev.key = joined, key
+	prev.toks = append(prev.toks, toks...)
+	for _, t := range toks {
+		prev.set[t] = true
+	}
+	prev.hasNum = prev.hasNum || hasNumber(toks)
+	return true
 }
 
 // topicalWords returns the words held by at least topicalShare of docs.
