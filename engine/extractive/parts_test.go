@@ -264,3 +264,33 @@ func TestComparisonQuotesTheCounterpart(t *testing.T) {
 		t.Errorf("no section pairs the two sides:\n%s", md)
 	}
 }
+
+// "… and why?" after a figure is answered by the sentence of the figure's
+// paragraph that gives the mechanism ("works by copying …"), though it
+// repeats none of the asked words; a cause stated on another page about
+// something else is not evidence for it.
+func TestWhyPartFindsTheMechanismBesideTheFigure(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "COMPACT — Tallyhall", Text: "COMPACT\n\n" +
+			"The COMPACT command rebuilds the store file, repacking it into a minimal amount of disk space.\n\n" +
+			"The COMPACT command works by copying the contents of the store into a scratch file and then overwriting the original with it. " +
+			"While the original is overwritten, a rollback journal is kept as for any other transaction. " +
+			"This means that when compacting a store, as much as twice the size of the original store file is required in free disk space.\n\n" +
+			"COMPACT may change the row ids of tables without an explicit key."},
+		{ID: "S2", Title: "Memory — Tallyhall", Text: "Allocation\n\n" +
+			"The allocator rounds every request up to a power of two because the free lists are kept per size class. " +
+			"Freed memory is returned to the operating system when a whole page is free."},
+	}
+	q := "How much free disk space can COMPACT need, and why?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	why := sectionOf(md, "Why")
+	if !strings.Contains(why, "works by copying the contents of the store into a scratch file") {
+		t.Errorf("the mechanism is not quoted under the why-part:\n%s", md)
+	}
+	if strings.Contains(why, "rounds every request") {
+		t.Errorf("a cause about something else is quoted under the why-part:\n%s", md)
+	}
+	if !strings.Contains(md, "twice the size of the original store file") {
+		t.Errorf("the figure is missing:\n%s", md)
+	}
+}
