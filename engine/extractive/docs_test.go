@@ -391,3 +391,29 @@ func TestFlagQuestionFindsItsLabel(t *testing.T) {
 		t.Errorf("-O description scores %.2f, the -X example %.2f", r.scores[o], r.scores[x])
 	}
 }
+
+// A manual page's option with two names on lines of their own ("--sort",
+// "--no-sort") labels the description below them with both, even when
+// the page's inline markup cut the description short.
+func TestStackedTermsLabelACutDescription(t *testing.T) {
+	tests := []struct {
+		text, prefix, label string
+	}{
+		{"OPTIONS\n\n--sort\n\n--no-sort\n\nWhen the entries of the index begin with \"keep! …\" or \"drop! …\", and a matching entry is already in the list\n\n...\n\n, reorder the list.",
+			"When the entries of the index begin", "--sort, --no-sort"},
+		{"OPTIONS\n\n-q\n\n--quiet\n\nSuppress all output except errors.", "Suppress all output", "-q, --quiet"},
+		{"OPTIONS\n\n--verbose\n\nPrint every step of the indexing run as it happens.", "Print every step", "--verbose"},
+	}
+	for _, tt := range tests {
+		p := docPool([2]string{"tally-index(1) Manual Page", tt.text})
+		i := sentenceIndex(t, p, tt.prefix)
+		if p.sents[i].label != tt.label {
+			t.Errorf("%q: label %q, want %q", tt.prefix, p.sents[i].label, tt.label)
+		}
+	}
+	p := docPool([2]string{"tally-index(1) Manual Page", tests[0].text})
+	c := newCriterion("What does the --sort option of tally index do?", "The --sort option", nil, nil)
+	if i := sentenceIndex(t, p, "When the entries"); !p.namesFlag(c, i) {
+		t.Errorf("the cut description does not name --sort")
+	}
+}

@@ -135,8 +135,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	label := ""
 	labelEnd := -1 // the label applies to the paragraph that follows it
 	pos, section := 0, 0
-	consumed := -1 // a command line already quoted with the sentence before it
-	last := -1     // the span of the source's last quotable sentence
+	consumed := -1       // a command line already quoted with the sentence before it
+	last := -1           // the span of the source's last quotable sentence
+	var stacked []string // terms on lines of their own above a label
 	for i, sp := range spans {
 		if i == consumed {
 			continue
@@ -150,13 +151,21 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			headSet, label = sectionSet, ""
 			continue
 		}
+		if i+2 < len(spans) && isTermLine(body, sp) && isLabel(body, spans[i+1], spans[i+2]) {
+			// "--autosquash" / "--no-autosquash" / "When …": a term of its
+			// own line above another; both name the description.
+			stacked = append(stacked, text.OneLine(sp.Text))
+			continue
+		}
 		if i+1 < len(spans) && isLabel(body, sp, spans[i+1]) {
 			// "--offline" / "Prevents Cargo from accessing the network":
 			// the description answers questions about the option it names.
-			label, labelEnd = text.OneLine(sp.Text), i
+			label, labelEnd = strings.Join(append(stacked, text.OneLine(sp.Text)), ", "), i
+			stacked = nil
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			continue
 		}
+		stacked = nil
 		s := text.OneLine(sp.Text)
 		if i+1 < len(spans) && startsLine(body, sp) && !startsLine(body, spans[i+1]) && isTermSentence(s) {
 			// "REAL. The value is a floating point value …": a list item
@@ -382,6 +391,19 @@ func isLabel(body string, sp, next text.Span) bool {
 	nf, _ := utf8.DecodeRuneInString(next.Text)
 	nl, _ := utf8.DecodeLastRuneInString(strings.TrimSpace(next.Text))
 	return unicode.IsUpper(nf) && strings.ContainsRune(".!", nl) && len(strings.Fields(next.Text)) >= 2
+}
+
+// isTermLine reports whether span sp of body is a term written like code
+// alone on its line, as isLabel wants of its first span: "--autosquash"
+// above "--no-autosquash" above their description.
+func isTermLine(body string, sp text.Span) bool {
+	t := text.OneLine(sp.Text)
+	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	first, _ := utf8.DecodeRuneInString(t)
+	return !strings.ContainsRune(".!?:;,", last) && (first == '-' || !unicode.IsUpper(first) && strings.ContainsAny(t, "_-=.:"))
 }
 
 // inlineLabel splits a paragraph that opens with the option or setting it
