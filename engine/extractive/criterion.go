@@ -214,11 +214,7 @@ var needsNumRe = regexp.MustCompile(`(?i)\b(?:figures?|numbers?|statistics?|date
 // words, and the wider context of the ranking query.
 func newCriterion(c, heading string, goal, extra []string) criterion {
 	full := c
-	lean, c, leans := strings.Cut(c, partSep)
-	if !leans {
-		lean, c = "", full
-	}
-	c = capitalise(c)
+	c, lean, _ := splitLean(c)
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
 	cr := criterion{text: full, query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string

@@ -40,24 +40,25 @@ func sectionOf(md, prefix string) string {
 // A later part that points back at the first ("such a limit", "which
 // one", "them"), leaves out its verb ("how long for …") or asks only a
 // value or a reason ("and why?", "and what is the upper bound?") carries
-// the first part as its context; a part that stands on its own does not.
+// the first part in parentheses as its context; a part that stands on its
+// own does not.
 func TestPartLeansOnTheFirst(t *testing.T) {
 	tests := []struct {
 		q    string
 		want string // the second criterion
 	}{
 		{"How many workers can a Tallyhall pool hold, and why is there such a limit?",
-			"How many workers can a Tallyhall pool hold — why is there such a limit?"},
+			"Why is there such a limit (how many workers can a Tallyhall pool hold)?"},
 		{"Which compression codecs does Tallyhall ship, and which one is the default?",
-			"Which compression codecs does Tallyhall ship — which one is the default?"},
+			"Which one is the default (which compression codecs does Tallyhall ship)?"},
 		{"How many replicas can a Tallyhall cluster have by default, and what is the upper bound?",
-			"How many replicas can a Tallyhall cluster have by default — what is the upper bound?"},
+			"What is the upper bound (how many replicas can a Tallyhall cluster have by default)?"},
 		{"What storage engine does Tallyhall pick for a new table, and why?",
-			"What storage engine does Tallyhall pick for a new table — why?"},
+			"Why (what storage engine does Tallyhall pick for a new table)?"},
 		{"How long does tally prune keep snapshots by default, and how long for snapshots not referenced by any branch?",
-			"How long does tally prune keep snapshots by default — how long for snapshots not referenced by any branch?"},
+			"How long for snapshots not referenced by any branch (how long does tally prune keep snapshots by default)?"},
 		{"Are checksums verified by default in Tallyhall, and how do I turn them on?",
-			"Are checksums verified by default in Tallyhall — how do I turn them on?"},
+			"How do I turn them on (are checksums verified by default in Tallyhall)?"},
 		// Stands on its own once "it" is replaced: no context.
 		{"What is the default port of Tallyhall and how do I change it?",
 			"How do I change the default port of Tallyhall?"},
@@ -293,4 +294,21 @@ func TestWhyPartFindsTheMechanismBesideTheFigure(t *testing.T) {
 	if !strings.Contains(md, "twice the size of the original store file") {
 		t.Errorf("the figure is missing:\n%s", md)
 	}
+}
+
+// The context in parentheses does not change what the part is searched
+// for: the part keeps a search of its own words, as a clause criterion
+// with its topic in parentheses does.
+func TestLeaningPartKeepsItsOwnSearch(t *testing.T) {
+	q := "Which compression codecs does Tallyhall ship, and which one is the default?"
+	spec, _, err := New().Plan(context.Background(), engine.PlanRequest{Question: q, Budget: research.Presets()[research.DepthStandard]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range spec.Actions {
+		if a.Reason == spec.Criteria[1] && strings.Contains(a.Query, "default") && !strings.Contains(a.Query, "codecs") {
+			return
+		}
+	}
+	t.Errorf("no search of the second part's own words in %+v", spec.Actions)
 }

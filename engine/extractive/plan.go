@@ -192,10 +192,7 @@ func criteriaFor(q question) (criteria, headings []string) {
 			if prev != "" && leansOn(q, cr) {
 				// "… and why is there such a limit?" asks about what the
 				// part before it named: it carries that part as context.
-				cr = strings.TrimRight(prev, "?.! ") + partSep + lowerFirst(stripTopicParen(cr))
-				if !strings.HasSuffix(cr, "?") {
-					cr += "?"
-				}
+				cr = withLean(cr, prev)
 			}
 			if prev == "" {
 				prev = stripTopicParen(cr)
@@ -281,9 +278,31 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 	return c
 }
 
-// partSep joins a part of a question to the part it leans on: "How many
-// tables can a join contain — why is there such a limit?".
-const partSep = " — "
+// withLean writes part c of a question with the part it leans on in
+// parentheses, where a clause criterion names its topic: "Why is there such
+// a limit (how many tables can a join contain in SQLite)?". Searches for
+// the part use its own words, as for any topic in parentheses; its
+// evidence must also name what the parentheses ask about (newCriterion).
+func withLean(c, lean string) string {
+	own := strings.TrimRight(stripTopicParen(c), "?.! ")
+	return own + " (" + lowerFirst(strings.TrimRight(lean, "?.! ")) + ")?"
+}
+
+// splitLean returns the part and the part it leans on of a criterion
+// written by withLean; ok is false for any other criterion, whose
+// parentheses (if any) name a topic, not a question.
+func splitLean(c string) (own, lean string, ok bool) {
+	i := strings.LastIndex(c, " (")
+	if i <= 0 {
+		return c, "", false
+	}
+	inner := strings.TrimSuffix(strings.TrimRight(c[i+2:], "?.! "), ")")
+	first := strings.ToLower(firstWord(inner))
+	if !whWords[first] && !auxVerb[first] {
+		return c, "", false
+	}
+	return c[:i] + "?", inner, true
+}
 
 // anaphorRe matches words that point back at what an earlier part of the
 // question named: "such a limit", "this option", "which one", "them".
@@ -330,8 +349,8 @@ func sharesWord(a, b string) bool {
 // partKey is the key that tells criteria apart: a part that leans on
 // another ("… — why?") differs from it by its question word.
 func partKey(c string) string {
-	if before, ask, ok := strings.Cut(c, partSep); ok {
-		return tokenKey(before) + partSep + strings.ToLower(firstWord(ask)) + " " + tokenKey(ask)
+	if own, lean, ok := splitLean(c); ok {
+		return strings.ToLower(firstWord(own)) + " " + tokenKey(own) + " (" + tokenKey(lean) + ")"
 	}
 	return tokenKey(c)
 }
