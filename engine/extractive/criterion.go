@@ -513,7 +513,10 @@ func enumNoun(c string) string {
 // announcement in a pick's section that names c's group ("… one of the
 // following storage classes:"), else the pick whose section has the most
 // paragraphs naming the group; the first on a tie.
-func (p *pool) enumAnchor(c criterion, picks []int) int {
+func (p *pool) enumAnchor(c criterion, picks []int, scores []float64) int {
+	if i := p.bestAnnouncement(c, picks, scores); i >= 0 {
+		return i
+	}
 	for _, i := range picks {
 		if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
 			return i
@@ -533,6 +536,36 @@ func (p *pool) enumAnchor(c criterion, picks []int) int {
 		}
 		if n > bestN {
 			best, bestN = i, n
+		}
+	}
+	return best
+}
+
+// bestAnnouncement returns the best scored sentence, anywhere in the pool,
+// that names c's group and announces a list of it ("FTS5 features three
+// built-in tokenizer modules, described in subsequent sections:"), when it
+// scores at least minRelative of the best pick; else -1. The list a page
+// announces is the answer to "which … does it provide" even when the
+// section's picks come from elsewhere on the page.
+func (p *pool) bestAnnouncement(c criterion, picks []int, scores []float64) int {
+	if len(scores) != len(p.sents) {
+		return -1
+	}
+	top := 0.0
+	for _, i := range picks {
+		top = max(top, scores[i])
+	}
+	best := -1
+	for i := range p.sents {
+		s := &p.sents[i]
+		if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || !strings.HasSuffix(s.text, ":") {
+			continue
+		}
+		if best >= 0 && scores[i] <= scores[best] {
+			continue
+		}
+		if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
+			best = i
 		}
 	}
 	return best
@@ -597,11 +630,11 @@ const maxEnumItems = 8
 // pick's own entry that does ("logical adds the information …"), and,
 // after a pick that announces a list ("… one of the following storage
 // classes:"), the first sentence of each entry that follows.
-func (p *pool) enumerate(c criterion, picks []int) []int {
+func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
 	if c.enum == "" || len(picks) == 0 {
 		return picks
 	}
-	anchor := p.enumAnchor(c, picks)
+	anchor := p.enumAnchor(c, picks, scores)
 	first := p.sents[anchor]
 	announces := strings.HasSuffix(first.text, ":")
 	in := map[int]bool{}

@@ -417,3 +417,66 @@ func TestStackedTermsLabelACutDescription(t *testing.T) {
 		t.Errorf("the cut description does not name --sort")
 	}
 }
+
+// A sentence that a page's inline markup broke into paragraphs of their own
+// is put back together, and only there: headings, commands after a
+// lead-in and whole sentences keep their blank lines.
+func TestRejoinFragments(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Specify the checksum kind. The valid values are\n\ncrc32\n\nand (if enabled)\n\nsha256\n\n.\n\ncrc32\n\nis the default.",
+			"Specify the checksum kind. The valid values are crc32 and (if enabled) sha256 .\n\ncrc32 is the default."},
+		{"When the entry matches the same\n\n...\n\n, reorder the list of\n\ntally index -i\n\n, so that it comes first.",
+			"When the entry matches the same ... , reorder the list of tally index -i , so that it comes first."},
+		// A heading, a lead-in with its colon, a command and whole sentences stay apart.
+		{"Setting up a mirror\n\ntally mirror add origin\n\nTo add one, run:\n\ntally mirror add\n\nMirrors are read-only.\n\nThey follow the primary.",
+			"Setting up a mirror\n\ntally mirror add origin\n\nTo add one, run:\n\ntally mirror add\n\nMirrors are read-only.\n\nThey follow the primary."},
+		{"OPTIONS\n\n--sort\n\n--no-sort\n\nSort the entries.", "OPTIONS\n\n--sort\n\n--no-sort\n\nSort the entries."},
+	}
+	for _, tt := range tests {
+		if got := rejoinFragments(tt.in); got != tt.want {
+			t.Errorf("rejoinFragments(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Commas and ellipses standing alone in a put-together sentence are not
+// words: a long option description stays quotable.
+func TestQualityCountsWordsNotMarks(t *testing.T) {
+	s := "When the entry matches the same ... , reorder the list of tally index -i , so that the entry marked for moving comes right after " +
+		"the entry to be changed , and change the action of the moved entry from keep to drop or squash or fixup respectively , " +
+		"unless the list is locked … or … the entry was already moved by an earlier run of the reorder step ."
+	if n := len(strings.Fields(s)); n <= maxQuoteWords {
+		t.Fatalf("example has %d fields, want more than %d", n, maxQuoteWords)
+	}
+	if quality(s) == 0 {
+		t.Errorf("quality = 0, want the sentence quotable")
+	}
+}
+
+// "What does the --sort option do?" is answered first by the manual's own
+// entry for --sort, however many shorter sentences mention the option.
+func TestOptionQuestionLeadsWithItsEntry(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "tally-index(1) Manual Page", Text: "OPTIONS\n\n" +
+			"--sort\n\n--no-sort\n\n" +
+			"When an entry of the list begins with \"keep! …\" or \"drop! …\" and another entry of the list matches the same name, " +
+			"automatically move the marked entry right after the entry it names and change its action from keep to drop or squash, " +
+			"so that one run of tally index applies every marked change in order.\n\n" +
+			"--quiet\n\nSuppress the summary printed at the end of the run."},
+		{ID: "S2", Title: "tally-config(1) Manual Page", Text: "CONFIGURATION\n\n" +
+			"index.sort: If set to true enable the --sort option of tally index by default.\n\n" +
+			"index.keep: Entries kept by tally index --sort are listed first."},
+	}
+	_, md := synthesize(t, "What does the --sort option of tally index do?", src, research.DepthStandard)
+	sec := sectionOf(md, "What does the --sort option")
+	first := ""
+	for _, line := range strings.Split(sec, "\n") {
+		if strings.HasPrefix(line, "- ") {
+			first = line
+			break
+		}
+	}
+	if !strings.Contains(first, "When an entry of the list begins with") {
+		t.Errorf("the option's own entry does not lead:\n%s", md)
+	}
+}

@@ -312,3 +312,29 @@ func TestLeaningPartKeepsItsOwnSearch(t *testing.T) {
 	}
 	t.Errorf("no search of the second part's own words in %+v", spec.Actions)
 }
+
+// The announced list is found on its page even when the sentences that
+// score best for the question sit in another section of that page.
+func TestAnnouncedListFoundAwayFromThePicks(t *testing.T) {
+	custom := "7. Custom codecs\n\n" +
+		"The built-in codecs and the custom codecs described in this section all use the same codec interface. " +
+		"A custom codec is provided by an extension that registers it with Tallyhall before the first table uses it. " +
+		"Before a custom codec may be provided to Tallyhall, the extension must obtain the codec table of the store. " +
+		"Each built-in codec is provided through that same table, so a custom codec can wrap a built-in codec. " +
+		"The set of built-in codecs provided by Tallyhall may grow in future releases.\n\n"
+	src := []research.Source{
+		{ID: "S1", Title: "Compression in Tallyhall", Text: "4. Compression\n\n" +
+			"Tallyhall features three built-in codec modules, described in the sections below:\n\n" +
+			"The lz4 codec, tuned for speed. This is the default.\n\n" +
+			"The zstd codec, which compresses best but uses more processor time.\n\n" +
+			"The deflate codec, which stays readable by older releases of Tallyhall.\n\n" +
+			"4.1 Codec options\n\n" +
+			"A codec reads its options from the table's storage parameters when the table is opened.\n\n" + custom},
+	}
+	_, md := synthesize(t, "Which built-in codecs does Tallyhall provide?", src, research.DepthStandard)
+	for _, c := range []string{"The lz4 codec", "The zstd codec", "The deflate codec"} {
+		if !strings.Contains(md, c) {
+			t.Errorf("the list leaves out %q:\n%s", c, md)
+		}
+	}
+}

@@ -124,7 +124,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	if id == "" || len(p.sents) >= maxPoolSents {
 		return
 	}
-	body = text.ClipBytes(body, maxSourceBytes)
+	body = rejoinFragments(text.ClipBytes(body, maxSourceBytes))
 	src := len(p.docs)
 	titleToks := text.Tokens(title)
 	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks)}
@@ -242,6 +242,82 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	}
 	d.set = text.NewSet(d.toks)
 	p.docs = append(p.docs, d)
+}
+
+// paraBreakRe matches a blank line between paragraphs.
+var paraBreakRe = regexp.MustCompile(`\n[ \t]*\n\s*`)
+
+// continuesAfter are words a sentence cannot end on: a paragraph ending on
+// one was cut by the page's markup ("The valid values are" / "sha1").
+var continuesAfter = set("a an the of to with from by for in on at as than that which are is be was were and or nor use using via into onto per like such called named between except")
+
+// rejoinFragments puts back together the sentences a page's inline markup
+// broke into paragraphs of their own — manual pages that render each code
+// span as a block come out as "The valid values are" / "sha1" / "and (if
+// enabled)" / "sha256" / "." — so that each is quoted whole. A paragraph
+// that does not end a sentence runs on into the next when that one opens
+// with punctuation (", automatically modify …"), when it ends on a word no
+// sentence ends on, when it is itself such a fragment and the next opens
+// in lower case, or when it is a lone term ("sha1") and the next is the
+// rest of a sentence in lower case ("is the default."). Only blank lines
+// change into spaces, so every quote is still the page's text.
+func rejoinFragments(body string) string {
+	breaks := paraBreakRe.FindAllStringIndex(body, -1)
+	if len(breaks) == 0 {
+		return body
+	}
+	var b strings.Builder
+	start, chain := 0, false
+	for _, br := range breaks {
+		p, q := body[start:br[0]], body[br[1]:]
+		if end := paraBreakRe.FindStringIndex(q); end != nil {
+			q = q[:end[0]]
+		}
+		b.WriteString(body[start:br[0]])
+		if joins(strings.TrimSpace(p), strings.TrimSpace(q), chain) {
+			b.WriteByte(' ')
+			chain = true
+		} else {
+			b.WriteString(body[br[0]:br[1]])
+			chain = false
+		}
+		start = br[1]
+	}
+	b.WriteString(body[start:])
+	return b.String()
+}
+
+// joins reports whether paragraph q continues the sentence paragraph p
+// leaves open; chain tells that p itself was joined to the one before.
+func joins(p, q string, chain bool) bool {
+	if p == "" || q == "" || strings.Contains(p, "\n") && !chain {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(q)
+	if strings.ContainsRune(",;)]", first) {
+		return true // ", automatically modify …" after "matches the same" / "…"
+	}
+	last, _ := utf8.DecodeLastRuneInString(p)
+	if strings.ContainsRune(".!?:;", last) {
+		return false
+	}
+	if strings.ContainsRune(".:…", first) {
+		return true
+	}
+	words := strings.Fields(p)
+	lastWord := strings.ToLower(strings.Trim(words[len(words)-1], "\"'()"))
+	switch {
+	case continuesAfter[lastWord] && len(words) >= 2:
+		return true
+	case !unicode.IsLower(first):
+		return false
+	case chain:
+		return true
+	}
+	// A lone term ("sha1") and the rest of its sentence ("is the default.").
+	qLast, _ := utf8.DecodeLastRuneInString(q)
+	pFirst, _ := utf8.DecodeRuneInString(p)
+	return len(words) <= 3 && !unicode.IsUpper(pFirst) && strings.ContainsRune(".!", qLast) && !strings.Contains(q, "\n")
 }
 
 // backRefRe opens a short sentence that only says something more of what

@@ -40,7 +40,10 @@ func (p *pool) choose(ctx context.Context, secs []section, budget research.Budge
 		if !sec.summary {
 			picks[si] = p.pickSection(si, ranked[si], home, perSection, used)
 			for _, c := range sec.criteria {
-				picks[si] = p.enumerate(c, picks[si])
+				picks[si] = p.enumerate(c, picks[si], ranked[si].scores)
+				if e := p.optionEntry(c, ranked[si].scores); e >= 0 && !slices.Contains(picks[si], e) && !slices.Contains(used, e) {
+					picks[si] = append([]int{e}, picks[si]...)
+				}
 			}
 			picks[si] = p.withCounterparts(picks[si], sides)
 			used = append(used, picks[si]...)
@@ -445,6 +448,42 @@ var pronounSubjectRe = regexp.MustCompile(`^[A-Z][^,.;:]{0,50},\s+(?:it|this|the
 // consequenceRe opens a sentence that draws a consequence from the one
 // before it.
 var consequenceRe = regexp.MustCompile(`^(?:As a (?:consequence|result)|For (?:this|that|these) reasons?|This is why|That(?:'s|’s| is) why|Therefore|Hence|Thus|Consequently|Because of this|This means that)\b`)
+
+// optionEntry returns the opening sentence of the entry that describes
+// the command-line option criterion c asks about (the sentence labelled
+// "--autosquash, --no-autosquash"), the best scored when several pages
+// describe it, or -1. A manual's own entry for an option is the answer to
+// "what does --autosquash do", however long its first sentence runs and
+// however many other sentences mention the option in passing.
+func (p *pool) optionEntry(c criterion, scores []float64) int {
+	if c.generic {
+		return -1
+	}
+	var flags []string
+	for _, t := range c.core {
+		if strings.HasPrefix(t, flagPrefix+"-") {
+			flags = append(flags, t)
+		}
+	}
+	if len(flags) == 0 {
+		return -1
+	}
+	best := -1
+	for i := range p.sents {
+		s := &p.sents[i]
+		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label {
+			continue // not the first sentence of a labelled entry
+		}
+		named := false
+		for _, f := range flagTokens(s.label) {
+			named = named || slices.Contains(flags, f)
+		}
+		if named && scores[i] > 0 && (best < 0 || scores[i] > scores[best]) {
+			best = i
+		}
+	}
+	return best
+}
 
 // withCounterparts adds, for a comparison of sides (A, B), after each pick
 // whose subject is one side the nearest sentence of the same paragraph
