@@ -431,6 +431,10 @@ func TestRejoinFragments(t *testing.T) {
 		{"Setting up a mirror\n\ntally mirror add origin\n\nTo add one, run:\n\ntally mirror add\n\nMirrors are read-only.\n\nThey follow the primary.",
 			"Setting up a mirror\n\ntally mirror add origin\n\nTo add one, run:\n\ntally mirror add\n\nMirrors are read-only.\n\nThey follow the primary."},
 		{"OPTIONS\n\n--sort\n\n--no-sort\n\nSort the entries.", "OPTIONS\n\n--sort\n\n--no-sort\n\nSort the entries."},
+		// A numbered heading above a setting's own paragraph.
+		{"20.4.1. Memory\n\ncache_pages (integer): Sets the cache size. The default is 64MB.",
+			"20.4.1. Memory\n\ncache_pages (integer): Sets the cache size. The default is 64MB."},
+		{"cache_pages\n\ncache_pages (integer): Sets the cache size.", "cache_pages\n\ncache_pages (integer): Sets the cache size."},
 	}
 	for _, tt := range tests {
 		if got := rejoinFragments(tt.in); got != tt.want {

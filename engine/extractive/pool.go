@@ -314,10 +314,13 @@ func joins(p, q string, chain bool) bool {
 	case chain:
 		return true
 	}
-	// A lone term ("sha1") and the rest of its sentence ("is the default.").
+	// A lone term ("sha1") and the rest of its sentence ("is the default."),
+	// not a numbered heading ("4.1. Memory") above a paragraph, nor a term
+	// above a description that names its own ("shared_buffers (integer): …").
 	qLast, _ := utf8.DecodeLastRuneInString(q)
 	pFirst, _ := utf8.DecodeRuneInString(p)
-	return len(words) <= 3 && !unicode.IsUpper(pFirst) && strings.ContainsRune(".!", qLast) && !strings.Contains(q, "\n")
+	_, _, labelled := inlineLabel(q)
+	return len(words) == 1 && unicode.IsLower(pFirst) && strings.ContainsRune(".!", qLast) && !strings.Contains(q, "\n") && !labelled
 }
 
 // backRefRe opens a short sentence that only says something more of what
