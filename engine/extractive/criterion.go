@@ -111,6 +111,10 @@ var genericHeads = stems("command tool function method type keyword operator att
 func (p *pool) styled(c criterion, i int) float64 {
 	s := &p.sents[i]
 	switch {
+	case c.enum != "" && s.set[c.enum] && inlineListRe.MatchString(s.text):
+		// "There are four different types of objects: "blob", "tree",
+		// "commit", and "tag".": the members, named in one sentence.
+		return directBoost
 	case c.style == styleDefinition && p.defines(c, s.text):
 		return directBoost
 	case c.style == styleHowTo && s.code != "":
@@ -620,6 +624,32 @@ func (p *pool) sectionSpan(i int) (lo, hi int) {
 	return lo, hi
 }
 
+// inlineListRe matches a sentence that lists members after a colon: ":
+// "blob", "tree", "commit", and "tag"", ": DELETE, TRUNCATE or WAL".
+var inlineListRe = regexp.MustCompile(`:\s+[^,:;]{1,40}(?:,\s+[^,:;]{1,40}){1,},?\s+(?:and|or)\s+\S`)
+
+// valuesRe matches a sentence that lists the values an entry allows.
+var valuesRe = regexp.MustCompile(`(?i)\b(?:valid|possible|allowed|supported|accepted|available)\s+(?:values?|options?|choices?|settings?)\s+(?:are|is|include)\b|\bmust be one of\b|\bcan be (?:one of|either)\b`)
+
+// valuesOfEntry returns the sentence of pick i's labelled entry, at most
+// two sentences on, that lists the values the entry allows, or -1.
+func (p *pool) valuesOfEntry(i int) int {
+	s := &p.sents[i]
+	if s.label == "" {
+		return -1
+	}
+	for j := i + 1; j < len(p.sents) && j <= i+2; j++ {
+		t := &p.sents[j]
+		if t.src != s.src || t.label != s.label {
+			return -1
+		}
+		if valuesRe.MatchString(t.text) {
+			return j
+		}
+	}
+	return -1
+}
+
 // maxEnumItems bounds the items an enumeration adds to its section.
 const maxEnumItems = 8
 
@@ -645,6 +675,13 @@ func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
 	if !in[anchor] {
 		in[anchor] = true
 		out = append(out, anchor)
+	}
+	if j := p.valuesOfEntry(picks[0]); j >= 0 && !in[j] {
+		// "Specify the object format (hash algorithm)." and, next in
+		// its entry, "The valid values are sha1 and sha256.": the best
+		// pick's own entry lists the members.
+		in[j] = true
+		out = append(out, j)
 	}
 	added, lastLabel := 0, first.label
 	lo, hi := p.sectionSpan(anchor)

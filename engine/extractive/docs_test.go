@@ -431,6 +431,8 @@ func TestRejoinFragments(t *testing.T) {
 		{"Setting up a mirror\n\ntally mirror add origin\n\nTo add one, run:\n\ntally mirror add\n\nMirrors are read-only.\n\nThey follow the primary.",
 			"Setting up a mirror\n\ntally mirror add origin\n\nTo add one, run:\n\ntally mirror add\n\nMirrors are read-only.\n\nThey follow the primary."},
 		{"OPTIONS\n\n--sort\n\n--no-sort\n\nSort the entries.", "OPTIONS\n\n--sort\n\n--no-sort\n\nSort the entries."},
+		{"tally.auto\n\nWhen there are more than this many loose entries in the store,\n\ntally gc --auto\n\nwill pack them. The default value is 6700.",
+			"tally.auto\n\nWhen there are more than this many loose entries in the store, tally gc --auto will pack them. The default value is 6700."},
 		// A numbered heading above a setting's own paragraph.
 		{"20.4.1. Memory\n\ncache_pages (integer): Sets the cache size. The default is 64MB.",
 			"20.4.1. Memory\n\ncache_pages (integer): Sets the cache size. The default is 64MB."},
@@ -482,5 +484,24 @@ func TestOptionQuestionLeadsWithItsEntry(t *testing.T) {
 	}
 	if !strings.Contains(first, "When an entry of the list begins with") {
 		t.Errorf("the option's own entry does not lead:\n%s", md)
+	}
+}
+
+// An enumeration answered by an option's entry quotes the entry's sentence
+// that lists the values it allows.
+func TestEnumerationQuotesTheValuesOfTheEntry(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "tally-init(1) Manual Page", Text: "OPTIONS\n\n" +
+			"--checksum=<kind>\n\n" +
+			"Specify the given checksum kind (digest algorithm) for the new store. The valid values are\n\ncrc32\n\nand (if enabled)\n\nblake3\n\n.\n\n" +
+			"--quiet\n\nOnly print error and warning messages; all other output will be suppressed."},
+		{ID: "S2", Title: "tally-config(1) Manual Page", Text: "CONFIGURATION\n\n" +
+			"core.digest: The digest algorithm tally uses to name blocks, which older stores kept in their header.\n\n" +
+			"diff.algorithm: Choose a diff algorithm. The variants are as follows:\n\n" +
+			"default, myers: The basic greedy diff algorithm.\n\npatience: Use the patience diff algorithm when generating patches."},
+	}
+	_, md := synthesize(t, "Which digest algorithms can tally init use for new stores?", src, research.DepthStandard)
+	if !strings.Contains(md, "The valid values are crc32 and (if enabled) blake3") {
+		t.Errorf("the values of the option's entry are not quoted:\n%s", md)
 	}
 }

@@ -301,8 +301,8 @@ func joins(p, q string, chain bool) bool {
 	if strings.ContainsRune(".!?:;", last) {
 		return false
 	}
-	if strings.ContainsRune(".:…", first) {
-		return true
+	if strings.ContainsRune(".:…", first) || last == ',' && unicode.IsLower(first) {
+		return true // "… in the repository," / "git gc --auto" / "will pack them."
 	}
 	words := strings.Fields(p)
 	lastWord := strings.ToLower(strings.Trim(words[len(words)-1], "\"'()"))
