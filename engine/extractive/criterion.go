@@ -18,11 +18,11 @@ type criterion struct {
 	idents   [][]string // tokens of each identifier named ("max_clients" → maximum, client)
 	style    int        // styleDefinition or styleHowTo: sentences of that form rank higher
 	// ctx are the words of the part of the question this one leans on
-	// ("How many tables can a join contain — why is there such a
-	// limit?"): evidence must name some of them as well as core.
+	// ("Why is there such a limit (how many workers can a pool
+	// hold)?"): evidence must name some of them as well as core.
 	ctx []string
-	// advice marks a question about what the source advises ("why does
-	// the manual advise against …"): a sentence of advice answers it.
+	// advice marks a question about what the source advises ("why is X
+	// discouraged", "why recommend Y"): a sentence of advice answers it.
 	advice bool
 	// leaned marks a part that asks nothing of its own but a reason or a
 	// value: its core is the words of the part it leans on.
@@ -31,7 +31,7 @@ type criterion struct {
 	// member of a set, not a figure, so a figure implies nothing.
 	member bool
 	// group is the plural noun of the enumeration a member question leans
-	// on ("Which tokenizers … — which one is the default?" → tokenizer).
+	// on ("Which one is the default (which codecs does it ship)?" → codec).
 	group string
 	// enum is the token of the plural noun an enumeration asks to list
 	// ("Which journal modes does …" → mode): its answer is every item
@@ -112,8 +112,8 @@ func (p *pool) styled(c criterion, i int) float64 {
 	s := &p.sents[i]
 	switch {
 	case c.enum != "" && s.set[c.enum] && inlineListRe.MatchString(s.text):
-		// "There are four different types of objects: "blob", "tree",
-		// "commit", and "tag".": the members, named in one sentence.
+		// "There are three kinds of records: "page", "index", and
+		// "marker".": the members, named in one sentence.
 		return directBoost
 	case c.style == styleDefinition && p.defines(c, s.text):
 		return directBoost
@@ -147,8 +147,8 @@ var reasonRe = regexp.MustCompile(`(?i)\b(?:because|since (?:the|it|they|this|th
 // reasonHints are words of the sentences that give a reason.
 const reasonHints = "because due reason arises result fact so order therefore avoid prevent ensure"
 
-// adviceRe matches a question about advice ("why does the manual advise
-// against …", "recommend", "discourage"); adviceHints are the words its
+// adviceRe matches a question about advice ("why is X discouraged",
+// "why recommend Y", "warn"); adviceHints are the words its
 // answer uses.
 var adviceRe = regexp.MustCompile(`(?i)\b(?:advis|recommend|discourag|warn|suggest)\w*`)
 
@@ -247,8 +247,8 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		cr.group = enumNoun(stripTopicParen(lean))
 	}
 	if cr.advice = adviceRe.MatchString(c); cr.advice {
-		// "Why does the manual advise against X?": the answer says what
-		// should be avoided, and why.
+		// "Why is X discouraged?": the answer says what should be
+		// avoided, and why.
 		hints = append(hints, text.Tokens(adviceHints)...)
 	}
 	// A word of an identifier is never soft: "work" is filler in "how
@@ -410,7 +410,7 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	if c.leaned && c.style == styleReason {
 		// "… — why is there such a limit?": a sentence that gives a cause
 		// and names some of what the part before asked about answers it
-		// ("This limit arises from …" under "Number of tables in a join");
+		// ("This limit arises from …" under "Number of workers in a pool");
 		// one that only restates the limit does not.
 		if !reasonRe.MatchString(s.text) && !(c.advice && adviceSentRe.MatchString(s.text)) {
 			return false
@@ -422,12 +422,12 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 
 // namesContext reports whether sentence i is about what the part c leans
 // on asks about: it holds ctxThreshold of those words, one of them not a
-// word of every page ("attached" in "how many databases can be attached
-// to a connection", not "database" in a database's manual).
+// word of every page ("replica" in "how many replicas can a store have",
+// not "store" in a storage engine's manual).
 func (p *pool) namesContext(c criterion, i int) bool {
 	s := &p.sents[i]
 	if c.group != "" && (s.set[c.group] || s.head[c.group]) {
-		return true // "The unicode61 tokenizer … This is the default."
+		return true // "The lz4 codec, tuned for speed. This is the default."
 	}
 	if p.coverage(c.ctx, i) < ctxThreshold {
 		return false
@@ -442,9 +442,9 @@ func (p *pool) namesContext(c criterion, i int) bool {
 }
 
 // explains reports whether sentence i stands in the paragraph of a
-// sentence that answers what c's part leans on: the mechanism "VACUUM
-// works by copying the database into a temporary file" explains "as much
-// as twice the size of the database is required in free disk space" two
+// sentence that answers what c's part leans on: the mechanism "COMPACT
+// works by copying the store into a scratch file" explains "as much as
+// twice the size of the store is required in free disk space" two
 // sentences on, without repeating its words.
 func (p *pool) explains(c criterion, i int) bool {
 	lo, hi := p.paragraphSpan(i)
@@ -546,8 +546,8 @@ func (p *pool) enumAnchor(c criterion, picks []int, scores []float64) int {
 }
 
 // bestAnnouncement returns the best scored sentence, anywhere in the pool,
-// that names c's group and announces a list of it ("FTS5 features three
-// built-in tokenizer modules, described in subsequent sections:"), when it
+// that names c's group and announces a list of it ("The store features
+// three built-in codec modules, described in the sections below:"), when it
 // scores at least minRelative of the best pick; else -1. The list a page
 // announces is the answer to "which … does it provide" even when the
 // section's picks come from elsewhere on the page.
@@ -586,7 +586,7 @@ func (p *pool) announcesList(c criterion, i, hi int) bool {
 
 // listEntries returns up to max entries of the list sentence i announces,
 // before hi: labelled entries ("REAL: The value is …"), or the paragraphs
-// right after it that each name c's group ("The ascii tokenizer, which
+// right after it that each name c's group ("The zstd codec, which
 // …"), as a bulleted list of sentences is extracted. The list ends at the
 // first paragraph that is neither.
 func (p *pool) listEntries(c criterion, i, hi, max int) []int {
@@ -625,7 +625,7 @@ func (p *pool) sectionSpan(i int) (lo, hi int) {
 }
 
 // inlineListRe matches a sentence that lists members after a colon: ":
-// "blob", "tree", "commit", and "tag"", ": DELETE, TRUNCATE or WAL".
+// "page", "index", and "marker"", ": lz4, zstd or deflate".
 var inlineListRe = regexp.MustCompile(`:\s+[^,:;]{1,40}(?:,\s+[^,:;]{1,40}){1,},?\s+(?:and|or)\s+\S`)
 
 // valuesRe matches a sentence that lists the values an entry allows.
@@ -677,16 +677,16 @@ func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
 		out = append(out, anchor)
 	}
 	if j := p.valuesOfEntry(picks[0]); j >= 0 && !in[j] {
-		// "Specify the object format (hash algorithm)." and, next in
-		// its entry, "The valid values are sha1 and sha256.": the best
-		// pick's own entry lists the members.
+		// "Specify the checksum kind (digest algorithm)." and, next
+		// in its entry, "The valid values are crc32 and blake3.": the
+		// best pick's own entry lists the members.
 		in[j] = true
 		out = append(out, j)
 	}
 	added, lastLabel := 0, first.label
 	lo, hi := p.sectionSpan(anchor)
 	if announces {
-		// "… three built-in tokenizer modules:" and the list after it: its
+		// "… three built-in codec modules:" and the list after it: its
 		// entries are the members, not what the section says elsewhere.
 		if entries := p.listEntries(c, anchor, hi, maxEnumItems); len(entries) >= 2 {
 			for _, j := range entries {

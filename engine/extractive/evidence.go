@@ -206,8 +206,8 @@ func (p *pool) pick(scores []float64, k int, accept func(int) bool, avoid []int,
 
 // duplicates reports whether sentence i repeats one of others.
 // Two sentences that state different figures are never duplicates, however
-// many words they share: "… defaults to 90 days" and "… and are not
-// reachable …; defaults to 30 days" are two facts, and so are a rule and
+// many words they share: "… defaults to 60 days" and "… and not
+// referenced by any branch; defaults to 14 days" are two facts, and so are a rule and
 // the rule with its figure.
 func (p *pool) duplicates(i int, others []int) bool {
 	for _, j := range others {

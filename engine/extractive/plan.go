@@ -280,7 +280,7 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 
 // withLean writes part c of a question with the part it leans on in
 // parentheses, where a clause criterion names its topic: "Why is there such
-// a limit (how many tables can a join contain in SQLite)?". Searches for
+// a limit (how many workers can a pool hold)?". Searches for
 // the part use its own words, as for any topic in parentheses; its
 // evidence must also name what the parentheses ask about (newCriterion).
 func withLean(c, lean string) string {
@@ -309,7 +309,7 @@ func splitLean(c string) (own, lean string, ok bool) {
 var anaphorRe = regexp.MustCompile(`(?i)\b(?:such|this|these|those|it|its|they|them|their)\b|\b(?:which|the|that)\s+one\b`)
 
 // ellipticalRe matches a part that leaves out its verb, which the part
-// before it gives: "how long for entries not reachable …", "what about
+// before it gives: "how long for snapshots not referenced …", "what about
 // the follower?".
 var ellipticalRe = regexp.MustCompile(`(?i)^(?:how(?:\s+(?:many|much|long|often|large|big|far|old))?|what|which|when|where|why)\s+(?:for|about|of|with|without|if|in|on)\b`)
 

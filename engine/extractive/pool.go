@@ -152,7 +152,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			continue
 		}
 		if i+2 < len(spans) && isTermLine(body, sp) && isLabel(body, spans[i+1], spans[i+2]) {
-			// "--autosquash" / "--no-autosquash" / "When …": a term of its
+			// "--sort" / "--no-sort" / "When …": a term of its
 			// own line above another; both name the description.
 			stacked = append(stacked, text.OneLine(sp.Text))
 			continue
@@ -248,17 +248,17 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 var paraBreakRe = regexp.MustCompile(`\n[ \t]*\n\s*`)
 
 // continuesAfter are words a sentence cannot end on: a paragraph ending on
-// one was cut by the page's markup ("The valid values are" / "sha1").
+// one was cut by the page's markup ("The valid values are" / "crc32").
 var continuesAfter = set("a an the of to with from by for in on at as than that which are is be was were and or nor use using via into onto per like such called named between except")
 
 // rejoinFragments puts back together the sentences a page's inline markup
 // broke into paragraphs of their own — manual pages that render each code
-// span as a block come out as "The valid values are" / "sha1" / "and (if
-// enabled)" / "sha256" / "." — so that each is quoted whole. A paragraph
+// span as a block come out as "The valid values are" / "crc32" / "and (if
+// enabled)" / "blake3" / "." — so that each is quoted whole. A paragraph
 // that does not end a sentence runs on into the next when that one opens
-// with punctuation (", automatically modify …"), when it ends on a word no
+// with punctuation (", reorder the list …"), when it ends on a word no
 // sentence ends on, when it is itself such a fragment and the next opens
-// in lower case, or when it is a lone term ("sha1") and the next is the
+// in lower case, or when it is a lone term ("crc32") and the next is the
 // rest of a sentence in lower case ("is the default."). Only blank lines
 // change into spaces, so every quote is still the page's text.
 func rejoinFragments(body string) string {
@@ -302,7 +302,7 @@ func joins(p, q string, chain bool) bool {
 		return false
 	}
 	if strings.ContainsRune(".:…", first) || last == ',' && unicode.IsLower(first) {
-		return true // "… in the repository," / "git gc --auto" / "will pack them."
+		return true // "… in the store," / "tally gc --auto" / "will pack them."
 	}
 	words := strings.Fields(p)
 	lastWord := strings.ToLower(strings.Trim(words[len(words)-1], "\"'()"))
@@ -314,9 +314,9 @@ func joins(p, q string, chain bool) bool {
 	case chain:
 		return true
 	}
-	// A lone term ("sha1") and the rest of its sentence ("is the default."),
+	// A lone term ("crc32") and the rest of its sentence ("is the default."),
 	// not a numbered heading ("4.1. Memory") above a paragraph, nor a term
-	// above a description that names its own ("shared_buffers (integer): …").
+	// above a description that names its own ("cache_pages (integer): …").
 	qLast, _ := utf8.DecodeLastRuneInString(q)
 	pFirst, _ := utf8.DecodeRuneInString(p)
 	_, _, labelled := inlineLabel(q)
@@ -329,7 +329,7 @@ var backRefRe = regexp.MustCompile(`^(?:This|That|It|These|They)\s+(?:is|are|was
 
 // joinsPrevious appends span i (text s), a sentence too short to quote
 // that says something more of what the sentence before it named ("The
-// unicode61 tokenizer, based on Unicode 6.1. This is the default."), to
+// lz4 codec, tuned for speed. This is the default."), to
 // that sentence, the source's last quotable one, when both stand in the
 // same paragraph. It reports whether it did.
 func (p *pool) joinsPrevious(body string, spans []text.Span, i int, s, id string, src, last int, banned map[string]bool) bool {
@@ -473,8 +473,8 @@ func isLabel(body string, sp, next text.Span) bool {
 }
 
 // isTermLine reports whether span sp of body is a term written like code
-// alone on its line, as isLabel wants of its first span: "--autosquash"
-// above "--no-autosquash" above their description.
+// alone on its line, as isLabel wants of its first span: "--sort" above
+// "--no-sort" above their description.
 func isTermLine(body string, sp text.Span) bool {
 	t := text.OneLine(sp.Text)
 	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) {

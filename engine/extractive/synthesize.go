@@ -312,8 +312,8 @@ func (p *pool) rankSection(sec section, exact []string, siblings [][]string) ran
 
 // siblingPenalty scales the score, in a section answering one part of a
 // question, of a sentence that holds what another part asks and this one
-// does not: "entries not reachable from the tip … 30 days" answers the
-// part about unreachable entries, not "how long are entries kept".
+// does not: "snapshots not referenced by any branch … 14 days" answers
+// the part about unreferenced snapshots, not "how long are snapshots kept".
 const siblingPenalty = 0.5
 
 // siblingWords returns, for section si, the words that set apart each other
@@ -451,9 +451,9 @@ var consequenceRe = regexp.MustCompile(`^(?:As a (?:consequence|result)|For (?:t
 
 // optionEntry returns the opening sentence of the entry that describes
 // the command-line option criterion c asks about (the sentence labelled
-// "--autosquash, --no-autosquash"), the best scored when several pages
-// describe it, or -1. A manual's own entry for an option is the answer to
-// "what does --autosquash do", however long its first sentence runs and
+// "--sort, --no-sort"), the best scored when several pages describe it,
+// or -1. A manual's own entry for an option is the answer to "what does
+// --sort do", however long its first sentence runs and
 // however many other sentences mention the option in passing.
 func (p *pool) optionEntry(c criterion, scores []float64) int {
 	if c.generic {
@@ -487,8 +487,8 @@ func (p *pool) optionEntry(c criterion, scores []float64) int {
 
 // withCounterparts adds, for a comparison of sides (A, B), after each pick
 // whose subject is one side the nearest sentence of the same paragraph
-// whose subject is the other: "Plain VACUUM simply reclaims space …"
-// and, three sentences on, "VACUUM FULL rewrites the entire table …" —
+// whose subject is the other: "Quick SCAN only reads the headers …" and,
+// two sentences on, "Deep SCAN reads every block …" —
 // the difference is the pair.
 func (p *pool) withCounterparts(picks []int, sides []string) []int {
 	if len(sides) != 2 {
@@ -529,8 +529,8 @@ func (p *pool) withCounterparts(picks []int, sides []string) []int {
 }
 
 // opensWith reports whether sentence i's first tokens are side's, as its
-// subject: "Plain VACUUM (without FULL) simply …" opens with "plain
-// VACUUM", not with "VACUUM FULL".
+// subject: "Quick SCAN (without DEEP) only …" opens with "quick SCAN",
+// not with "deep SCAN".
 func (p *pool) opensWith(i int, side []string) bool {
 	toks := p.sents[i].toks
 	if len(toks) < len(side) {
