@@ -33,6 +33,9 @@ type criterion struct {
 	// group is the plural noun of the enumeration a member question leans
 	// on ("Which one is the default (which codecs does it ship)?" → codec).
 	group string
+	// identNames are the identifiers named, lower case as written
+	// ("cache.size"), to tell them from longer ones ("cache.sizeLimit").
+	identNames []string
 	// enum is the token of the plural noun an enumeration asks to list
 	// ("Which journal modes does …" → mode): its answer is every item
 	// the best source lists, not one sentence.
@@ -263,6 +266,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		}
 		if isTechnical(e) && len(g) > 1 {
 			cr.idents = append(cr.idents, g)
+			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
 		}
 	}
 	isSoft := func(t string) bool { return softWords[t] && !identWords[t] }
@@ -396,7 +400,7 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 			break
 		}
 	}
-	if !named || !p.namesIdentifiers(c, i) {
+	if !named || !p.namesIdentifiers(c, i) || p.labelsAnother(c, i) {
 		return false
 	}
 	var implied text.Set
@@ -475,6 +479,28 @@ func (p *pool) namesIdentifiers(c criterion, i int) bool {
 			if !s.set[t] && !s.head[t] {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// labelsAnother reports whether sentence i belongs to the entry of another
+// setting than the one c asks about: its label is an identifier that
+// shares the asked one's words but is not it ("cache.sizeLimit" for
+// "cache.size"), and neither label nor sentence names the asked one.
+func (p *pool) labelsAnother(c criterion, i int) bool {
+	s := &p.sents[i]
+	if s.label == "" || len(c.identNames) == 0 {
+		return false
+	}
+	first, _, _ := strings.Cut(s.label, " ")
+	if !isTechnical(strings.Trim(first, ",:`")) {
+		return false
+	}
+	l := strings.ToLower(s.label + " " + s.text)
+	for _, name := range c.identNames {
+		if containsTerm(l, name) {
+			return false
 		}
 	}
 	return true

@@ -505,3 +505,22 @@ func TestEnumerationQuotesTheValuesOfTheEntry(t *testing.T) {
 		t.Errorf("the values of the option's entry are not quoted:\n%s", md)
 	}
 }
+
+// The entry of another setting whose name starts like the asked one
+// ("cache.sizeLimit" for "cache.size") is never quoted for it, so its
+// value does not stand beside the asked setting's as if both were one.
+func TestEntryOfALongerSettingIsNotQuoted(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "tally-config(1) Manual Page", Text: "CONFIGURATION\n\n" +
+			"cache.size\n\nThe number of blocks the cache keeps in memory before it evicts the oldest. The default value is 6400.\n\n" +
+			"cache.sizeLimit\n\nThe most blocks any one store may hold in the cache at a time. The default value is 40.\n\n" +
+			"cache.sizeLog\n\nWhere the cache writes its statistics. The default value is cache.log in the store."},
+	}
+	_, md := synthesize(t, "What is the default value of cache.size?", src, research.DepthStandard)
+	if !strings.Contains(md, "The default value is 6400.") {
+		t.Errorf("the asked setting's default is missing:\n%s", md)
+	}
+	if strings.Contains(md, "The default value is 40.") {
+		t.Errorf("cache.sizeLimit's default is quoted for cache.size:\n%s", md)
+	}
+}

@@ -51,7 +51,8 @@ func (p *pool) choose(ctx context.Context, secs []section, budget research.Budge
 	}
 	for si, sec := range secs {
 		if sec.summary {
-			picks[si] = p.pickSummary(gq, coreOf(goal), perSummary, secs, picks, why)
+			ask := newCriterion(question, question, goal, nil)
+			picks[si] = p.pickSummary(gq, coreOf(goal), perSummary, secs, picks, why, ask)
 		}
 	}
 	for si, sec := range secs {
@@ -153,7 +154,7 @@ func (e *Engine) Synthesize(ctx context.Context, req engine.SynthesisRequest, st
 // answers a criterion of the question itself (not a generic one) and, for
 // a why-question, of the section of reasons, then the sentences that best
 // answer the question as a whole.
-func (p *pool) pickSummary(q text.Query, core []string, k int, secs []section, picks [][]int, why bool) []int {
+func (p *pool) pickSummary(q text.Query, core []string, k int, secs []section, picks [][]int, why bool, ask criterion) []int {
 	var chosen []int
 	for si, sec := range secs {
 		if len(chosen) >= k || sec.summary || len(picks[si]) == 0 || allGeneric(sec.criteria) && !(why && givesReasons(sec)) {
@@ -167,7 +168,8 @@ func (p *pool) pickSummary(q text.Query, core []string, k int, secs []section, p
 		return chosen
 	}
 	scores := p.scores(q)
-	accept := func(i int) bool { return p.coverage(core, i) >= coverThreshold }
+	// Not the entry of another setting that shares the asked one's words.
+	accept := func(i int) bool { return p.coverage(core, i) >= coverThreshold && !p.labelsAnother(ask, i) }
 	return append(chosen, p.pick(scores, k-len(chosen), accept, chosen, summaryRelative)...)
 }
 
