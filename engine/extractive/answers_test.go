@@ -181,3 +181,21 @@ func TestEnumerationFindsTheAnnouncementAmongMentions(t *testing.T) {
 		}
 	}
 }
+
+// A sentence that names the group and lists its members after a colon is
+// the direct answer to an enumeration question.
+func TestInlineListAnswersEnumeration(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Quillstore User Manual", Text: "The Object Database\n\n" +
+			"Newly created records are initially written to a file named after the record's hash (stored in .quill/records). " +
+			"All records have a statically determined kind which identifies the format of the record and how it refers to other records. " +
+			"Every record is compressed and carries a header that gives its kind and its size.\n\n" +
+			"Quillstore keeps each record under the name of its hash, so two stores always name the same record alike. " +
+			"There are four different kinds of records: \"page\", \"index\", \"journal\", and \"marker\".\n\n" +
+			"A record named in the header of another record is never removed while that record exists."},
+	}
+	_, md := synthesize(t, "Which kinds of records does Quillstore keep?", src, research.DepthStandard)
+	if !strings.HasPrefix(summaryOf(md), "There are four different kinds of records") {
+		t.Errorf("the summary does not give the listed members:\n%s", md)
+	}
+}

@@ -17,6 +17,25 @@ type criterion struct {
 	generic  bool       // only generic words beyond the question's ("key dates for X")
 	idents   [][]string // tokens of each identifier named ("max_clients" → maximum, client)
 	style    int        // styleDefinition or styleHowTo: sentences of that form rank higher
+	// ctx are the words of the part of the question this one leans on
+	// ("Why is there such a limit (how many workers can a pool
+	// hold)?"): evidence must name some of them as well as core.
+	ctx []string
+	// advice marks a question about what the source advises ("why is X
+	// discouraged", "why recommend Y"): a sentence of advice answers it.
+	advice bool
+	// leaned marks a part that asks nothing of its own but a reason or a
+	// value: its core is the words of the part it leans on.
+	leaned bool
+	// member marks "which one is the default": the answer names one
+	// member of a set, not a figure, so a figure implies nothing.
+	member bool
+	// group is the plural noun of the enumeration a member question leans
+	// on ("Which one is the default (which codecs does it ship)?" → codec).
+	group string
+	// identNames are the identifiers named, lower case as written
+	// ("cache.size"), to tell them from longer ones ("cache.sizeLimit").
+	identNames []string
 	// enum is the token of the plural noun an enumeration asks to list
 	// ("Which journal modes does …" → mode): its answer is every item
 	// the best source lists, not one sentence.
@@ -28,7 +47,8 @@ const (
 	stylePlain = iota
 	styleDefinition
 	styleHowTo
-	styleValue // "what is the default port": the answer holds a figure or a literal
+	styleValue  // "what is the default port": the answer holds a figure or a literal
+	styleReason // "why …": the answer gives a cause or a purpose
 )
 
 // styleBoost multiplies the score of a sentence in the form a criterion's
@@ -42,6 +62,8 @@ const (
 var (
 	definitionCritRe = regexp.MustCompile(`(?i)^(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?\S+(?:\s+\S+){0,2}\??$|^(?:define|explain)\b`)
 	valueCritRe      = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|max|min|limit|size|port|version|value|timeout|number|count|length|capacity|rate|price|cost|year|date|level|path|location|format|unit|percentage)s?\b`)
+	attributeCritRe  = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|limit|upper bound|lower bound|upper limit|lower limit)s?\b`)
+	whyCritRe        = regexp.MustCompile(`(?i)^why\b`)
 	howToCritRe      = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|could|should|would|to)\b|^(?:steps|ways)\s+to\b`)
 	// definitionRe captures the subject of "A workspace is a …".
 	definitionRe  = regexp.MustCompile(`(?i)^(?:(?:a|an|the)\s+)?((?:[^\s,]+\s+){0,3}?[^\s,]+)\s+(?:is|are|was|refers to|means|stands for|is defined as)\s`)
@@ -92,6 +114,10 @@ var genericHeads = stems("command tool function method type keyword operator att
 func (p *pool) styled(c criterion, i int) float64 {
 	s := &p.sents[i]
 	switch {
+	case c.enum != "" && s.set[c.enum] && inlineListRe.MatchString(s.text):
+		// "There are three kinds of records: "page", "index", and
+		// "marker".": the members, named in one sentence.
+		return directBoost
 	case c.style == styleDefinition && p.defines(c, s.text):
 		return directBoost
 	case c.style == styleHowTo && s.code != "":
@@ -105,13 +131,46 @@ func (p *pool) styled(c criterion, i int) float64 {
 		return commandBoost
 	case c.style == styleValue && (s.hasNum || s.code != ""):
 		return styleBoost
+	case c.style == styleReason && reasonRe.MatchString(s.text):
+		return commandBoost
+	case c.style == styleReason && c.advice && adviceSentRe.MatchString(s.text):
+		return commandBoost
 	}
 	return 1
 }
 
+// memberRe matches a question for one member of a set: "which one is the
+// default", "which of them is fastest".
+var memberRe = regexp.MustCompile(`(?i)^which\s+(?:one|ones|of)\b`)
+
+// reasonRe matches a sentence that states a cause or a purpose: "This
+// limit arises from the fact that …", "… because …", "… so that …".
+var reasonRe = regexp.MustCompile(`(?i)\b(?:because|since (?:the|it|they|this|that|there|an?)\b|works by|by \w+ing\b|due to|owing to|(?:arises?|arising|results?|resulting|stems?|follows?) from|caused by|the reason|reasons? (?:is|are|for|why)|so that|in order to|so as to|this is why|which is why|that is why|for (?:this|that|these) reasons?|as a (?:result|consequence)|therefore|hence|the fact that|to (?:avoid|prevent|ensure|guarantee)|otherwise)\b`)
+
+// reasonHints are words of the sentences that give a reason.
+const reasonHints = "because due reason arises result fact so order therefore avoid prevent ensure"
+
+// adviceRe matches a question about advice ("why is X discouraged",
+// "why recommend Y", "warn"); adviceHints are the words its
+// answer uses.
+var adviceRe = regexp.MustCompile(`(?i)\b(?:advis|recommend|discourag|warn|suggest)\w*`)
+
+// adviceSentRe matches a sentence that gives advice.
+var adviceSentRe = regexp.MustCompile(`(?i)\b(?:should(?: not|n't)?|avoid(?:ed)?|(?:not )?recommended|discouraged|unless (?:strictly )?needed)\b`)
+
+const adviceHints = "should avoid avoided not recommended unless needed instead overhead cost"
+
 // attributeWords name the attribute a value question asks for ("the
 // default value of", "the maximum size of").
-var attributeWords = stems("default maximum minimum max min limit size length capacity")
+var attributeWords = stems("default maximum minimum max min limit size length capacity upper lower bound")
+
+// attributeSynonyms are the words a page may state an asked attribute
+// with: "the upper bound" is given as "the maximum number of … is 125".
+var attributeSynonyms = map[string][]string{
+	text.Stem("upper"): {text.Stem("maximum"), text.Stem("max")},
+	text.Stem("lower"): {text.Stem("minimum"), text.Stem("min")},
+	text.Stem("bound"): {text.Stem("maximum"), text.Stem("minimum"), text.Stem("max"), text.Stem("min"), text.Stem("limit")},
+}
 
 // directValueRe matches a sentence that gives an attribute's value
 // outright: "The default is 64MB", "the maximum value is 1200", "defaults
@@ -136,9 +195,15 @@ func (p *pool) statesAttribute(c criterion, i int) bool {
 		switch {
 		case attributeWords[t]:
 			attribute = attribute || s.set[t]
+			for _, syn := range attributeSynonyms[t] {
+				attribute = attribute || s.set[syn]
+			}
 		case !valueWords[t]:
 			subject = subject || s.set[t] || s.head[t]
 		}
+	}
+	for _, t := range c.ctx {
+		subject = subject || s.set[t] || s.head[t]
 	}
 	return attribute && subject
 }
@@ -155,8 +220,10 @@ var needsNumRe = regexp.MustCompile(`(?i)\b(?:figures?|numbers?|statistics?|date
 // newCriterion prepares c; goal gives the core when c has only generic
 // words, and the wider context of the ranking query.
 func newCriterion(c, heading string, goal, extra []string) criterion {
+	full := c
+	c, lean, _ := splitLean(c)
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
-	cr := criterion{text: c, query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
+	cr := criterion{text: full, query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string
 	if m := howQuantityRe.FindStringSubmatch(c); m != nil && quantityWords[strings.ToLower(m[1])] != "" {
 		// "How large is Titan?": "large" asks for a figure, it is not a topic word.
@@ -167,12 +234,25 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	}
 	switch {
 	case cr.style != stylePlain:
+	case attributeCritRe.MatchString(strings.TrimSpace(c)):
+		cr.style = styleValue // "What is the upper bound?" asks for a value, not a definition
 	case definitionCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleDefinition
 	case howToCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleHowTo
 	case valueCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleValue
+	case whyCritRe.MatchString(strings.TrimSpace(c)):
+		cr.style = styleReason
+		hints = append(hints, text.Tokens(reasonHints)...)
+	}
+	if cr.member = memberRe.MatchString(c); cr.member && lean != "" {
+		cr.group = enumNoun(stripTopicParen(lean))
+	}
+	if cr.advice = adviceRe.MatchString(c); cr.advice {
+		// "Why is X discouraged?": the answer says what should be
+		// avoided, and why.
+		hints = append(hints, text.Tokens(adviceHints)...)
 	}
 	// A word of an identifier is never soft: "work" is filler in "how
 	// does it work" but the topic in "sort_mem".
@@ -186,6 +266,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		}
 		if isTechnical(e) && len(g) > 1 {
 			cr.idents = append(cr.idents, g)
+			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
 		}
 	}
 	isSoft := func(t string) bool { return softWords[t] && !identWords[t] }
@@ -205,9 +286,27 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.generic = false
 		}
 	}
-	if len(cr.core) == 0 {
+	// The part leant on names what this part asks about: its words, but
+	// not the value or reason it asked for, must be on the answer too.
+	own := text.NewSet(cr.core)
+	if m := howQuantityRe.FindStringSubmatch(lean); m != nil && quantityWords[strings.ToLower(m[1])] != "" {
+		own[text.Stem(strings.ToLower(m[1]))] = true // "how many": no word of the subject
+	}
+	for _, t := range text.Unique(append(text.Tokens(stripTopicParen(lean)), flagTokens(lean)...)) {
+		if !isSoft(t) && !valueWords[t] && !own[t] {
+			cr.ctx = append(cr.ctx, t)
+		}
+	}
+	switch {
+	case len(cr.core) == 0 && len(cr.ctx) > 0:
+		// "… — why?": the part asks only for a reason, about what the
+		// part before it named.
+		cr.core, cr.ctx, cr.generic, cr.leaned = cr.ctx, nil, false, true
+	case len(cr.core) == 0:
 		cr.core = coreOf(goal)
 		cr.generic = true
+	case len(cr.ctx) > 0:
+		cr.generic = false
 	}
 	if cr.needsNum && !cr.generic && !whenDateRe.MatchString(c) {
 		// "How many jobs run by default?" may be answered by "the number
@@ -225,6 +324,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	if cr.style == styleHowTo {
 		cr.query.Add(text.Tokens(howToHints), 0.3)
 	}
+	cr.query.Add(cr.ctx, 0.7)
 	cr.query.Add(text.Tokens(heading), 1)
 	cr.query.Add(toks, 1)
 	cr.query.Add(text.Tokens(c), 1) // the topic in parentheses too
@@ -294,26 +394,80 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	for _, t := range c.core {
 		subject = subject || !p.context[t]
 	}
-	for _, t := range c.core {
+	for _, t := range slices.Concat(c.core, c.ctx) {
 		if (s.set[t] || s.head[t]) && (!p.context[t] || !subject) {
 			named = true
 			break
 		}
 	}
-	if !named || !p.namesIdentifiers(c, i) {
+	if !named || !p.namesIdentifiers(c, i) || p.labelsAnother(c, i) {
 		return false
 	}
 	var implied text.Set
-	if c.style == styleValue && s.hasNum {
+	if c.style == styleValue && s.hasNum && !c.member {
 		implied = valueWords
 	}
-	return p.coverageWith(c.core, i, implied) >= coverThreshold
+	if len(c.ctx) > 0 && !p.namesContext(c, i) {
+		return false // about something else than the part it leans on
+	}
+	cover := p.coverageWith(c.core, i, implied)
+	if c.leaned && c.style == styleReason {
+		// "… — why is there such a limit?": a sentence that gives a cause
+		// and names some of what the part before asked about answers it
+		// ("This limit arises from …" under "Number of workers in a pool");
+		// one that only restates the limit does not.
+		if !reasonRe.MatchString(s.text) && !(c.advice && adviceSentRe.MatchString(s.text)) {
+			return false
+		}
+		return cover >= ctxThreshold || p.explains(c, i)
+	}
+	return cover >= coverThreshold
 }
+
+// namesContext reports whether sentence i is about what the part c leans
+// on asks about: it holds ctxThreshold of those words, one of them not a
+// word of every page ("replica" in "how many replicas can a store have",
+// not "store" in a storage engine's manual).
+func (p *pool) namesContext(c criterion, i int) bool {
+	s := &p.sents[i]
+	if c.group != "" && (s.set[c.group] || s.head[c.group]) {
+		return true // "The lz4 codec, tuned for speed. This is the default."
+	}
+	if p.coverage(c.ctx, i) < ctxThreshold {
+		return false
+	}
+	for _, t := range c.ctx {
+		if (s.set[t] || s.head[t]) && !p.topical[t] {
+			return true
+		}
+	}
+	// Every word it holds is on nearly every page: it must hold most.
+	return p.coverage(c.ctx, i) >= coverThreshold
+}
+
+// explains reports whether sentence i stands in the paragraph of a
+// sentence that answers what c's part leans on: the mechanism "COMPACT
+// works by copying the store into a scratch file" explains "as much as
+// twice the size of the store is required in free disk space" two
+// sentences on, without repeating its words.
+func (p *pool) explains(c criterion, i int) bool {
+	lo, hi := p.paragraphSpan(i)
+	for j := lo; j < hi; j++ {
+		if j != i && p.coverage(c.core, j) >= coverThreshold {
+			return true
+		}
+	}
+	return false
+}
+
+// ctxThreshold is the share of the words of the part a criterion leans
+// on that its evidence must hold: enough to be about the same thing.
+const ctxThreshold = 0.3
 
 // valueWords name the kind of figure a question asks for ("the maximum
 // size of a payload"): a sentence that states a figure answers them
 // without repeating them ("it must be shorter than 8000 bytes").
-var valueWords = stems("default value maximum minimum max min limit size length number count amount total capacity")
+var valueWords = stems("default value maximum minimum max min limit size length number count amount total capacity upper lower bound")
 
 // namesIdentifiers reports whether sentence i (with its heading or label)
 // holds every part of each identifier c names: "max_clients" is not
@@ -325,6 +479,28 @@ func (p *pool) namesIdentifiers(c criterion, i int) bool {
 			if !s.set[t] && !s.head[t] {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// labelsAnother reports whether sentence i belongs to the entry of another
+// setting than the one c asks about: its label is an identifier that
+// shares the asked one's words but is not it ("cache.sizeLimit" for
+// "cache.size"), and neither label nor sentence names the asked one.
+func (p *pool) labelsAnother(c criterion, i int) bool {
+	s := &p.sents[i]
+	if s.label == "" || len(c.identNames) == 0 {
+		return false
+	}
+	first, _, _ := strings.Cut(s.label, " ")
+	if !isTechnical(strings.Trim(first, ",:`")) {
+		return false
+	}
+	l := strings.ToLower(s.label + " " + s.text)
+	for _, name := range c.identNames {
+		if containsTerm(l, name) {
+			return false
 		}
 	}
 	return true
@@ -367,9 +543,12 @@ func enumNoun(c string) string {
 // announcement in a pick's section that names c's group ("… one of the
 // following storage classes:"), else the pick whose section has the most
 // paragraphs naming the group; the first on a tie.
-func (p *pool) enumAnchor(c criterion, picks []int) int {
+func (p *pool) enumAnchor(c criterion, picks []int, scores []float64) int {
+	if i := p.bestAnnouncement(c, picks, scores); i >= 0 {
+		return i
+	}
 	for _, i := range picks {
-		if _, hi := p.sectionSpan(i); p.announcesList(i, hi) {
+		if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
 			return i
 		}
 	}
@@ -379,7 +558,7 @@ func (p *pool) enumAnchor(c criterion, picks []int) int {
 		n := 0
 		for j := lo; j < hi; j++ {
 			if s := &p.sents[j]; s.para && s.set[c.enum] {
-				if p.announcesList(j, hi) {
+				if p.announcesList(c, j, hi) {
 					return j
 				}
 				n++
@@ -392,19 +571,67 @@ func (p *pool) enumAnchor(c criterion, picks []int) int {
 	return best
 }
 
+// bestAnnouncement returns the best scored sentence, anywhere in the pool,
+// that names c's group and announces a list of it ("The store features
+// three built-in codec modules, described in the sections below:"), when it
+// scores at least minRelative of the best pick; else -1. The list a page
+// announces is the answer to "which … does it provide" even when the
+// section's picks come from elsewhere on the page.
+func (p *pool) bestAnnouncement(c criterion, picks []int, scores []float64) int {
+	if len(scores) != len(p.sents) {
+		return -1
+	}
+	top := 0.0
+	for _, i := range picks {
+		top = max(top, scores[i])
+	}
+	best := -1
+	for i := range p.sents {
+		s := &p.sents[i]
+		if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || !strings.HasSuffix(s.text, ":") {
+			continue
+		}
+		if best >= 0 && scores[i] <= scores[best] {
+			continue
+		}
+		if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
+			best = i
+		}
+	}
+	return best
+}
+
 // announcesList reports whether sentence i ends in a colon and at least
-// two labelled entries follow it before hi, the end of its section.
-func (p *pool) announcesList(i, hi int) bool {
+// two entries follow it before hi, the end of its section.
+func (p *pool) announcesList(c criterion, i, hi int) bool {
 	if !strings.HasSuffix(p.sents[i].text, ":") {
 		return false
 	}
-	entries := 0
-	for j := i + 1; j < hi && entries < 2; j++ {
-		if p.sents[j].label != "" {
-			entries++
+	return len(p.listEntries(c, i, hi, 2)) >= 2
+}
+
+// listEntries returns up to max entries of the list sentence i announces,
+// before hi: labelled entries ("REAL: The value is …"), or the paragraphs
+// right after it that each name c's group ("The zstd codec, which
+// …"), as a bulleted list of sentences is extracted. The list ends at the
+// first paragraph that is neither.
+func (p *pool) listEntries(c criterion, i, hi, max int) []int {
+	var out []int
+	lastLabel := p.sents[i].label
+	for j := i + 1; j < hi && len(out) < max; j++ {
+		s := &p.sents[j]
+		switch {
+		case s.label != "" && s.label != lastLabel:
+			out = append(out, j)
+		case s.label != "":
+		case s.para && c.enum != "" && s.set[c.enum]:
+			out = append(out, j)
+		case s.para && len(out) > 0 && p.sents[out[len(out)-1]].label == "":
+			return out // a paragraph of prose: the list is over
 		}
+		lastLabel = s.label
 	}
-	return entries >= 2
+	return out
 }
 
 // sectionSpan returns the range [lo, hi) of the sentences that share
@@ -423,6 +650,32 @@ func (p *pool) sectionSpan(i int) (lo, hi int) {
 	return lo, hi
 }
 
+// inlineListRe matches a sentence that lists members after a colon: ":
+// "page", "index", and "marker"", ": lz4, zstd or deflate".
+var inlineListRe = regexp.MustCompile(`:\s+[^,:;]{1,40}(?:,\s+[^,:;]{1,40}){1,},?\s+(?:and|or)\s+\S`)
+
+// valuesRe matches a sentence that lists the values an entry allows.
+var valuesRe = regexp.MustCompile(`(?i)\b(?:valid|possible|allowed|supported|accepted|available)\s+(?:values?|options?|choices?|settings?)\s+(?:are|is|include)\b|\bmust be one of\b|\bcan be (?:one of|either)\b`)
+
+// valuesOfEntry returns the sentence of pick i's labelled entry, at most
+// two sentences on, that lists the values the entry allows, or -1.
+func (p *pool) valuesOfEntry(i int) int {
+	s := &p.sents[i]
+	if s.label == "" {
+		return -1
+	}
+	for j := i + 1; j < len(p.sents) && j <= i+2; j++ {
+		t := &p.sents[j]
+		if t.src != s.src || t.label != s.label {
+			return -1
+		}
+		if valuesRe.MatchString(t.text) {
+			return j
+		}
+	}
+	return -1
+}
+
 // maxEnumItems bounds the items an enumeration adds to its section.
 const maxEnumItems = 8
 
@@ -433,11 +686,11 @@ const maxEnumItems = 8
 // pick's own entry that does ("logical adds the information …"), and,
 // after a pick that announces a list ("… one of the following storage
 // classes:"), the first sentence of each entry that follows.
-func (p *pool) enumerate(c criterion, picks []int) []int {
+func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
 	if c.enum == "" || len(picks) == 0 {
 		return picks
 	}
-	anchor := p.enumAnchor(c, picks)
+	anchor := p.enumAnchor(c, picks, scores)
 	first := p.sents[anchor]
 	announces := strings.HasSuffix(first.text, ":")
 	in := map[int]bool{}
@@ -449,8 +702,28 @@ func (p *pool) enumerate(c criterion, picks []int) []int {
 		in[anchor] = true
 		out = append(out, anchor)
 	}
+	if j := p.valuesOfEntry(picks[0]); j >= 0 && !in[j] {
+		// "Specify the checksum kind (digest algorithm)." and, next
+		// in its entry, "The valid values are crc32 and blake3.": the
+		// best pick's own entry lists the members.
+		in[j] = true
+		out = append(out, j)
+	}
 	added, lastLabel := 0, first.label
 	lo, hi := p.sectionSpan(anchor)
+	if announces {
+		// "… three built-in codec modules:" and the list after it: its
+		// entries are the members, not what the section says elsewhere.
+		if entries := p.listEntries(c, anchor, hi, maxEnumItems); len(entries) >= 2 {
+			for _, j := range entries {
+				if !in[j] && !p.duplicates(j, out) {
+					in[j] = true
+					out = append(out, j)
+				}
+			}
+			return out
+		}
+	}
 	for j := lo; j < hi && added < maxEnumItems; j++ {
 		s := &p.sents[j]
 		if in[j] {

@@ -238,7 +238,7 @@ func TestDirectValueLeads(t *testing.T) {
 	q := "What is the default value of shared_buffers?"
 	goal := text.Tokens(q)
 	c := newCriterion(q, "Default value of shared_buffers", goal, nil)
-	r := p.rankSection(section{heading: "Default value of shared_buffers", criteria: []criterion{c}}, exactTerms(q))
+	r := p.rankSection(section{heading: "Default value of shared_buffers", criteria: []criterion{c}}, exactTerms(q), nil)
 	direct := sentenceIndex(t, p, "The default is typically")
 	for _, other := range []string{"If this value", "If you have a dedicated"} {
 		if i := sentenceIndex(t, p, other); r.scores[i] >= r.scores[direct] {
@@ -381,7 +381,7 @@ func TestFlagQuestionFindsItsLabel(t *testing.T) {
 		"-X: Reserved for various implementation-specific options. For example, the -X utf8 command line option enables the UTF-8 Mode."})
 	q := "What does the -O command line option do?"
 	c := newCriterion(q, "The -O option", text.Tokens(q), nil)
-	r := p.rankSection(section{heading: "The -O option", criteria: []criterion{c}}, exactTerms(q))
+	r := p.rankSection(section{heading: "The -O option", criteria: []criterion{c}}, exactTerms(q), nil)
 	o := sentenceIndex(t, p, "Remove assert statements")
 	x := sentenceIndex(t, p, "For example, the -X utf8")
 	if !r.accept(o) {
@@ -389,5 +389,138 @@ func TestFlagQuestionFindsItsLabel(t *testing.T) {
 	}
 	if r.scores[o] <= r.scores[x] {
 		t.Errorf("-O description scores %.2f, the -X example %.2f", r.scores[o], r.scores[x])
+	}
+}
+
+// A manual page's option with two names on lines of their own ("--sort",
+// "--no-sort") labels the description below them with both, even when
+// the page's inline markup cut the description short.
+func TestStackedTermsLabelACutDescription(t *testing.T) {
+	tests := []struct {
+		text, prefix, label string
+	}{
+		{"OPTIONS\n\n--sort\n\n--no-sort\n\nWhen the entries of the index begin with \"keep! …\" or \"drop! …\", and a matching entry is already in the list\n\n...\n\n, reorder the list.",
+			"When the entries of the index begin", "--sort, --no-sort"},
+		{"OPTIONS\n\n-q\n\n--quiet\n\nSuppress all output except errors.", "Suppress all output", "-q, --quiet"},
+		{"OPTIONS\n\n--verbose\n\nPrint every step of the indexing run as it happens.", "Print every step", "--verbose"},
+	}
+	for _, tt := range tests {
+		p := docPool([2]string{"tally-index(1) Manual Page", tt.text})
+		i := sentenceIndex(t, p, tt.prefix)
+		if p.sents[i].label != tt.label {
+			t.Errorf("%q: label %q, want %q", tt.prefix, p.sents[i].label, tt.label)
+		}
+	}
+	p := docPool([2]string{"tally-index(1) Manual Page", tests[0].text})
+	c := newCriterion("What does the --sort option of tally index do?", "The --sort option", nil, nil)
+	if i := sentenceIndex(t, p, "When the entries"); !p.namesFlag(c, i) {
+		t.Errorf("the cut description does not name --sort")
+	}
+}
+
+// A sentence that a page's inline markup broke into paragraphs of their own
+// is put back together, and only there: headings, commands after a
+// lead-in and whole sentences keep their blank lines.
+func TestRejoinFragments(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Specify the checksum kind. The valid values are\n\ncrc32\n\nand (if enabled)\n\nsha256\n\n.\n\ncrc32\n\nis the default.",
+			"Specify the checksum kind. The valid values are crc32 and (if enabled) sha256 .\n\ncrc32 is the default."},
+		{"When the entry matches the same\n\n...\n\n, reorder the list of\n\ntally index -i\n\n, so that it comes first.",
+			"When the entry matches the same ... , reorder the list of tally index -i , so that it comes first."},
+		// A heading, a lead-in with its colon, a command and whole sentences stay apart.
+		{"Setting up a mirror\n\ntally mirror add origin\n\nTo add one, run:\n\ntally mirror add\n\nMirrors are read-only.\n\nThey follow the primary.",
+			"Setting up a mirror\n\ntally mirror add origin\n\nTo add one, run:\n\ntally mirror add\n\nMirrors are read-only.\n\nThey follow the primary."},
+		{"OPTIONS\n\n--sort\n\n--no-sort\n\nSort the entries.", "OPTIONS\n\n--sort\n\n--no-sort\n\nSort the entries."},
+		{"tally.auto\n\nWhen there are more than this many loose entries in the store,\n\ntally gc --auto\n\nwill pack them. The default value is 6700.",
+			"tally.auto\n\nWhen there are more than this many loose entries in the store, tally gc --auto will pack them. The default value is 6700."},
+		// A numbered heading above a setting's own paragraph.
+		{"20.4.1. Memory\n\ncache_pages (integer): Sets the cache size. The default is 64MB.",
+			"20.4.1. Memory\n\ncache_pages (integer): Sets the cache size. The default is 64MB."},
+		{"cache_pages\n\ncache_pages (integer): Sets the cache size.", "cache_pages\n\ncache_pages (integer): Sets the cache size."},
+	}
+	for _, tt := range tests {
+		if got := rejoinFragments(tt.in); got != tt.want {
+			t.Errorf("rejoinFragments(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Commas and ellipses standing alone in a put-together sentence are not
+// words: a long option description stays quotable.
+func TestQualityCountsWordsNotMarks(t *testing.T) {
+	s := "When the entry matches the same ... , reorder the list of tally index -i , so that the entry marked for moving comes right after " +
+		"the entry to be changed , and change the action of the moved entry from keep to drop or squash or fixup respectively , " +
+		"unless the list is locked … or … the entry was already moved by an earlier run of the reorder step ."
+	if n := len(strings.Fields(s)); n <= maxQuoteWords {
+		t.Fatalf("example has %d fields, want more than %d", n, maxQuoteWords)
+	}
+	if quality(s) == 0 {
+		t.Errorf("quality = 0, want the sentence quotable")
+	}
+}
+
+// "What does the --sort option do?" is answered first by the manual's own
+// entry for --sort, however many shorter sentences mention the option.
+func TestOptionQuestionLeadsWithItsEntry(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "tally-index(1) Manual Page", Text: "OPTIONS\n\n" +
+			"--sort\n\n--no-sort\n\n" +
+			"When an entry of the list begins with \"keep! …\" or \"drop! …\" and another entry of the list matches the same name, " +
+			"automatically move the marked entry right after the entry it names and change its action from keep to drop or squash, " +
+			"so that one run of tally index applies every marked change in order.\n\n" +
+			"--quiet\n\nSuppress the summary printed at the end of the run."},
+		{ID: "S2", Title: "tally-config(1) Manual Page", Text: "CONFIGURATION\n\n" +
+			"index.sort: If set to true enable the --sort option of tally index by default.\n\n" +
+			"index.keep: Entries kept by tally index --sort are listed first."},
+	}
+	_, md := synthesize(t, "What does the --sort option of tally index do?", src, research.DepthStandard)
+	sec := sectionOf(md, "What does the --sort option")
+	first := ""
+	for _, line := range strings.Split(sec, "\n") {
+		if strings.HasPrefix(line, "- ") {
+			first = line
+			break
+		}
+	}
+	if !strings.Contains(first, "When an entry of the list begins with") {
+		t.Errorf("the option's own entry does not lead:\n%s", md)
+	}
+}
+
+// An enumeration answered by an option's entry quotes the entry's sentence
+// that lists the values it allows.
+func TestEnumerationQuotesTheValuesOfTheEntry(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "tally-init(1) Manual Page", Text: "OPTIONS\n\n" +
+			"--checksum=<kind>\n\n" +
+			"Specify the given checksum kind (digest algorithm) for the new store. The valid values are\n\ncrc32\n\nand (if enabled)\n\nblake3\n\n.\n\n" +
+			"--quiet\n\nOnly print error and warning messages; all other output will be suppressed."},
+		{ID: "S2", Title: "tally-config(1) Manual Page", Text: "CONFIGURATION\n\n" +
+			"core.digest: The digest algorithm tally uses to name blocks, which older stores kept in their header.\n\n" +
+			"diff.algorithm: Choose a diff algorithm. The variants are as follows:\n\n" +
+			"default, myers: The basic greedy diff algorithm.\n\npatience: Use the patience diff algorithm when generating patches."},
+	}
+	_, md := synthesize(t, "Which digest algorithms can tally init use for new stores?", src, research.DepthStandard)
+	if !strings.Contains(md, "The valid values are crc32 and (if enabled) blake3") {
+		t.Errorf("the values of the option's entry are not quoted:\n%s", md)
+	}
+}
+
+// The entry of another setting whose name starts like the asked one
+// ("cache.sizeLimit" for "cache.size") is never quoted for it, so its
+// value does not stand beside the asked setting's as if both were one.
+func TestEntryOfALongerSettingIsNotQuoted(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "tally-config(1) Manual Page", Text: "CONFIGURATION\n\n" +
+			"cache.size\n\nThe number of blocks the cache keeps in memory before it evicts the oldest. The default value is 6400.\n\n" +
+			"cache.sizeLimit\n\nThe most blocks any one store may hold in the cache at a time. The default value is 40.\n\n" +
+			"cache.sizeLog\n\nWhere the cache writes its statistics. The default value is cache.log in the store."},
+	}
+	_, md := synthesize(t, "What is the default value of cache.size?", src, research.DepthStandard)
+	if !strings.Contains(md, "The default value is 6400.") {
+		t.Errorf("the asked setting's default is missing:\n%s", md)
+	}
+	if strings.Contains(md, "The default value is 40.") {
+		t.Errorf("cache.sizeLimit's default is quoted for cache.size:\n%s", md)
 	}
 }

@@ -205,9 +205,36 @@ func (p *pool) pick(scores []float64, k int, accept func(int) bool, avoid []int,
 }
 
 // duplicates reports whether sentence i repeats one of others.
+// Two sentences that state different figures are never duplicates, however
+// many words they share: "… defaults to 60 days" and "… and not
+// referenced by any branch; defaults to 14 days" are two facts, and so are a rule and
+// the rule with its figure.
 func (p *pool) duplicates(i int, others []int) bool {
 	for _, j := range others {
-		if i == j || p.sents[i].key == p.sents[j].key || text.Overlap(p.sents[i].set, p.sents[j].set) >= nearDuplicate {
+		if i == j || p.sents[i].key == p.sents[j].key {
+			return true
+		}
+		if text.Overlap(p.sents[i].set, p.sents[j].set) >= nearDuplicate && !p.differentFigures(i, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// differentFigures reports whether sentences i and j do not state the same
+// figures: one states a figure the other lacks.
+func (p *pool) differentFigures(i, j int) bool {
+	a, b := &p.sents[i], &p.sents[j]
+	if !a.hasNum && !b.hasNum {
+		return false
+	}
+	for _, t := range a.toks {
+		if text.IsNumberToken(t) && !b.set[t] {
+			return true
+		}
+	}
+	for _, t := range b.toks {
+		if text.IsNumberToken(t) && !a.set[t] {
 			return true
 		}
 	}

@@ -148,9 +148,9 @@ func criteriaFor(q question) (criteria, headings []string) {
 		if len(criteria) >= maxCriteria || c == "" {
 			return
 		}
-		key := tokenKey(c)
+		key := partKey(c)
 		for _, have := range criteria {
-			if tokenKey(have) == key {
+			if partKey(have) == key {
 				return
 			}
 		}
@@ -185,9 +185,19 @@ func criteriaFor(q question) (criteria, headings []string) {
 		if m := leadRe.FindStringSubmatch(q.clauses[0]); m != nil {
 			lead = capitalise(strings.ToLower(m[1])) + " " + strings.ToLower(m[2])
 		}
+		prev := ""
 		for i, c := range q.clauses {
 			cr := clauseCriterion(q, i, c, lead)
-			add(cr, heading(cr))
+			h := heading(cr)
+			if prev != "" && leansOn(q, cr) {
+				// "… and why is there such a limit?" asks about what the
+				// part before it named: it carries that part as context.
+				cr = withLean(cr, prev)
+			}
+			if prev == "" {
+				prev = stripTopicParen(cr)
+			}
+			add(cr, h)
 		}
 	}
 	kind := q.kind
@@ -232,7 +242,12 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 		// "… and how do I change it": "it" is what the clause before asked about.
 		if loc := pronounRe.FindStringIndex(c); loc != nil {
 			sub := clauseSubject(q.clauses[i-1])
-			if sub == "" || strings.HasPrefix(strings.ToLower(sub), "change") {
+			plural := strings.HasPrefix(strings.ToLower(c[loc[0]:loc[1]]), "th")
+			if sub == "" && plural {
+				// "… and how do I turn them on": "them" is not the
+				// product the question names; the part leans on the one
+				// before it instead (leansOn).
+			} else if sub == "" || strings.HasPrefix(strings.ToLower(sub), "change") {
 				sub = q.topic
 			}
 			if sub != "" {
@@ -261,6 +276,93 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 		c += "?"
 	}
 	return c
+}
+
+// withLean writes part c of a question with the part it leans on in
+// parentheses, where a clause criterion names its topic: "Why is there such
+// a limit (how many workers can a pool hold)?". Searches for
+// the part use its own words, as for any topic in parentheses; its
+// evidence must also name what the parentheses ask about (newCriterion).
+func withLean(c, lean string) string {
+	own := strings.TrimRight(stripTopicParen(c), "?.! ")
+	return own + " (" + lowerFirst(strings.TrimRight(lean, "?.! ")) + ")?"
+}
+
+// splitLean returns the part and the part it leans on of a criterion
+// written by withLean; ok is false for any other criterion, whose
+// parentheses (if any) name a topic, not a question.
+func splitLean(c string) (own, lean string, ok bool) {
+	i := strings.LastIndex(c, " (")
+	if i <= 0 {
+		return c, "", false
+	}
+	inner := strings.TrimSuffix(strings.TrimRight(c[i+2:], "?.! "), ")")
+	first := strings.ToLower(firstWord(inner))
+	if !whWords[first] && !auxVerb[first] {
+		return c, "", false
+	}
+	return c[:i] + "?", inner, true
+}
+
+// anaphorRe matches words that point back at what an earlier part of the
+// question named: "such a limit", "this option", "which one", "them".
+var anaphorRe = regexp.MustCompile(`(?i)\b(?:such|this|these|those|it|its|they|them|their)\b|\b(?:which|the|that)\s+one\b`)
+
+// ellipticalRe matches a part that leaves out its verb, which the part
+// before it gives: "how long for snapshots not referenced …", "what about
+// the follower?".
+var ellipticalRe = regexp.MustCompile(`(?i)^(?:how(?:\s+(?:many|much|long|often|large|big|far|old))?|what|which|when|where|why)\s+(?:for|about|of|with|without|if|in|on)\b`)
+
+// leansOn reports whether criterion c, made from a later part of the
+// question, cannot be answered without the part before it: it still
+// points back at it, it names none of the question's names, or it asks
+// nothing of its own beyond a value or a reason ("and what is the upper
+// bound?", "and why?").
+func leansOn(q question, c string) bool {
+	c = stripTopicParen(c)
+	if anaphorRe.MatchString(c) || ellipticalRe.MatchString(c) || len(q.entities) > 0 && !containsAny(c, q.entities) {
+		return true
+	}
+	own := 0
+	for _, w := range keywords(c) {
+		if t := text.Stem(strings.ToLower(w)); !softWords[t] && !valueWords[t] && !quantityAdjective(w) {
+			own++
+		}
+	}
+	return own == 0 || len(q.entities) == 0 && !sharesWord(c, q.clauses[0])
+}
+
+// quantityAdjective reports the adjective of a "how long/many …" question.
+func quantityAdjective(w string) bool { return quantityWords[strings.ToLower(w)] != "" }
+
+// sharesWord reports whether a and b share a keyword.
+func sharesWord(a, b string) bool {
+	bs := text.NewSet(text.Tokens(b))
+	for _, t := range text.Tokens(a) {
+		if bs[t] && !softWords[t] && !valueWords[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// partKey is the key that tells criteria apart: a part that leans on
+// another ("… — why?") differs from it by its question word.
+func partKey(c string) string {
+	if own, lean, ok := splitLean(c); ok {
+		return strings.ToLower(firstWord(own)) + " " + tokenKey(own) + " (" + tokenKey(lean) + ")"
+	}
+	return tokenKey(c)
+}
+
+// lowerFirst lower-cases the first letter of a question word, so that a
+// part reads on after the one it leans on.
+func lowerFirst(s string) string {
+	w := firstWord(s)
+	if whWords[strings.ToLower(w)] || auxVerb[strings.ToLower(w)] {
+		return strings.ToLower(s[:1]) + s[1:]
+	}
+	return s
 }
 
 func containsAny(s string, subs []string) bool {

@@ -124,7 +124,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	if id == "" || len(p.sents) >= maxPoolSents {
 		return
 	}
-	body = text.ClipBytes(body, maxSourceBytes)
+	body = rejoinFragments(text.ClipBytes(body, maxSourceBytes))
 	src := len(p.docs)
 	titleToks := text.Tokens(title)
 	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks)}
@@ -135,7 +135,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	label := ""
 	labelEnd := -1 // the label applies to the paragraph that follows it
 	pos, section := 0, 0
-	consumed := -1 // a command line already quoted with the sentence before it
+	consumed := -1       // a command line already quoted with the sentence before it
+	last := -1           // the span of the source's last quotable sentence
+	var stacked []string // terms on lines of their own above a label
 	for i, sp := range spans {
 		if i == consumed {
 			continue
@@ -149,13 +151,21 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			headSet, label = sectionSet, ""
 			continue
 		}
+		if i+2 < len(spans) && isTermLine(body, sp) && isLabel(body, spans[i+1], spans[i+2]) {
+			// "--sort" / "--no-sort" / "When …": a term of its
+			// own line above another; both name the description.
+			stacked = append(stacked, text.OneLine(sp.Text))
+			continue
+		}
 		if i+1 < len(spans) && isLabel(body, sp, spans[i+1]) {
 			// "--offline" / "Prevents Cargo from accessing the network":
 			// the description answers questions about the option it names.
-			label, labelEnd = text.OneLine(sp.Text), i
+			label, labelEnd = strings.Join(append(stacked, text.OneLine(sp.Text)), ", "), i
+			stacked = nil
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			continue
 		}
+		stacked = nil
 		s := text.OneLine(sp.Text)
 		if i+1 < len(spans) && startsLine(body, sp) && !startsLine(body, spans[i+1]) && isTermSentence(s) {
 			// "REAL. The value is a floating point value …": a list item
@@ -172,6 +182,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 		}
 		q := quality(s)
+		if q == 0 && p.joinsPrevious(body, spans, i, s, id, src, last, banned) {
+			continue
+		}
 		if q > 0 && isTableRow(s) {
 			s = rowSentence(s)
 		}
@@ -221,6 +234,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			quality: q * weight, hasNum: hasNumber(toks), pos: pos,
 			section: section, para: startsLine(body, sp),
 		})
+		last = i
 		pos++
 		if pos >= maxSourceSents || len(p.sents) >= maxPoolSents {
 			break
@@ -228,6 +242,122 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	}
 	d.set = text.NewSet(d.toks)
 	p.docs = append(p.docs, d)
+}
+
+// paraBreakRe matches a blank line between paragraphs.
+var paraBreakRe = regexp.MustCompile(`\n[ \t]*\n\s*`)
+
+// continuesAfter are words a sentence cannot end on: a paragraph ending on
+// one was cut by the page's markup ("The valid values are" / "crc32").
+var continuesAfter = set("a an the of to with from by for in on at as than that which are is be was were and or nor use using via into onto per like such called named between except")
+
+// rejoinFragments puts back together the sentences a page's inline markup
+// broke into paragraphs of their own — manual pages that render each code
+// span as a block come out as "The valid values are" / "crc32" / "and (if
+// enabled)" / "blake3" / "." — so that each is quoted whole. A paragraph
+// that does not end a sentence runs on into the next when that one opens
+// with punctuation (", reorder the list …"), when it ends on a word no
+// sentence ends on, when it is itself such a fragment and the next opens
+// in lower case, or when it is a lone term ("crc32") and the next is the
+// rest of a sentence in lower case ("is the default."). Only blank lines
+// change into spaces, so every quote is still the page's text.
+func rejoinFragments(body string) string {
+	breaks := paraBreakRe.FindAllStringIndex(body, -1)
+	if len(breaks) == 0 {
+		return body
+	}
+	var b strings.Builder
+	start, chain := 0, false
+	for _, br := range breaks {
+		p, q := body[start:br[0]], body[br[1]:]
+		if end := paraBreakRe.FindStringIndex(q); end != nil {
+			q = q[:end[0]]
+		}
+		b.WriteString(body[start:br[0]])
+		if joins(strings.TrimSpace(p), strings.TrimSpace(q), chain) {
+			b.WriteByte(' ')
+			chain = true
+		} else {
+			b.WriteString(body[br[0]:br[1]])
+			chain = false
+		}
+		start = br[1]
+	}
+	b.WriteString(body[start:])
+	return b.String()
+}
+
+// joins reports whether paragraph q continues the sentence paragraph p
+// leaves open; chain tells that p itself was joined to the one before.
+func joins(p, q string, chain bool) bool {
+	if p == "" || q == "" || strings.Contains(p, "\n") && !chain {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(q)
+	if strings.ContainsRune(",;)]", first) {
+		return true // ", automatically modify …" after "matches the same" / "…"
+	}
+	last, _ := utf8.DecodeLastRuneInString(p)
+	if strings.ContainsRune(".!?:;", last) {
+		return false
+	}
+	if strings.ContainsRune(".:…", first) || last == ',' && unicode.IsLower(first) {
+		return true // "… in the store," / "tally gc --auto" / "will pack them."
+	}
+	words := strings.Fields(p)
+	lastWord := strings.ToLower(strings.Trim(words[len(words)-1], "\"'()"))
+	switch {
+	case continuesAfter[lastWord] && len(words) >= 2:
+		return true
+	case !unicode.IsLower(first):
+		return false
+	case chain:
+		return true
+	}
+	// A lone term ("crc32") and the rest of its sentence ("is the default."),
+	// not a numbered heading ("4.1. Memory") above a paragraph, nor a term
+	// above a description that names its own ("cache_pages (integer): …").
+	qLast, _ := utf8.DecodeLastRuneInString(q)
+	pFirst, _ := utf8.DecodeRuneInString(p)
+	_, _, labelled := inlineLabel(q)
+	return len(words) == 1 && unicode.IsLower(pFirst) && strings.ContainsRune(".!", qLast) && !strings.Contains(q, "\n") && !labelled
+}
+
+// backRefRe opens a short sentence that only says something more of what
+// the sentence before it named: "This is the default.", "It is optional."
+var backRefRe = regexp.MustCompile(`^(?:This|That|It|These|They)\s+(?:is|are|was|were)\b`)
+
+// joinsPrevious appends span i (text s), a sentence too short to quote
+// that says something more of what the sentence before it named ("The
+// lz4 codec, tuned for speed. This is the default."), to
+// that sentence, the source's last quotable one, when both stand in the
+// same paragraph. It reports whether it did.
+func (p *pool) joinsPrevious(body string, spans []text.Span, i int, s, id string, src, last int, banned map[string]bool) bool {
+	n := len(p.sents) - 1
+	if last != i-1 || n < 0 || p.sents[n].src != src || p.sents[n].code != "" || !backRefRe.MatchString(s) ||
+		len(strings.Fields(s)) >= minQuoteWords || !strings.HasSuffix(s, ".") ||
+		strings.Contains(body[spans[i-1].End:spans[i].Start], "\n") {
+		return false
+	}
+	prev := &p.sents[n]
+	joined := prev.text + " " + s
+	key := text.Fold(joined)
+	if prev.label != "" {
+		key = text.Fold(prev.label + ": " + key)
+	}
+	if banned[key] || len(p.ids[key]) > 0 || len(p.ids[prev.key]) != 1 {
+		return false
+	}
+	delete(p.ids, prev.key)
+	p.ids[key] = []string{id}
+	toks := text.Tokens(s)
+	prev.text, prev.key = joined, key
+	prev.toks = append(prev.toks, toks...)
+	for _, t := range toks {
+		prev.set[t] = true
+	}
+	prev.hasNum = prev.hasNum || hasNumber(toks)
+	return true
 }
 
 // topicalWords returns the words held by at least topicalShare of docs.
@@ -340,6 +470,19 @@ func isLabel(body string, sp, next text.Span) bool {
 	nf, _ := utf8.DecodeRuneInString(next.Text)
 	nl, _ := utf8.DecodeLastRuneInString(strings.TrimSpace(next.Text))
 	return unicode.IsUpper(nf) && strings.ContainsRune(".!", nl) && len(strings.Fields(next.Text)) >= 2
+}
+
+// isTermLine reports whether span sp of body is a term written like code
+// alone on its line, as isLabel wants of its first span: "--sort" above
+// "--no-sort" above their description.
+func isTermLine(body string, sp text.Span) bool {
+	t := text.OneLine(sp.Text)
+	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	first, _ := utf8.DecodeRuneInString(t)
+	return !strings.ContainsRune(".!?:;,", last) && (first == '-' || !unicode.IsUpper(first) && strings.ContainsAny(t, "_-=.:"))
 }
 
 // inlineLabel splits a paragraph that opens with the option or setting it

@@ -14,7 +14,14 @@ import (
 // that lean on context; more for concrete facts.
 func quality(s string) float64 {
 	words := strings.Fields(s)
-	n := len(words)
+	n := 0
+	for _, w := range words {
+		// "…", "," and "." standing alone (a sentence put back together
+		// around its code spans) are no words.
+		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			n++
+		}
+	}
 	switch {
 	case n < minQuoteWords && n >= 2 && statesValue(s):
 		// "The default is 4.0.": short, but the answer to a value question.

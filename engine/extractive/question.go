@@ -40,7 +40,10 @@ var (
 		"supporting answer common problem problems work works feature features important overview " +
 		"summary information aspect aspects step steps used usage hold holds differ difference " +
 		"related give gives given sources source say says characteristic characteristics exception exceptions " +
-		"differences different differently chosen choose choice each background involved")
+		"differences different differently chosen choose choice each background involved " +
+		// Words that name the source or its advice, not the subject: "why
+		// does the guide recommend Y over X" is about X and Y.
+		"documentation docs manual advise advises advised recommend recommends suggest suggests")
 
 	politeRe  = regexp.MustCompile(`(?i)^(?:(?:please|so|ok|okay|hey|hi|hello)[,!]?\s+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:tell|explain|describe|find|give|show|list|summari[sz]e|help|research|look up|find out)(?:\s+(?:me|us))?\s+(?:(?:about|on)\s+)?|(?:tell|explain to|show) (?:me|us)\s+(?:about\s+)?|i(?:'d| would) like to know\s+(?:about\s+)?|i want to know\s+(?:about\s+)?|i(?:'m| am) (?:curious|wondering)\s+(?:about\s+)?|do you know\s+|help me understand\s+|research\s+)`)
 	compareRe = regexp.MustCompile(`(?i)^(?:compare|comparison of|contrast)\s+(.+?)\s+(?:and|with|to|vs\.?|versus)\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)

@@ -27,10 +27,11 @@ func (p *pool) choose(ctx context.Context, secs []section, budget research.Budge
 	ranked := make([]ranking, len(secs))
 	for si, sec := range secs {
 		if !sec.summary {
-			ranked[si] = p.rankSection(sec, exact)
+			ranked[si] = p.rankSection(sec, exact, p.siblingWords(secs, si))
 		}
 	}
 	home := p.homes(secs, ranked)
+	sides := analyse(question).compare
 	var used []int
 	for si, sec := range secs {
 		if err := ctx.Err(); err != nil {
@@ -39,14 +40,19 @@ func (p *pool) choose(ctx context.Context, secs []section, budget research.Budge
 		if !sec.summary {
 			picks[si] = p.pickSection(si, ranked[si], home, perSection, used)
 			for _, c := range sec.criteria {
-				picks[si] = p.enumerate(c, picks[si])
+				picks[si] = p.enumerate(c, picks[si], ranked[si].scores)
+				if e := p.optionEntry(c, ranked[si].scores); e >= 0 && !slices.Contains(picks[si], e) && !slices.Contains(used, e) {
+					picks[si] = append([]int{e}, picks[si]...)
+				}
 			}
+			picks[si] = p.withCounterparts(picks[si], sides)
 			used = append(used, picks[si]...)
 		}
 	}
 	for si, sec := range secs {
 		if sec.summary {
-			picks[si] = p.pickSummary(gq, coreOf(goal), perSummary, secs, picks, why)
+			ask := newCriterion(question, question, goal, nil)
+			picks[si] = p.pickSummary(gq, coreOf(goal), perSummary, secs, picks, why, ask)
 		}
 	}
 	for si, sec := range secs {
@@ -148,7 +154,7 @@ func (e *Engine) Synthesize(ctx context.Context, req engine.SynthesisRequest, st
 // answers a criterion of the question itself (not a generic one) and, for
 // a why-question, of the section of reasons, then the sentences that best
 // answer the question as a whole.
-func (p *pool) pickSummary(q text.Query, core []string, k int, secs []section, picks [][]int, why bool) []int {
+func (p *pool) pickSummary(q text.Query, core []string, k int, secs []section, picks [][]int, why bool, ask criterion) []int {
 	var chosen []int
 	for si, sec := range secs {
 		if len(chosen) >= k || sec.summary || len(picks[si]) == 0 || allGeneric(sec.criteria) && !(why && givesReasons(sec)) {
@@ -162,7 +168,8 @@ func (p *pool) pickSummary(q text.Query, core []string, k int, secs []section, p
 		return chosen
 	}
 	scores := p.scores(q)
-	accept := func(i int) bool { return p.coverage(core, i) >= coverThreshold }
+	// Not the entry of another setting that shares the asked one's words.
+	accept := func(i int) bool { return p.coverage(core, i) >= coverThreshold && !p.labelsAnother(ask, i) }
 	return append(chosen, p.pick(scores, k-len(chosen), accept, chosen, summaryRelative)...)
 }
 
@@ -265,7 +272,7 @@ type ranking struct {
 // rankSection scores every sentence for a section: against its heading,
 // criteria and the question, sentences of the form its criteria ask for
 // ranking higher; evidence is a sentence that answers one of its criteria.
-func (p *pool) rankSection(sec section, exact []string) ranking {
+func (p *pool) rankSection(sec section, exact []string, siblings [][]string) ranking {
 	q := text.Query{}
 	for _, c := range sec.criteria {
 		for t, w := range c.query {
@@ -294,12 +301,76 @@ func (p *pool) rankSection(sec section, exact []string) ranking {
 		if r.scores[i] > 0 && p.mentionsExactly(i, exact) {
 			boost *= exactBoost
 		}
+		if p.answersSibling(i, siblings) {
+			boost *= siblingPenalty
+		}
 		r.scores[i] *= boost
 		if r.scores[i] > r.top && r.accept(i) {
 			r.top = r.scores[i]
 		}
 	}
 	return r
+}
+
+// siblingPenalty scales the score, in a section answering one part of a
+// question, of a sentence that holds what another part asks and this one
+// does not: "snapshots not referenced by any branch … 14 days" answers
+// the part about unreferenced snapshots, not "how long are snapshots kept".
+const siblingPenalty = 0.5
+
+// siblingWords returns, for section si, the words that set apart each other
+// part of the question: the core of another section's own criteria that si
+// neither asks nor leans on, without value words and the words of every
+// page. Generic sections (templates) are no parts.
+func (p *pool) siblingWords(secs []section, si int) [][]string {
+	if secs[si].summary || allGeneric(secs[si].criteria) {
+		return nil
+	}
+	mine := text.Set{}
+	for _, c := range secs[si].criteria {
+		for _, t := range slices.Concat(c.core, c.ctx) {
+			mine[t] = true
+		}
+	}
+	var out [][]string
+	for sj, sec := range secs {
+		if sj == si || sec.summary {
+			continue
+		}
+		for _, c := range sec.criteria {
+			if c.generic {
+				continue
+			}
+			var own []string
+			for _, t := range c.core {
+				if !mine[t] && !valueWords[t] {
+					own = append(own, t)
+				}
+			}
+			if len(own) > 0 {
+				out = append(out, own)
+			}
+		}
+	}
+	return out
+}
+
+// answersSibling reports whether sentence i holds at least half the words
+// that set apart another part of the question.
+func (p *pool) answersSibling(i int, siblings [][]string) bool {
+	s := &p.sents[i]
+	for _, words := range siblings {
+		n := 0
+		for _, t := range words {
+			if s.set[t] {
+				n++
+			}
+		}
+		if 2*n >= len(words) && n > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // homes assigns each sentence that is evidence somewhere to the section
@@ -378,7 +449,119 @@ var pronounSubjectRe = regexp.MustCompile(`^[A-Z][^,.;:]{0,50},\s+(?:it|this|the
 
 // consequenceRe opens a sentence that draws a consequence from the one
 // before it.
-var consequenceRe = regexp.MustCompile(`^(?:As a (?:consequence|result)|For (?:this|that|these) reasons?|This is why|That(?:'s|’s| is) why|Therefore|Hence|Thus|Consequently|Because of this)\b`)
+var consequenceRe = regexp.MustCompile(`^(?:As a (?:consequence|result)|For (?:this|that|these) reasons?|This is why|That(?:'s|’s| is) why|Therefore|Hence|Thus|Consequently|Because of this|This means that)\b`)
+
+// optionEntry returns the opening sentence of the entry that describes
+// the command-line option criterion c asks about (the sentence labelled
+// "--sort, --no-sort"), the best scored when several pages describe it,
+// or -1. A manual's own entry for an option is the answer to "what does
+// --sort do", however long its first sentence runs and
+// however many other sentences mention the option in passing.
+func (p *pool) optionEntry(c criterion, scores []float64) int {
+	if c.generic {
+		return -1
+	}
+	var flags []string
+	for _, t := range c.core {
+		if strings.HasPrefix(t, flagPrefix+"-") {
+			flags = append(flags, t)
+		}
+	}
+	if len(flags) == 0 {
+		return -1
+	}
+	best := -1
+	for i := range p.sents {
+		s := &p.sents[i]
+		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label {
+			continue // not the first sentence of a labelled entry
+		}
+		named := false
+		for _, f := range flagTokens(s.label) {
+			named = named || slices.Contains(flags, f)
+		}
+		if named && scores[i] > 0 && (best < 0 || scores[i] > scores[best]) {
+			best = i
+		}
+	}
+	return best
+}
+
+// withCounterparts adds, for a comparison of sides (A, B), after each pick
+// whose subject is one side the nearest sentence of the same paragraph
+// whose subject is the other: "Quick SCAN only reads the headers …" and,
+// two sentences on, "Deep SCAN reads every block …" —
+// the difference is the pair.
+func (p *pool) withCounterparts(picks []int, sides []string) []int {
+	if len(sides) != 2 {
+		return picks
+	}
+	a, b := text.Tokens(sides[0]), text.Tokens(sides[1])
+	if len(a) == 0 || len(b) == 0 || slices.Equal(a, b) {
+		return picks
+	}
+	in := map[int]bool{}
+	for _, i := range picks {
+		in[i] = true
+	}
+	out := append([]int(nil), picks...)
+	for _, i := range picks {
+		var other []string
+		switch {
+		case p.opensWith(i, a):
+			other = b
+		case p.opensWith(i, b):
+			other = a
+		default:
+			continue
+		}
+		lo, hi := p.paragraphSpan(i)
+		best := -1
+		for j := lo; j < hi; j++ {
+			if j != i && p.opensWith(j, other) && (best < 0 || abs(j-i) < abs(best-i)) {
+				best = j
+			}
+		}
+		if best >= 0 && !in[best] && !p.duplicates(best, out) {
+			in[best] = true
+			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// opensWith reports whether sentence i's first tokens are side's, as its
+// subject: "Quick SCAN (without DEEP) only …" opens with "quick SCAN",
+// not with "deep SCAN".
+func (p *pool) opensWith(i int, side []string) bool {
+	toks := p.sents[i].toks
+	if len(toks) < len(side) {
+		return false
+	}
+	return text.Containment(side, text.NewSet(toks[:len(side)])) == 1
+}
+
+// paragraphSpan returns the range [lo, hi) of the sentences of sentence i's
+// paragraph.
+func (p *pool) paragraphSpan(i int) (lo, hi int) {
+	s := &p.sents[i]
+	lo = i
+	for lo > 0 && !p.sents[lo].para && p.sents[lo-1].src == s.src && p.sents[lo-1].section == s.section {
+		lo--
+	}
+	hi = i + 1
+	for hi < len(p.sents) && !p.sents[hi].para && p.sents[hi].src == s.src && p.sents[hi].section == s.section {
+		hi++
+	}
+	return lo, hi
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
 
 // withContinuations adds before a pick that draws a consequence the
 // sentence it draws it from, and after each pick the next sentence of its source

@@ -1,0 +1,340 @@
+package extractive
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/quarryhq/quarry/engine"
+	"github.com/quarryhq/quarry/research"
+)
+
+// These tests cover questions of two parts ("how many …, and why …"):
+// each part is a criterion of the plan that names what it is about, the
+// report quotes a sentence for each, and coverage does not count a part
+// answered by a sentence about something else.
+
+// planCriteria returns the criteria the extractive planner writes for q.
+func planCriteria(t *testing.T, q string) []string {
+	t.Helper()
+	spec, _, err := New().Plan(context.Background(), engine.PlanRequest{Question: q, Budget: research.Presets()[research.DepthStandard]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec.Criteria
+}
+
+// sectionOf returns the body of the report section whose heading starts
+// with prefix.
+func sectionOf(md, prefix string) string {
+	_, rest, ok := strings.Cut(md, "## "+prefix)
+	if !ok {
+		return ""
+	}
+	if i := strings.Index(rest, "\n## "); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+// A later part that points back at the first ("such a limit", "which
+// one", "them"), leaves out its verb ("how long for …") or asks only a
+// value or a reason ("and why?", "and what is the upper bound?") carries
+// the first part in parentheses as its context; a part that stands on its
+// own does not.
+func TestPartLeansOnTheFirst(t *testing.T) {
+	tests := []struct {
+		q    string
+		want string // the second criterion
+	}{
+		{"How many workers can a Tallyhall pool hold, and why is there such a limit?",
+			"Why is there such a limit (how many workers can a Tallyhall pool hold)?"},
+		{"Which compression codecs does Tallyhall ship, and which one is the default?",
+			"Which one is the default (which compression codecs does Tallyhall ship)?"},
+		{"How many replicas can a Tallyhall cluster have by default, and what is the upper bound?",
+			"What is the upper bound (how many replicas can a Tallyhall cluster have by default)?"},
+		{"What storage engine does Tallyhall pick for a new table, and why?",
+			"Why (what storage engine does Tallyhall pick for a new table)?"},
+		{"How long does tally prune keep snapshots by default, and how long for snapshots not referenced by any branch?",
+			"How long for snapshots not referenced by any branch (how long does tally prune keep snapshots by default)?"},
+		{"Are checksums verified by default in Tallyhall, and how do I turn them on?",
+			"How do I turn them on (are checksums verified by default in Tallyhall)?"},
+		// Stands on its own once "it" is replaced: no context.
+		{"What is the default port of Tallyhall and how do I change it?",
+			"How do I change the default port of Tallyhall?"},
+	}
+	for _, tt := range tests {
+		got := planCriteria(t, tt.q)
+		if len(got) < 2 || got[1] != tt.want {
+			t.Errorf("%q:\n criteria %q\n want second %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+// A leaning part is evidenced only by a sentence about what the part
+// before it names: coverage does not count "and why is there such a
+// limit?" answered while no fetched sentence gives that reason, and the
+// report quotes the reason under the part once a source gives it.
+func TestLeaningPartNeedsItsOwnSentence(t *testing.T) {
+	q := "How many workers can a Tallyhall pool hold, and why is there such a limit?"
+	limit := "Limits\n\nA Tallyhall pool holds at most 32 workers. " +
+		"Pools are created with the pool create command and named after their host.\n\n" +
+		"Logging\n\nEach worker writes its log to the pool's log directory, rotated daily."
+	reason := "Limits\n\nA Tallyhall pool holds at most 32 workers. " +
+		"This limit arises from the fact that worker ids are stored in a five-bit field of every task record. " +
+		"Pools are created with the pool create command and named after their host."
+	spec, _, err := New().Plan(context.Background(), engine.PlanRequest{Question: q, Budget: research.Presets()[research.DepthStandard]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := spec.Criteria[1]
+	covered := func(text string) bool {
+		for _, cc := range Coverage(spec, []research.Source{{ID: "S1", Title: "Pools — Tallyhall manual", Text: text}}) {
+			if cc.Criterion == why {
+				return len(cc.Sources) > 0
+			}
+		}
+		t.Fatalf("no coverage for %q", why)
+		return false
+	}
+	if covered(limit) {
+		t.Errorf("%q counted covered without a reason on the page", why)
+	}
+	if !covered(reason) {
+		t.Errorf("%q not covered by the page that gives the reason", why)
+	}
+	_, md := synthesize(t, q, []research.Source{{ID: "S1", Title: "Pools — Tallyhall manual", Text: reason}}, research.DepthStandard)
+	if sec := sectionOf(md, "Why is there such a limit"); !strings.Contains(sec, "This limit arises from the fact that worker ids") {
+		t.Errorf("the reason is not quoted under its part:\n%s", md)
+	}
+}
+
+// Each part of a question gets the sentence that answers it: a sentence
+// that holds what another part asks ("… not referenced by any branch;
+// defaults to 14 days") is not the answer to the first part, and two
+// sentences that differ in their figures are not duplicates.
+func TestEachPartGetsItsOwnSentence(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "tally-config(1) Manual Page", Text: "CONFIGURATION\n\n" +
+			"prune.keepSnapshots, prune.<pattern>.keepSnapshots: tally prune removes snapshots older than this time and not referenced by any branch; defaults to 14 days.\n\n" +
+			"prune.keepAll, prune.<pattern>.keepAll: tally prune removes snapshots older than this time; defaults to 60 days.\n\n" +
+			"prune.quiet: Suppress the summary that tally prune prints when it is done."},
+		{ID: "S2", Title: "tally-prune(1) Manual Page", Text: "DESCRIPTION\n\n" +
+			"The prune subcommand removes old snapshots from the store. " +
+			"It is usually run by tally gc rather than by hand."},
+	}
+	q := "How long does tally prune keep snapshots by default, and how long for snapshots not referenced by any branch?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	first := sectionOf(md, "How long does tally prune keep snapshots by default")
+	lines := strings.Split(strings.TrimSpace(first), "\n")
+	if len(lines) == 0 || !strings.Contains(lines[0], "defaults to 60 days") {
+		t.Errorf("the first part does not lead with its own answer:\n%s", md)
+	}
+	if second := sectionOf(md, "How long for snapshots not referenced"); !strings.Contains(second, "defaults to 14 days") {
+		t.Errorf("the second part lacks its answer:\n%s", md)
+	}
+}
+
+// A list announced by a sentence ending in a colon whose entries are
+// paragraphs (a bulleted list as extracted) is quoted entry by entry, and
+// "which one is the default" is answered by the entry that says so in a
+// short sentence of its own ("This is the default.").
+func TestAnnouncedListOfParagraphs(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Compression in Tallyhall", Text: "4. Compression\n\n" +
+			"Every table of a Tallyhall store may be compressed, chosen with the codec option. For example codec = 'zstd' selects a codec.\n\n" +
+			"4.1 Codecs\n\n" +
+			"Tallyhall features three built-in codec modules, described in the sections below:\n\n" +
+			"The lz4 codec, tuned for speed. This is the default.\n\n" +
+			"The zstd codec, which compresses best but uses more processor time.\n\n" +
+			"The deflate codec, which stays readable by older releases of Tallyhall.\n\n" +
+			"Writing your own codec is possible too, through the extension interface described later.\n\n" +
+			"4.2 Codec options\n\n" +
+			"A codec reads its options from the table's storage parameters when the table is opened."},
+		{ID: "S2", Title: "Release notes — Tallyhall", Text: "Version 3.2\n\n" +
+			"The codec of a table can now be changed by the codec option of ALTER TABLE without a rewrite."},
+	}
+	q := "Which built-in codecs does Tallyhall provide, and which one is the default?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	first := sectionOf(md, "Which built-in codecs")
+	for _, c := range []string{"The lz4 codec", "The zstd codec", "The deflate codec"} {
+		if !strings.Contains(first, c) {
+			t.Errorf("the list leaves out %q:\n%s", c, md)
+		}
+	}
+	if second := sectionOf(md, "Which one is the default"); !strings.Contains(second, "The lz4 codec, tuned for speed. This is the default.") {
+		t.Errorf("the default is not stated with its codec:\n%s", md)
+	}
+}
+
+// A short sentence that only says more of the one before it ("This is the
+// default.") is quoted with it; one in a paragraph of its own is not.
+func TestShortBackReferenceJoinsItsSentence(t *testing.T) {
+	tests := []struct {
+		text, want string
+	}{
+		{"The lz4 codec, tuned for speed. This is the default.\n\nThe zstd codec compresses best.", "The lz4 codec, tuned for speed. This is the default."},
+		{"The deflate codec keeps old releases reading. It is optional.", "The deflate codec keeps old releases reading. It is optional."},
+		{"The lz4 codec, tuned for speed.\n\nThis is the default.", "The lz4 codec, tuned for speed."},
+		{"The lz4 codec, tuned for speed. This is the default one for every new table.", "The lz4 codec, tuned for speed."},
+	}
+	for _, tt := range tests {
+		p := docPool([2]string{"Codecs", tt.text})
+		i := sentenceIndex(t, p, "The ")
+		if p.sents[i].text != tt.want {
+			t.Errorf("%q: sentence %q, want %q", tt.text, p.sents[i].text, tt.want)
+		}
+	}
+}
+
+// A why-part is answered by the sentence that gives the cause or the
+// advice, not by one that only names the subject; "the documentation" and
+// "advise" name the source, not the subject.
+func TestWhyPartQuotesTheReason(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Tallyhall Autosnapshot", Text: "1. Summary\n\n" +
+			"The AUTOSNAPSHOT keyword imposes extra disk space and write overhead and should be avoided if not strictly needed. " +
+			"A table declared with AUTOSNAPSHOT keeps a snapshot of every row version. " +
+			"Tallyhall keeps the list of snapshots in an internal table named tally_snapshots.\n\n" +
+			"2. Background\n\n" +
+			"AUTOSNAPSHOT was added in version 2.0 of Tallyhall and is allowed on ordinary tables only."},
+	}
+	q := "Why does the Tallyhall documentation advise against AUTOSNAPSHOT, and where does Tallyhall keep the list of snapshots?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	if sec := sectionOf(md, "Why does the Tallyhall documentation advise"); !strings.Contains(sec, "should be avoided if not strictly needed") {
+		t.Errorf("the advice is not quoted under its part:\n%s", md)
+	}
+	if sec := sectionOf(md, "Where does Tallyhall keep"); !strings.Contains(sec, "internal table named tally") {
+		t.Errorf("the second part lacks its answer:\n%s", md)
+	}
+}
+
+// "What is the upper bound" asks for a maximum the page states as "the
+// maximum number of … cannot be raised above 64".
+func TestUpperBoundIsAMaximum(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Limits In Tallyhall", Text: "Maximum Number Of Replicas\n\n" +
+			"A replica is a read-only copy of a Tallyhall store kept up to date by streaming. " +
+			"The number of replicas of one store is limited to TALLY_MAX_REPLICAS which is set to 3 by default. " +
+			"The maximum number of replicas cannot be raised above 64. " +
+			"Replicas may be added and dropped while the primary runs.\n\n" +
+			"Maximum Row Size\n\n" +
+			"A row may hold up to 1 gigabyte of data, counting every column."},
+		{ID: "S2", Title: "Replication — Tallyhall", Text: "Setting up\n\n" +
+			"A new replica is created with tally replica add, which copies the store and then follows its log. " +
+			"Each replica keeps its own connection to the primary."},
+	}
+	q := "How many replicas can a Tallyhall store have by default, and what is the upper bound?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	if sec := sectionOf(md, "How many replicas"); !strings.Contains(sec, "set to 3 by default") {
+		t.Errorf("the first part lacks its answer:\n%s", md)
+	}
+	if sec := sectionOf(md, "Upper bound"); !strings.Contains(sec, "cannot be raised above 64") {
+		t.Errorf("the upper bound is not quoted under its part:\n%s", md)
+	}
+}
+
+// In a comparison, a quoted sentence about one side brings the sentence
+// of its paragraph that says the same of the other side.
+func TestComparisonQuotesTheCounterpart(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "SCAN — Tallyhall manual", Text: "Description\n\n" +
+			"SCAN checks the blocks of a Tallyhall archive for damage.\n\n" +
+			"Quick SCAN (without DEEP) only reads the block headers and reports blocks whose header is damaged. " +
+			"This form of the command can run while the archive is in use, as no exclusive lock is taken. " +
+			"Archives of any size are supported. " +
+			"Deep SCAN reads every block into memory and verifies its checksum against the index. " +
+			"This form is much slower and holds an exclusive lock on the archive while it runs.\n\n" +
+			"Parameters\n\n" +
+			"DEEP: Selects deep scanning, which finds more damage than a quick scan would."},
+	}
+	q := "What does deep SCAN do differently from quick SCAN?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	paired := 0
+	for _, sec := range strings.Split(md, "\n## ")[1:] {
+		quick := strings.Contains(sec, "Quick SCAN (without DEEP) only reads the block headers")
+		deep := strings.Contains(sec, "Deep SCAN reads every block into memory")
+		if quick != deep {
+			t.Errorf("a section quotes one side without the other:\n## %s", sec)
+		}
+		if quick && deep {
+			paired++
+		}
+	}
+	if paired == 0 {
+		t.Errorf("no section pairs the two sides:\n%s", md)
+	}
+}
+
+// "… and why?" after a figure is answered by the sentence of the figure's
+// paragraph that gives the mechanism ("works by copying …"), though it
+// repeats none of the asked words; a cause stated on another page about
+// something else is not evidence for it.
+func TestWhyPartFindsTheMechanismBesideTheFigure(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "COMPACT — Tallyhall", Text: "COMPACT\n\n" +
+			"The COMPACT command rebuilds the store file, repacking it into a minimal amount of disk space.\n\n" +
+			"The COMPACT command works by copying the contents of the store into a scratch file and then overwriting the original with it. " +
+			"While the original is overwritten, a rollback journal is kept as for any other transaction. " +
+			"This means that when compacting a store, as much as twice the size of the original store file is required in free disk space.\n\n" +
+			"COMPACT may change the row ids of tables without an explicit key."},
+		{ID: "S2", Title: "Memory — Tallyhall", Text: "Allocation\n\n" +
+			"The allocator rounds every request up to a power of two because the free lists are kept per size class. " +
+			"Freed memory is returned to the operating system when a whole page is free."},
+	}
+	q := "How much free disk space can COMPACT need, and why?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	why := sectionOf(md, "Why")
+	if !strings.Contains(why, "works by copying the contents of the store into a scratch file") {
+		t.Errorf("the mechanism is not quoted under the why-part:\n%s", md)
+	}
+	if strings.Contains(why, "rounds every request") {
+		t.Errorf("a cause about something else is quoted under the why-part:\n%s", md)
+	}
+	if !strings.Contains(md, "twice the size of the original store file") {
+		t.Errorf("the figure is missing:\n%s", md)
+	}
+}
+
+// The context in parentheses does not change what the part is searched
+// for: the part keeps a search of its own words, as a clause criterion
+// with its topic in parentheses does.
+func TestLeaningPartKeepsItsOwnSearch(t *testing.T) {
+	q := "Which compression codecs does Tallyhall ship, and which one is the default?"
+	spec, _, err := New().Plan(context.Background(), engine.PlanRequest{Question: q, Budget: research.Presets()[research.DepthStandard]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range spec.Actions {
+		if a.Reason == spec.Criteria[1] && strings.Contains(a.Query, "default") && !strings.Contains(a.Query, "codecs") {
+			return
+		}
+	}
+	t.Errorf("no search of the second part's own words in %+v", spec.Actions)
+}
+
+// The announced list is found on its page even when the sentences that
+// score best for the question sit in another section of that page.
+func TestAnnouncedListFoundAwayFromThePicks(t *testing.T) {
+	custom := "7. Custom codecs\n\n" +
+		"The built-in codecs and the custom codecs described in this section all use the same codec interface. " +
+		"A custom codec is provided by an extension that registers it with Tallyhall before the first table uses it. " +
+		"Before a custom codec may be provided to Tallyhall, the extension must obtain the codec table of the store. " +
+		"Each built-in codec is provided through that same table, so a custom codec can wrap a built-in codec. " +
+		"The set of built-in codecs provided by Tallyhall may grow in future releases.\n\n"
+	src := []research.Source{
+		{ID: "S1", Title: "Compression in Tallyhall", Text: "4. Compression\n\n" +
+			"Tallyhall features three built-in codec modules, described in the sections below:\n\n" +
+			"The lz4 codec, tuned for speed. This is the default.\n\n" +
+			"The zstd codec, which compresses best but uses more processor time.\n\n" +
+			"The deflate codec, which stays readable by older releases of Tallyhall.\n\n" +
+			"4.1 Codec options\n\n" +
+			"A codec reads its options from the table's storage parameters when the table is opened.\n\n" + custom},
+	}
+	_, md := synthesize(t, "Which built-in codecs does Tallyhall provide?", src, research.DepthStandard)
+	for _, c := range []string{"The lz4 codec", "The zstd codec", "The deflate codec"} {
+		if !strings.Contains(md, c) {
+			t.Errorf("the list leaves out %q:\n%s", c, md)
+		}
+	}
+}
