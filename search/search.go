@@ -184,7 +184,7 @@ func (s *Searcher) searchPage(ctx context.Context, engineName string, out Result
 
 // scriptWait is the default of Options.ScriptWait: how long a results page
 // that rendered without results is watched for its scripts to write them
-// (a client-side index such as Sphinx's, MkDocs' or Pagefind's answers
+// (a client-side index such as Sphinx's, MkDocs' or lunr's answers
 // after load).
 const scriptWait = 4 * time.Second
 

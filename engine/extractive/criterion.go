@@ -84,11 +84,11 @@ func (p *pool) defines(c criterion, s string) bool {
 		return false
 	}
 	if first, _, _ := strings.Cut(strings.ToLower(m[1]), " "); subordinators[first] {
-		return false // "When the deque is empty, …" states a condition
+		return false // "When the heap is empty, …" states a condition
 	}
 	next, _, _ := strings.Cut(strings.TrimSpace(s[len(m[0]):]), " ")
 	if next = strings.TrimRight(next, ".,;:!?"); len(next) > 4 && strings.HasSuffix(next, "ed") {
-		return false // "The deque type was added": passive, not a definition
+		return false // "The heap type was added": passive, not a definition
 	}
 	head := toks[len(toks)-1]
 	if len(toks) > 1 && genericHeads[head] {
@@ -388,8 +388,8 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	}
 	// The sentence itself, or the heading it sits under, must name part of
 	// the criterion: a matching page title alone is not enough, and nor is
-	// the question's setting when it asks about something in it ("Python"
-	// of "a deque in Python").
+	// the question's setting when it asks about something in it ("Go"
+	// of "a heap in Go").
 	named, subject := false, false
 	for _, t := range c.core {
 		subject = subject || !p.context[t]

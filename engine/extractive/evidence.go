@@ -123,7 +123,7 @@ func (p *pool) coverageWith(core []string, i int, implied text.Set) float64 {
 	// A topic word (on nearly every page) counts as implied when the
 	// question names it as its context ("… in PostgreSQL") or the sentence
 	// names something else the criterion asks about. Otherwise, when every
-	// word asked is on nearly every page ("a deque in Python", searched for
+	// word asked is on nearly every page ("a heap in Go", searched for
 	// by those very words), a sentence must say the subject itself.
 	anchored := false
 	for _, t := range core {

@@ -223,7 +223,7 @@ func queryKey(q string) string {
 
 // multiWordName is the first name of several words the question asks
 // about, as written: a quoted phrase or a run of capitalised words after
-// the first word ("WITHOUT ROWID", "Write-Ahead Log"); "" when there is
+// the first word ("ORDER BY", "Copy-On-Write"); "" when there is
 // none.
 func multiWordName(q question) string {
 	for _, e := range entities(q.ask) {

@@ -439,7 +439,7 @@ func keywords(s string) []string {
 
 // keepsWord reports a common English word that names something in the
 // question and so must stay in a search: written in capitals, the way a
-// technical vocabulary writes its keywords ("WITHOUT ROWID", "INSERT
+// technical vocabulary writes its keywords ("ORDER BY", "INSERT
 // INTO"), or inside a code span. code holds the words of the message's
 // code spans, lower case.
 func keepsWord(w string, code map[string]bool) bool {

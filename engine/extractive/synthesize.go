@@ -250,8 +250,8 @@ func isTermRune(r rune) bool {
 }
 
 // namesFlag reports whether sentence i (or the label it describes) names a
-// command-line flag that criterion c asks about: "-O: Remove assert
-// statements …" answers "What does the -O option do?" in the manual's words.
+// command-line flag that criterion c asks about: "-q: Suppress all
+// output …" answers "What does the -q option do?" in the manual's words.
 func (p *pool) namesFlag(c criterion, i int) bool {
 	s := &p.sents[i]
 	for _, t := range c.core {
