@@ -50,7 +50,9 @@ func Extract(rawHTML []byte, pageURL string) (Page, error) {
 
 	// Found before trafilatura runs, which may change the tree.
 	docParas, docH1, isDoc := documentationText(doc)
+	lists := announcedLists(doc)
 	paras, meta := mainParagraphs(doc, base, head)
+	paras = restoreLists(paras, lists)
 	if isDoc {
 		// A documentation page's content element holds its text, however
 		// short (an introduction page may be a line and a list of links),
