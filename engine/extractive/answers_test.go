@@ -199,3 +199,53 @@ func TestInlineListAnswersEnumeration(t *testing.T) {
 		t.Errorf("the summary does not give the listed members:\n%s", md)
 	}
 }
+
+// Members each with a description, between semicolons, are a list too.
+func TestSemicolonListAnswersEnumeration(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Quillstore User Manual", Text: "Concepts\n\n" +
+			"A Quillstore project normally keeps its data in a hidden directory at the top of the project, next to the files it tracks. " +
+			"Indicates the record name for any kind of record.\n\n" +
+			"The record store holds records of three main kinds: pages, which hold the bytes of one file; indexes, which point to pages and other indexes to build up folders; and journals, which each name a single index and the journals before it.\n\n" +
+			"Every record is named by the hash of its contents, so two stores always name the same record alike."},
+	}
+	_, md := synthesize(t, "Which kinds of records does Quillstore keep?", src, research.DepthStandard)
+	if !strings.HasPrefix(summaryOf(md), "The record store holds records of three main kinds") {
+		t.Errorf("the summary does not give the listed members:\n%s", md)
+	}
+}
+
+// "How do I turn it on?" is answered by the manual's "activate … using the
+// X statement", and a sentence that only points to another section for
+// the steps does not take its place.
+func TestTurnOnIsAnsweredByActivate(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Quillstore: checksums", Text: "Checksums\n\n" +
+			"Section 4 describes the steps an application must take in order to enable record checksums in Quillstore (they are disabled by default). " +
+			"Record checksums are used to detect pages damaged on disk.\n\n" +
+			"Checksums cost a little time on every write, which is why they are off unless asked for."},
+		{ID: "S2", Title: "Quillstore quirks", Text: "Quirks\n\n" +
+			"To keep old stores readable, record checksums are turned off by default in Quillstore.\n\n" +
+			"Applications can activate record checksums at run-time using the SET verify_pages statement. " +
+			"A store opened once with checksums keeps them for every later session."},
+	}
+	_, md := synthesize(t, "Are record checksums used by default in Quillstore, and how do I turn them on?", src, research.DepthStandard)
+	_, sec, _ := strings.Cut(sectionOf(md, "How to turn them on"), "\n")
+	sec = strings.TrimSpace(sec)
+	if !strings.HasPrefix(sec, "- Applications can activate record checksums") {
+		t.Errorf("the how-to section does not lead with the manual's way to turn them on:\n%s", md)
+	}
+}
+
+func TestPhrasalVerbs(t *testing.T) {
+	for in, want := range map[string]string{
+		"How do I turn them on?":          "How do I enable?",
+		"how can I switch it off":         "how can I disable",
+		"Turning on tracing":              "enable tracing",
+		"Does the turnstile stay on top?": "Does the turnstile stay on top?",
+	} {
+		if got := phrasalRe.ReplaceAllStringFunc(in, phrasalVerb); got != want {
+			t.Errorf("%q -> %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -222,6 +223,7 @@ var needsNumRe = regexp.MustCompile(`(?i)\b(?:figures?|numbers?|statistics?|date
 func newCriterion(c, heading string, goal, extra []string) criterion {
 	full := c
 	c, lean, _ := splitLean(c)
+	c = phrasalRe.ReplaceAllStringFunc(c, phrasalVerb)
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
 	cr := criterion{text: full, query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string
@@ -327,6 +329,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	cr.query.Add(cr.ctx, 0.7)
 	cr.query.Add(text.Tokens(heading), 1)
 	cr.query.Add(toks, 1)
+	cr.query.Add(actionSynonymsOf(toks), 0.8)
 	cr.query.Add(text.Tokens(c), 1) // the topic in parentheses too
 	return cr
 }
@@ -364,6 +367,35 @@ var hintGroups = []struct{ when, add string }{
 
 // howToHints are words of instructions, for "how do I …" criteria.
 const howToHints = "run add set configure enable install create edit command step"
+
+// phrasalRe matches "turn/switch (it|them|…) on/off", which manuals
+// write as "enable"/"disable".
+var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?:(?:it|them|this|that|these|those)\s+)?(on|off)\b`)
+
+func phrasalVerb(m string) string {
+	if strings.HasSuffix(strings.ToLower(m), "off") {
+		return "disable"
+	}
+	return "enable"
+}
+
+// actionSynonyms are the verbs a manual may use for the asked one:
+// "activate … using the X statement" answers "how do I enable …".
+var actionSynonyms = map[string][]string{
+	text.Stem("enable"):     {text.Stem("activate")},
+	text.Stem("activate"):   {text.Stem("enable")},
+	text.Stem("disable"):    {text.Stem("deactivate")},
+	text.Stem("deactivate"): {text.Stem("disable")},
+}
+
+// actionSynonymsOf returns the synonyms of the action verbs among toks.
+func actionSynonymsOf(toks []string) []string {
+	var out []string
+	for _, t := range toks {
+		out = append(out, actionSynonyms[t]...)
+	}
+	return out
+}
 
 // hintsFor returns the hint tokens for the generic words among toks.
 func hintsFor(toks []string) []string {
@@ -403,9 +435,16 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	if !named || !p.namesIdentifiers(c, i) || p.labelsAnother(c, i) {
 		return false
 	}
-	var implied text.Set
+	implied := text.Set{}
 	if c.style == styleValue && s.hasNum && !c.member {
-		implied = valueWords
+		implied = text.Set(maps.Clone(valueWords))
+	}
+	for _, t := range c.core {
+		for _, syn := range actionSynonyms[t] {
+			if s.set[syn] {
+				implied[t] = true // "activate" answers "how do I enable …"
+			}
+		}
 	}
 	if len(c.ctx) > 0 && !p.namesContext(c, i) {
 		return false // about something else than the part it leans on
@@ -651,8 +690,10 @@ func (p *pool) sectionSpan(i int) (lo, hi int) {
 }
 
 // inlineListRe matches a sentence that lists members after a colon: ":
-// "page", "index", and "marker"", ": lz4, zstd or deflate".
-var inlineListRe = regexp.MustCompile(`:\s+[^,:;]{1,40}(?:,\s+[^,:;]{1,40}){1,},?\s+(?:and|or)\s+\S`)
+// "page", "index", and "marker"", ": lz4, zstd or deflate", or members
+// each with its description, between semicolons: ": rows, which hold
+// values; pages, which hold rows; and files, which …".
+var inlineListRe = regexp.MustCompile(`:\s+(?:[^,:;]{1,40}(?:,\s+[^,:;]{1,40}){1,},?|[^;:]{1,120}(?:;\s+[^;:]{1,120}){1,};?)\s+(?:and|or)\s+\S`)
 
 // valuesRe matches a sentence that lists the values an entry allows.
 var valuesRe = regexp.MustCompile(`(?i)\b(?:valid|possible|allowed|supported|accepted|available)\s+(?:values?|options?|choices?|settings?)\s+(?:are|is|include)\b|\bmust be one of\b|\bcan be (?:one of|either)\b`)

@@ -262,6 +262,16 @@ func (p *pool) namesFlag(c criterion, i int) bool {
 	return false
 }
 
+// pointerRe matches a sentence that sends the reader elsewhere for what
+// it names ("Section 2 describes the steps …", "See the --depth option
+// for details", "… as described in chapter 4"): it names the asked words
+// without giving the answer.
+var pointerRe = regexp.MustCompile(`(?i)^(?:(?:section|chapter|appendix)\s+[\d.]+\s+(?:describes|explains|covers|shows|lists)|see\s)|\b(?:is|are)\s+(?:described|explained|covered|documented)\s+(?:in|below|above|later)\b`)
+
+// pointerWeight scales the score of a pointer sentence: below any sentence
+// that answers in its own words.
+const pointerWeight = 0.6
+
 // ranking is a section's scores over the pool and its evidence test.
 type ranking struct {
 	scores []float64
@@ -300,6 +310,9 @@ func (p *pool) rankSection(sec section, exact []string, siblings [][]string) ran
 		}
 		if r.scores[i] > 0 && p.mentionsExactly(i, exact) {
 			boost *= exactBoost
+		}
+		if pointerRe.MatchString(p.sents[i].text) {
+			boost *= pointerWeight
 		}
 		if p.answersSibling(i, siblings) {
 			boost *= siblingPenalty
