@@ -97,6 +97,9 @@ func (r *Runner) runAction(actx, ctx context.Context, run *db.Run, st *State, ro
 			Want:    row.Reason,
 			Pages:   st.Spec.Budget.PagesPerSearch,
 			Reader:  run.Owner, // library engines search what the run's owner may read
+			// Widen a site search only once a batch has been read and the
+			// heartbeat asked for more.
+			Widen: st.Batch > 0,
 			// Claim on check: a URL is visited by one action of the run only.
 			Skip: func(u string) bool { return !known.claim(u) },
 		})

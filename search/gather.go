@@ -32,6 +32,12 @@ type Action struct {
 	// nothing asked is not widened (no next page, no relaxed queries; see
 	// widen). The preliminary search, which reads no page, sets it.
 	Exact bool
+	// Widen reads past a first results page that lists results but names
+	// nothing asked; a page that lists nothing is widened unless Exact.
+	// The pipeline sets it on follow-up searches only: widening costs a
+	// round trip or more, and a first batch whose picks answer the
+	// question has no need of it.
+	Widen bool
 	// Skip reports URLs the run already has (by extract.CanonicalURL); they are
 	// neither visited nor returned. Nil skips nothing. It may be called
 	// from several goroutines.
@@ -85,7 +91,7 @@ func (g *Gatherer) Search(ctx context.Context, a Action) (Outcome, error) {
 	}
 	res, err := g.searcher.SearchAny(ctx, webEngines(a.Engines), a.Query)
 	out.Engine = res.Engine
-	if err == nil && !a.Exact {
+	if err == nil && !a.Exact && (a.Widen || len(res.Results) == 0) {
 		res.Results = g.widen(ctx, res)
 	}
 	out.Results = res.Results

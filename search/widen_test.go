@@ -127,7 +127,7 @@ func TestGathererWidensSiteSearch(t *testing.T) {
 	}
 
 	// Relaxed by halves: the whole query lists only the manual.
-	out, err := g.Search(ctx, Action{Engines: []string{engine}, Query: "tool cherry decide", Pages: 1})
+	out, err := g.Search(ctx, Action{Engines: []string{engine}, Query: "tool cherry decide", Pages: 1, Widen: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestGathererWidensSiteSearch(t *testing.T) {
 	asked()
 
 	// A second results page when the first names nothing asked.
-	out, err = g.Search(ctx, Action{Engines: []string{engine}, Query: "rainfall", Pages: 1})
+	out, err = g.Search(ctx, Action{Engines: []string{engine}, Query: "rainfall", Pages: 1, Widen: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,8 +163,17 @@ func TestGathererWidensSiteSearch(t *testing.T) {
 		t.Errorf("second page: the site was asked %q, want page 1 then page 2 once", a)
 	}
 
+	// A first search (Widen unset) reads its first page as it is, unless
+	// that page lists nothing.
+	if _, err := g.Search(ctx, Action{Engines: []string{engine}, Query: "tool cherry decide", Pages: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if a := asked(); !reflect.DeepEqual(a, []string{"tool cherry decide#1"}) {
+		t.Errorf("first search: the site was asked %q, want the query only", a)
+	}
+
 	// An exact search (the preliminary one) asks its query only.
-	if _, err := g.Search(ctx, Action{Engines: []string{engine}, Query: "tool cherry decide", Pages: 1, Exact: true}); err != nil {
+	if _, err := g.Search(ctx, Action{Engines: []string{engine}, Query: "tool cherry decide", Pages: 1, Widen: true, Exact: true}); err != nil {
 		t.Fatal(err)
 	}
 	if a := asked(); !reflect.DeepEqual(a, []string{"tool cherry decide#1"}) {
@@ -172,7 +181,7 @@ func TestGathererWidensSiteSearch(t *testing.T) {
 	}
 
 	// A first page that names the query is read as it is.
-	if _, err := g.Search(ctx, Action{Engines: []string{engine}, Query: "tool cherry", Pages: 1}); err != nil {
+	if _, err := g.Search(ctx, Action{Engines: []string{engine}, Query: "tool cherry", Pages: 1, Widen: true}); err != nil {
 		t.Fatal(err)
 	}
 	if a := asked(); len(a) != 1 {
