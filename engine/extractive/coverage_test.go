@@ -46,3 +46,21 @@ func TestCoverageListsEvidencePerCriterion(t *testing.T) {
 		t.Errorf("heartbeat = %+v, %v; want 1 of 2 covered and more searching", dec, err)
 	}
 }
+
+// A criterion that asks about a flag is covered only by a sentence that
+// names the flag: pages about the command line in general leave it
+// missing, so the heartbeat searches again.
+func TestFlagCriterionNeedsTheFlag(t *testing.T) {
+	general := research.Source{ID: "S1", URL: "http://127.0.0.1/docs/options.html", Title: "Parsing command line options",
+		Text: "Command line options\n\nThe quill command line tool accepts options before its arguments. Each command line option of quill changes how the tool runs a script, and options may be combined in one argument."}
+	entry := research.Source{ID: "S2", URL: "http://127.0.0.1/docs/cmdline.html", Title: "Command line and environment",
+		Text: "Options\n\n-q: Suppress all output of the script except errors. Warnings are dropped as well.\n\n-v: Print each step as it runs."}
+	spec := research.TaskSpec{Goal: "What does the -q command line option of quill do?",
+		Criteria: []string{"What does the -q command line option of quill do?"}}
+	if cov := Coverage(spec, []research.Source{general}); cov[0].Covered() {
+		t.Errorf("a page about options in general covers the -q criterion: %+v", cov[0])
+	}
+	if cov := Coverage(spec, []research.Source{general, entry}); !cov[0].Covered() || cov[0].Sources[0] != "S2" {
+		t.Errorf("the -q entry does not cover the criterion: %+v", cov[0])
+	}
+}

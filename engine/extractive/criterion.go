@@ -271,6 +271,12 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
 		}
 	}
+	// A flag asked about ("the -q option") must be named by its evidence,
+	// as an identifier's words must: "command line option" alone is what
+	// every option's sentence says.
+	for _, f := range flagTokens(c) {
+		cr.idents = append(cr.idents, []string{f})
+	}
 	isSoft := func(t string) bool { return softWords[t] && !identWords[t] }
 	for _, t := range toks {
 		if !isSoft(t) {
@@ -434,6 +440,9 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	}
 	if !named || !p.namesIdentifiers(c, i) || p.labelsAnother(c, i) {
 		return false
+	}
+	if p.namesFlag(c, i) && !c.needsNum && len(c.ctx) == 0 {
+		return true // "-q: Suppress all output": the asked flag's own words
 	}
 	implied := text.Set{}
 	if c.style == styleValue && s.hasNum && !c.member {
