@@ -64,3 +64,21 @@ func TestFlagCriterionNeedsTheFlag(t *testing.T) {
 		t.Errorf("the -q entry does not cover the criterion: %+v", cov[0])
 	}
 }
+
+// A value asked of a name written in capitals is covered only by a
+// sentence (or its heading or page) naming it: another message's maximum
+// is not the answer, so the heartbeat searches again.
+func TestValueOfANamedThingNeedsTheName(t *testing.T) {
+	other := research.Source{ID: "S1", URL: "http://127.0.0.1/docs/flow.html", Title: "Message flow",
+		Text: "Message flow\n\nThe server accepts encrypted packets whose payload is less than 16kB; larger payloads must be split by the client. Typical segments are 8kB of data, well within the 16kB maximum size."}
+	named := research.Source{ID: "S2", URL: "http://127.0.0.1/docs/signal.html", Title: "SIGNAL",
+		Text: "SIGNAL\n\nThe SIGNAL command sends a message to every listening session. The payload must be shorter than 8000 bytes in the default configuration."}
+	spec := research.TaskSpec{Goal: "What is the maximum size of a SIGNAL payload?",
+		Criteria: []string{"What is the maximum size of a SIGNAL payload?"}}
+	if cov := Coverage(spec, []research.Source{other}); cov[0].Covered() {
+		t.Errorf("another message's maximum covers the SIGNAL criterion: %+v", cov[0])
+	}
+	if cov := Coverage(spec, []research.Source{other, named}); !cov[0].Covered() || cov[0].Sources[0] != "S2" {
+		t.Errorf("the SIGNAL page does not cover the criterion: %+v", cov[0])
+	}
+}

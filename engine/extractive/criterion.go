@@ -41,6 +41,9 @@ type criterion struct {
 	// ("Which journal modes does …" → mode): its answer is every item
 	// the best source lists, not one sentence.
 	enum string
+	// caps are the tokens of the words the criterion writes in capitals
+	// ("LISTEN", "TCP"): names a value criterion's evidence must say.
+	caps []string
 }
 
 // Criterion styles: what form of sentence answers it best.
@@ -271,6 +274,12 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
 		}
 	}
+	for _, w := range strings.Fields(stripTopicParen(c)) {
+		w = strings.Trim(w, ".,;:!?()\"'`")
+		if isCapitalsWord(w) && len(w) >= 3 && !isCapitalsWord(c) {
+			cr.caps = append(cr.caps, text.Tokens(w)...)
+		}
+	}
 	// A flag asked about ("the -q option") must be named by its evidence,
 	// as an identifier's words must: "command line option" alone is what
 	// every option's sentence says.
@@ -448,6 +457,9 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	if c.style == styleValue && s.hasNum && !c.member {
 		implied = text.Set(maps.Clone(valueWords))
 	}
+	if c.style == styleValue && !p.namesSubject(c, i) {
+		return false // "well within the 16kB maximum" of something else
+	}
 	for _, t := range c.core {
 		for _, syn := range actionSynonyms[t] {
 			if s.set[syn] {
@@ -516,6 +528,35 @@ const ctxThreshold = 0.3
 // size of a payload"): a sentence that states a figure answers them
 // without repeating them ("it must be shorter than 8000 bytes").
 var valueWords = stems("default value maximum minimum max min limit size length number count amount total capacity upper lower bound")
+
+// namesSubject reports whether sentence i, its label, heading or page
+// title names what a value criterion asks the value of: a core word that
+// is neither a value word ("maximum", "size") nor the question's setting.
+// A figure with the asked attribute alone is some other thing's.
+func (p *pool) namesSubject(c criterion, i int) bool {
+	s := &p.sents[i]
+	// A name written in capitals ("the LISTEN payload") is what is asked
+	// about; "payload" alone may be any payload's.
+	if len(c.caps) > 0 {
+		for _, t := range c.caps {
+			if s.set[t] || s.head[t] || s.title[t] {
+				return true
+			}
+		}
+		return false
+	}
+	asked := false
+	for _, t := range c.core {
+		if valueWords[t] || attributeWords[t] || p.context[t] {
+			continue
+		}
+		asked = true
+		if s.set[t] || s.head[t] || s.title[t] {
+			return true
+		}
+	}
+	return !asked
+}
 
 // namesIdentifiers reports whether sentence i (with its heading or label)
 // holds every part of each identifier c names: "max_clients" is not
