@@ -36,6 +36,22 @@ func newAgentRunner(t *testing.T, s *site) (*pipeline.Runner, *db.Store) {
 // newAgentRunnerOn runs the pipeline (extractive engine) with the engine
 // site:<s's path>; the site agent's rule planner goes first and fallback,
 // when set, is its model planner.
+// submitForReview submits a quick run that pauses for plan review and
+// returns it with its reviewed plan, for a test to replace the actions.
+func submitForReview(t *testing.T, r *pipeline.Runner, store *db.Store) (*db.Run, research.TaskSpec) {
+	t.Helper()
+	run, err := r.Submit(context.Background(), pipeline.Request{Question: "Why is the New York attorney general investigating WeWork?", Depth: "quick", Review: research.ReviewAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paused := waitStatus(t, store, run.ID, research.StatusAwaitingApproval)
+	var spec research.TaskSpec
+	if err := json.Unmarshal(paused.TaskSpec, &spec); err != nil {
+		t.Fatal(err)
+	}
+	return run, spec
+}
+
 func newAgentRunnerOn(t *testing.T, s *site, path string, fallback func() agent.Planner) (*pipeline.Runner, *db.Store) {
 	t.Helper()
 	store := dbtest.NewStore(t)
@@ -186,15 +202,7 @@ func TestResumedActionNeverRepeatsASideEffect(t *testing.T) {
 	})
 	r, store := newAgentRunner(t, s)
 	ctx := context.Background()
-	run, err := r.Submit(ctx, pipeline.Request{Question: "Why is the New York attorney general investigating WeWork?", Depth: "quick", Review: research.ReviewAlways})
-	if err != nil {
-		t.Fatal(err)
-	}
-	paused := waitStatus(t, store, run.ID, research.StatusAwaitingApproval)
-	var spec research.TaskSpec
-	if err := json.Unmarshal(paused.TaskSpec, &spec); err != nil {
-		t.Fatal(err)
-	}
+	run, spec := submitForReview(t, r, store)
 	spec.Actions = []research.ActionSpec{{Kind: "search", Query: "WeWork attorney general"}}
 	// What a worker that died mid-action left: the query typed, Enter pressed
 	// but never reported back.
@@ -298,15 +306,7 @@ func TestSkipAtGateFinishesTheGatedAction(t *testing.T) {
 	s := gatedSite(t)
 	r, store := newAgentRunner(t, s)
 	ctx := context.Background()
-	run, err := r.Submit(ctx, pipeline.Request{Question: "Why is the New York attorney general investigating WeWork?", Depth: "quick", Review: research.ReviewAlways})
-	if err != nil {
-		t.Fatal(err)
-	}
-	paused := waitStatus(t, store, run.ID, research.StatusAwaitingApproval)
-	var spec research.TaskSpec
-	if err := json.Unmarshal(paused.TaskSpec, &spec); err != nil {
-		t.Fatal(err)
-	}
+	run, spec := submitForReview(t, r, store)
 	spec.Actions = []research.ActionSpec{
 		{Kind: "navigate", URL: s.URL + "/articles/wework-ag-venturebeat", Priority: 1},
 		{Kind: "search", Query: "WeWork attorney general", Priority: 1},
