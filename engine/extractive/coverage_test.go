@@ -7,6 +7,7 @@ import (
 
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // Coverage names, per criterion, the sources with evidence and their key
@@ -80,5 +81,28 @@ func TestValueOfANamedThingNeedsTheName(t *testing.T) {
 	}
 	if cov := Coverage(spec, []research.Source{other, named}); !cov[0].Covered() || cov[0].Sources[0] != "S2" {
 		t.Errorf("the SIGNAL page does not cover the criterion: %+v", cov[0])
+	}
+}
+
+// The setting a question names as its frame ("… set with view.shortLen")
+// may be all a sentence says of the subject: it still names it.
+func TestSubjectMayBeTheNamedSetting(t *testing.T) {
+	q := "What is the minimum length of a shortened record name set with view.shortLen?"
+	src := research.Source{ID: "S1", URL: "http://127.0.0.1/docs/quill-show.html", Title: "quill-show(1)",
+		Text: "Options\n\n--short[=n]: Same as --verify but shortens the output to a unique prefix. The minimum length is 4, the default is the effective value of the view.shortLen configuration variable."}
+	p := newPool([]research.Source{src}, nil, nil)
+	p.context = contextWords(q)
+	c := newCriterion(q, "", text.Tokens(q), nil)
+	found := false
+	for i := range p.sents {
+		if strings.Contains(p.sents[i].text, "The minimum length is 4") {
+			found = true
+			if !p.namesSubject(c, i) {
+				t.Errorf("%q does not name the subject of %q (context %v)", p.sents[i].text, q, p.context)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the sentence is not in the pool")
 	}
 }

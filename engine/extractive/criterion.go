@@ -531,7 +531,8 @@ var valueWords = stems("default value maximum minimum max min limit size length 
 
 // namesSubject reports whether sentence i, its label, heading or page
 // title names what a value criterion asks the value of: a core word that
-// is neither a value word ("maximum", "size") nor the question's setting.
+// is not a value word ("maximum", "size"); the setting a question names
+// ("… set with cache.size") counts, since it may be all it asks about.
 // A figure with the asked attribute alone is some other thing's.
 func (p *pool) namesSubject(c criterion, i int) bool {
 	s := &p.sents[i]
@@ -547,7 +548,7 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	}
 	asked := false
 	for _, t := range c.core {
-		if valueWords[t] || attributeWords[t] || p.context[t] {
+		if valueWords[t] || attributeWords[t] {
 			continue
 		}
 		asked = true
