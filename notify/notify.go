@@ -19,30 +19,16 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/egress"
+	"github.com/quarryhq/quarry/tasks"
 	"github.com/quarryhq/quarry/text"
 )
 
-// Notice is one message about a task for its owner. It has the shape of
-// tasks.Notice; the wiring converts one into the other.
-type Notice struct {
-	Owner      string
-	Kind       string
-	Title      string
-	Body       string
-	TaskID     string
-	RunID      string
-	Status     string
-	ReportPath string // site-relative ("/runs/{id}"); made absolute with the base URL
-	Changes    string
-	Channels   Channels
-}
+// Notice is one message about a task for its owner, as the scheduler
+// writes it: the Outbox is the scheduler's tasks.Notifier.
+type Notice = tasks.Notice
 
 // Channels are where a notice goes besides the inbox.
-type Channels struct {
-	WebhookURL    string `json:"webhook_url,omitempty"`
-	WebhookSecret string `json:"webhook_secret,omitempty"`
-	Email         string `json:"email,omitempty"`
-}
+type Channels = tasks.Channels
 
 // Channel names of the outbox.
 const (

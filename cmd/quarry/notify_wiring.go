@@ -19,15 +19,6 @@ func buildOutbox(cfg *Config, store *db.Store, logger *slog.Logger) *notify.Outb
 		SMTP: cfg.SMTP, Logger: logger})
 }
 
-// taskNotifier hands the scheduler's notices to the outbox.
-type taskNotifier struct{ outbox *notify.Outbox }
-
-// Notify implements tasks.Notifier.
-func (n taskNotifier) Notify(ctx context.Context, t tasks.Notice) error {
-	return n.outbox.Notify(ctx, notify.Notice{Owner: t.Owner, Kind: t.Kind, Title: t.Title, Body: t.Body, TaskID: t.TaskID,
-		RunID: t.RunID, Status: t.Status, ReportPath: t.ReportPath, Changes: t.Changes, Channels: notify.Channels(t.Channels)})
-}
-
 // changeReader answers notify=change from the stored change summaries; a
 // summary that cannot be read counts as changed, so no notice is lost to it.
 func changeReader(store *db.Store) tasks.ChangeReader {

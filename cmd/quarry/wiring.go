@@ -90,7 +90,7 @@ func buildTasks(cfg *Config, store *db.Store, runner *pipeline.Runner, outbox *n
 		Policy:   policy,
 		Wake:     runner.Wake,
 		Logger:   logger,
-		Notifier: taskNotifier{outbox},
+		Notifier: outbox,
 		Changes:  changeReader(store),
 	})
 	guard := egress.NewGuard(cfg.AllowHosts)
