@@ -274,10 +274,11 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
 		}
 	}
-	for _, w := range strings.Fields(stripTopicParen(c)) {
-		w = strings.Trim(w, ".,;:!?()\"'`")
-		if isCapitalsWord(w) && len(w) >= 3 && !isCapitalsWord(c) {
-			cr.caps = append(cr.caps, text.Tokens(w)...)
+	if !isCapitalsWord(c) { // a criterion written all in capitals names nothing by them
+		for _, w := range strings.Fields(stripTopicParen(c)) {
+			if w = strings.Trim(w, ".,;:!?()\"'`"); isCapitalsWord(w) && len(w) >= 3 {
+				cr.caps = append(cr.caps, text.Tokens(w)...)
+			}
 		}
 	}
 	// A flag asked about ("the -q option") must be named by its evidence,
