@@ -1,6 +1,9 @@
 package text
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // A statement's values are what two sources may disagree on about the
 // same thing: its numbers and its capitalised names after the first
@@ -133,27 +136,17 @@ func (st Statement) idsBefore(at int) []string {
 // by a capital inside the word (camelCase).
 func identifiers(s string) []ident {
 	var out []ident
-	for i := 0; i < len(s); {
-		if !isIdentRune(s[i]) || i > 0 && isIdentRune(s[i-1]) {
-			i++
-			continue
+	for _, m := range wordRe.FindAllStringIndex(s, -1) {
+		if w := s[m[0]:m[1]]; isIdentifier(w) {
+			out = append(out, ident{name: strings.ToLower(w), at: m[0]})
 		}
-		j := i
-		for j < len(s) && (isIdentRune(s[j]) || (s[j] == '.' || s[j] == '_') && j+1 < len(s) && isIdentRune(s[j+1]) && j > i) {
-			j++
-		}
-		w := s[i:j]
-		if isIdentifier(w) {
-			out = append(out, ident{name: strings.ToLower(w), at: i})
-		}
-		i = j
 	}
 	return out
 }
 
-func isIdentRune(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
+// wordRe matches a word as an identifier may be written: runs of ASCII
+// letters and digits joined by single dots or underscores.
+var wordRe = regexp.MustCompile(`[A-Za-z0-9]+(?:[._][A-Za-z0-9]+)*`)
 
 // isIdentifier reports whether w joins parts with a dot or an underscore
 // between letters, or turns from lower to upper case inside.
