@@ -103,6 +103,10 @@ type Options struct {
 	// Library is the document library (/library, /api/documents); nil
 	// turns it off.
 	Library *library.Library
+	// MCP builds the handler served at /mcp (behind the same middleware
+	// as every route, so a bearer token authenticates it) from the
+	// server, whose JSON API its tools call; nil serves no /mcp.
+	MCP func(*Server) http.Handler
 }
 
 // Server holds the handlers' dependencies and serves the router.
