@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quarryhq/quarry/auth"
@@ -117,6 +118,7 @@ type Server struct {
 	runs    Runs
 	base    string // path prefix, "" at the root
 	handler http.Handler
+	router  chi.Router // handler without the base path (Routes)
 
 	pdfSlots chan struct{} // PDF prints at once; the rest wait or give up
 

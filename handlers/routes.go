@@ -119,7 +119,25 @@ func (s *Server) routes() http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=86400")
 		w.WriteHeader(http.StatusNoContent) // no icon yet; spares a 404 on every first visit
 	})
+	s.router = r
 	return s.stripBase(r)
+}
+
+// Route is one route of the router: a method and a chi pattern.
+type Route struct {
+	Method  string
+	Pattern string
+}
+
+// Routes lists every route the router serves (for the tests that must
+// cover them all, and for API descriptions).
+func (s *Server) Routes() []Route {
+	var out []Route
+	chi.Walk(s.router, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		out = append(out, Route{Method: method, Pattern: strings.TrimSuffix(route, "/")})
+		return nil
+	})
+	return out
 }
 
 // crossOrigin rejects cross-origin unsafe requests (a form posted from
