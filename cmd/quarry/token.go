@@ -17,6 +17,10 @@ import (
 // runToken implements `quarry token create|list|revoke`: personal API
 // tokens, for programs that call the JSON API or /mcp as a user.
 func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return tokenTo(ctx, args, stdout, stderr, os.Getenv)
+}
+
+func tokenTo(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
 	if len(args) == 0 {
 		return errors.New("token: say create, list or revoke (e.g. quarry token create --user alice --name ci)")
 	}
@@ -99,7 +103,7 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	default:
 		return fmt.Errorf("token: unknown subcommand %q (accepted: create, list, revoke)", cmd)
 	}
-	cfg, err := LoadConfig(os.Getenv)
+	cfg, err := LoadConfig(getenv)
 	if err != nil {
 		return err
 	}
