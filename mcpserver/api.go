@@ -61,7 +61,13 @@ func (c *apiClient) do(ctx context.Context, method, path string, body, out any) 
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://"+c.host+path, rd)
+	// The call is a request of its own: it keeps the tool call's
+	// cancellation but none of the values of the MCP request it came from
+	// (the router's state, its request id, its user).
+	own, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
+	req, err := http.NewRequestWithContext(own, method, "http://"+c.host+path, rd)
 	if err != nil {
 		return fmt.Errorf("call %s %s: %w", method, path, err)
 	}

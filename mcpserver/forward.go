@@ -57,13 +57,19 @@ func Forward(ctx context.Context, endpoint, token, version string, logger *slog.
 			return nil, nil, fmt.Errorf("list the resource templates of %s: %w", u, err)
 		}
 		srv.AddResourceTemplate(tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return remote.ReadResource(ctx, req.Params)
+			return remote.ReadResource(ctx, &mcp.ReadResourceParams{URI: req.Params.URI})
 		})
 	}
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "resources/list" {
-				return remote.ListResources(ctx, req.GetParams().(*mcp.ListResourcesParams))
+				// Only the request itself is passed on: its _meta is about
+				// the local session's protocol, not the remote one's.
+				var cursor string
+				if p, ok := req.GetParams().(*mcp.ListResourcesParams); ok && p != nil {
+					cursor = p.Cursor
+				}
+				return remote.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 			}
 			return next(ctx, method, req)
 		}

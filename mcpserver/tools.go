@@ -140,14 +140,15 @@ func (t *tools) register(srv *mcp.Server) {
 
 func ptr[T any](v T) *T { return &v }
 
-// researchSchema is ResearchArgs' schema with depth's choices spelled out
-// (and without wait_seconds for start_research).
+// researchSchema is ResearchArgs' schema (without wait_seconds for
+// start_research). Depth's choices are in its description rather than an
+// enum: the API checks them and says what is accepted, in the same words
+// a program calling the API gets.
 func researchSchema(wait bool) *jsonschema.Schema {
 	s, err := jsonschema.For[ResearchArgs](nil)
 	if err != nil {
 		panic(err) // a fixed type: fails the first test if ever
 	}
-	s.Properties["depth"].Enum = []any{research.DepthQuick, research.DepthStandard, research.DepthDeep}
 	if !wait {
 		delete(s.Properties, "wait_seconds")
 	}
