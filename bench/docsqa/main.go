@@ -58,7 +58,7 @@ func main() {
 	dir := flag.String("dir", "/usr/share/doc/postgresql-doc-15/html", "directory of HTML pages")
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
 	addrFile := flag.String("addr-file", "", "write the bound host:port here once listening")
-	engine := flag.String("engine", "bm25", "search program in front of the pages: bm25 (our own page), omega, htdig, namazu or pagefind")
+	engine := flag.String("engine", "bm25", "search program in front of the pages: bm25 (our own page), omega, htdig, namazu, pagefind, swishe, swishpp or recoll")
 	cache := flag.String("cache", "", "directory for the search program's index, built once and reused (default .data/docsqa/ENGINE-DIRNAME)")
 	templateFile := flag.String("template-file", "", "write the results-page URL template (url:… engine) here once listening")
 	indexOnly := flag.Bool("index-only", false, "build the search program's index and exit")
