@@ -67,6 +67,9 @@ func main() {
 	if real, err := filepath.EvalSymlinks(*dir); err == nil {
 		*dir = real // Debian links the docs directory to the versioned one
 	}
+	if abs, err := filepath.Abs(*dir); err == nil {
+		*dir = abs // the programs index from their cache directory
+	}
 	if *cache == "" {
 		*cache = filepath.Join(".data", "docsqa", *engine+"-"+filepath.Base(filepath.Dir(*dir))+"-"+filepath.Base(*dir))
 	}
