@@ -57,6 +57,7 @@ require (
 	github.com/hablullah/go-juliandays v1.0.0 // indirect
 	github.com/invopop/jsonschema v0.14.0 // indirect
 	github.com/jalaali/go-jalaali v0.0.0-20210801064154-80525e88d958 // indirect
+	github.com/kljensen/snowball v0.10.0 // indirect
 	github.com/markusmobius/go-domdistiller v0.0.0-20240926050704-25b8d046ffb4 // indirect
 	github.com/markusmobius/go-htmldate v1.9.1 // indirect
 	github.com/mattn/go-colorable v0.1.13 // indirect
