@@ -17,6 +17,7 @@ require (
 	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c
 	github.com/go-shiori/go-readability v0.0.0-20251205110129-5db1dc9836f0
 	github.com/jmoiron/sqlx v1.4.0
+	github.com/kljensen/snowball v0.10.0
 	github.com/lib/pq v1.12.3
 	github.com/markusmobius/go-dateparser v1.2.3
 	github.com/markusmobius/go-trafilatura v1.12.2
