@@ -73,6 +73,9 @@ func (s *Server) serveBearer(w http.ResponseWriter, r *http.Request, secret stri
 	tok, err := auth.CheckToken(ctx, s.store, secret)
 	cancel()
 	switch {
+	case (errors.Is(err, auth.ErrTokenUnknown) || errors.Is(err, auth.ErrTokenRevoked)) && publicPath(r.URL.Path):
+		next.ServeHTTP(w, r) // served to anyone: a bad token changes nothing
+		return
 	case errors.Is(err, auth.ErrTokenUnknown), errors.Is(err, auth.ErrTokenRevoked):
 		s.access.denied.WithLabelValues("token").Inc()
 		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)

@@ -263,26 +263,33 @@ func TestEveryAPIRouteWithTokens(t *testing.T) {
 		}
 		target := a.srv.URL + path
 		name := r.Method + " " + r.Pattern
+		if r.Pattern == "/api/openapi.json" {
+			// Public: answered to anyone, whatever token comes with it.
+			if resp, _ := apiCallQuick(t, r.Method, target, revoked.Token); resp.StatusCode != http.StatusOK {
+				t.Errorf("%s with a revoked token: %d", name, resp.StatusCode)
+			}
+			continue
+		}
 		for _, c := range []struct {
 			who   string
 			token string
 		}{{"none", ""}, {"revoked", revoked.Token}} {
 			resp, body := apiCallQuick(t, r.Method, target, c.token)
 			if resp.StatusCode != http.StatusUnauthorized {
-				t.Errorf("%s with %s token: %d %s, want 401", name, c.who, resp.StatusCode, body)
+				t.Errorf("%s with %s token: %d %.200s, want 401", name, c.who, resp.StatusCode, body)
 			}
 		}
 		resp, body := apiCallQuick(t, r.Method, target, rw.Token)
 		if resp.StatusCode == http.StatusUnauthorized || (resp.StatusCode == http.StatusForbidden && !(r.Method == http.MethodPost && r.Pattern == "/api/tokens")) {
-			t.Errorf("%s with a valid token: %d %s", name, resp.StatusCode, body)
+			t.Errorf("%s with a valid token: %d %.200s", name, resp.StatusCode, body)
 		}
 		resp, body = apiCallQuick(t, r.Method, target, ro.Token)
 		unsafe := r.Method != http.MethodGet && r.Method != http.MethodHead
 		switch {
 		case unsafe && (resp.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "read-only")):
-			t.Errorf("%s with a read-only token: %d %s, want 403", name, resp.StatusCode, body)
+			t.Errorf("%s with a read-only token: %d %.200s, want 403", name, resp.StatusCode, body)
 		case !unsafe && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden):
-			t.Errorf("%s with a read-only token: %d %s", name, resp.StatusCode, body)
+			t.Errorf("%s with a read-only token: %d %.200s", name, resp.StatusCode, body)
 		}
 	}
 }
@@ -383,5 +390,45 @@ func TestTokenStore(t *testing.T) {
 	}
 	if _, err := a.store.GetAPIToken(ctx, tk.ID); err != db.ErrNotFound {
 		t.Errorf("token outlived its user: %v", err)
+	}
+}
+
+// TestTokensWithoutAccounts (QUARRY_AUTH=none): a token presented is still
+// checked (an unknown one is a 401, not silently anonymous), a bearer
+// request gets no client cookie where a browser's page would, and /mcp
+// answers only to the host names every route answers to.
+func TestTokensWithoutAccounts(t *testing.T) {
+	mcpHit := false
+	a := newAuthServer(t, dbtest.URL(t), handlers.Options{MCP: func(*handlers.Server) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { mcpHit = true; w.WriteHeader(http.StatusNoContent) })
+	}})
+	secret := "qry_" + strings.Repeat("B", 43)
+	if resp, body := apiCall(t, http.MethodGet, a.srv.URL+"/api/runs", secret, nil); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("unknown token without accounts: %d %s", resp.StatusCode, body)
+	}
+	tk, err := a.store.CreateAPIToken(context.Background(), "hal", "x", "qry_"+strings.Repeat("C", 43), "qry_CCCC", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, body := apiCall(t, http.MethodGet, a.srv.URL+"/api/tokens", "qry_"+strings.Repeat("C", 43), nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"id":`+itoa(tk.ID)) || len(resp.Cookies()) != 0 {
+		t.Errorf("token without accounts: %d %s cookies %v", resp.StatusCode, body, resp.Cookies())
+	}
+	if resp := do(t, http.MethodGet, a.srv.URL+"/mcp", "", nil); resp.StatusCode != http.StatusNoContent || len(resp.Cookies()) != 0 || !mcpHit {
+		t.Errorf("/mcp: %d cookies %v", resp.StatusCode, resp.Cookies())
+	}
+	if resp := do(t, http.MethodGet, a.srv.URL+"/", "", nil); len(resp.Cookies()) == 0 {
+		t.Errorf("a page got no client cookie (the check above means nothing)")
+	}
+	mcpHit = false
+	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+"/mcp", strings.NewReader("{}"))
+	req.Host = "rebound.example"
+	resp, err = noRedirect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMisdirectedRequest || mcpHit {
+		t.Errorf("/mcp with a foreign Host: %d", resp.StatusCode)
 	}
 }
