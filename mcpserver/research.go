@@ -66,7 +66,11 @@ func (t *tools) research(ctx context.Context, req *mcp.CallToolRequest, in Resea
 	} else if err != nil {
 		return nil, RunResult{}, err
 	}
-	return resultContent(out), out, nil
+	res := resultContent(out)
+	// A run that ended without a report (a budget reached, a failure) is
+	// the tool's failure, with the run's own reason.
+	res.IsError = out.Status == string(research.StatusFailed) || out.Status == string(research.StatusCancelled)
+	return res, out, nil
 }
 
 // progress returns how to tell the client of progress on req: a numbered

@@ -9,6 +9,7 @@ package mcpserver
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -85,7 +86,9 @@ func (s *Server) HTTPHandler(api *handlers.Server) http.Handler {
 			// A browser's session (or a proxy's header) is not how programs
 			// sign in here: an MCP session must belong to one token.
 			w.Header().Set("WWW-Authenticate", "Bearer")
-			http.Error(w, `{"error":"The MCP endpoint takes an API token: Authorization: Bearer <token> (create one on the settings page)."}`, http.StatusUnauthorized)
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, `{"error":"The MCP endpoint takes an API token: Authorization: Bearer <token> (create one on the settings page)."}`+"\n")
 			return
 		}
 		stream.ServeHTTP(w, r) // QUARRY_AUTH=none
