@@ -28,11 +28,29 @@ const mcpQuestion = "Why is the New York attorney general investigating WeWork?"
 
 // mcpSite is a loopback site for the url: engine: a results page linking
 // two benchmark news pages (shared with the pipeline's tests). While slow
-// is set, the news pages take 30 s to answer, so a run can be cancelled
-// while it gathers.
+// is set, the news pages answer only when released (or after 30 s), so a
+// run can be cancelled, or outwaited, while it gathers.
 type mcpSite struct {
 	*httptest.Server
-	slow atomic.Bool
+	slow    atomic.Bool
+	mu      sync.Mutex
+	release chan struct{}
+}
+
+// hold makes the news pages wait until the returned function is called.
+func (s *mcpSite) hold() func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := make(chan struct{})
+	s.release = ch
+	s.slow.Store(true)
+	return sync.OnceFunc(func() { s.slow.Store(false); close(ch) })
+}
+
+func (s *mcpSite) released() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.release
 }
 
 func newMCPSite(t *testing.T) *mcpSite {
@@ -57,6 +75,7 @@ func newMCPSite(t *testing.T) *mcpSite {
 			if s.slow.Load() {
 				select {
 				case <-r.Context().Done():
+				case <-s.released():
 				case <-time.After(30 * time.Second):
 				}
 			}
@@ -380,7 +399,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	}
 
 	// Cancelling the call cancels the run.
-	site.slow.Store(true)
+	release := site.hold()
 	progress.reset()
 	callCtx, stop := context.WithCancel(cctx)
 	runID := make(chan string, 1)
@@ -401,7 +420,7 @@ func TestMCPOverHTTP(t *testing.T) {
 		t.Fatalf("the cancelled call returned a result")
 	}
 	stop()
-	site.slow.Store(false)
+	release()
 	id := <-runID
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -566,5 +585,41 @@ func TestMCPStdio(t *testing.T) {
 	got, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_research", Arguments: map[string]any{"run_id": result.RunID}})
 	if err != nil || got.IsError || !strings.Contains(got.Content[0].(*mcp.TextContent).Text, "[S1]") {
 		t.Errorf("get_research: %v %+v", err, got)
+	}
+
+	// A run that outlasts wait_seconds keeps going: research answers with
+	// where it stands, and get_research later has the report.
+	release := site.hold()
+	defer release()
+	res, waiting := callResearch(t, ctx, cs, map[string]any{"question": mcpQuestion, "depth": "quick", "wait_seconds": 1})
+	if res.IsError || waiting.RunID == "" || waiting.Status == "done" || !strings.Contains(waiting.Message, "get_research") {
+		t.Fatalf("research past its wait: %s %+v", toolText(res), waiting)
+	}
+	release()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		got, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_research", Arguments: map[string]any{"run_id": waiting.RunID}})
+		if err != nil || got.IsError {
+			t.Fatalf("get_research: %v %s", err, toolText(got))
+		}
+		var later mcpserver.RunResult
+		b, _ := json.Marshal(got.StructuredContent)
+		json.Unmarshal(b, &later)
+		if later.Status == "done" {
+			checkReport(t, later, site.URL)
+			break
+		}
+		if later.Progress == nil || time.Now().After(deadline) {
+			t.Fatalf("run %s is %s after its wait ended: %+v", waiting.RunID, later.Status, later)
+		}
+	}
+
+	// Bad arguments are tool errors that say what is wrong.
+	bad, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "research", Arguments: map[string]any{"question": mcpQuestion, "wait_seconds": 99999}})
+	if err != nil || !bad.IsError || !strings.Contains(toolText(bad), "wait_seconds") {
+		t.Errorf("wait_seconds out of range: %v %s", err, toolText(bad))
+	}
+	bad, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_research", Arguments: map[string]any{"run_id": "no-such-run"}})
+	if err != nil || !bad.IsError || !strings.Contains(toolText(bad), "no such run") {
+		t.Errorf("get_research of an unknown run: %v %s", err, toolText(bad))
 	}
 }
