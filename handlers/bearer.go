@@ -101,10 +101,6 @@ func safeMethod(method string) bool {
 	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
 }
 
-// ReadOnlyRefusal is the message a read-only token gets when it asks to
-// change something, for other surfaces (MCP) to say the same.
-func ReadOnlyRefusal() string { return readOnlyRefusal }
-
 // tokenID parses a token id from a path.
 func tokenID(v string) (int64, bool) {
 	id, err := strconv.ParseInt(v, 10, 64)

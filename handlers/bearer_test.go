@@ -97,8 +97,8 @@ func errorOf(t *testing.T, body []byte) string {
 // with a clear 401 once revoked or when unknown.
 func TestAPITokens(t *testing.T) {
 	a := newAuthServer(t, dbtest.URL(t), handlers.Options{Auth: handlers.AuthOptions{Mode: handlers.AuthPassword}})
-	addUser(t, a.store, "alice", "correct horse")
-	_, cookie := login(t, a.srv.URL, "alice", "correct horse", "")
+	addUser(t, a.store, "tk-alice", "correct horse")
+	_, cookie := login(t, a.srv.URL, "tk-alice", "correct horse", "")
 	if cookie == nil {
 		t.Fatal("no session")
 	}
@@ -131,7 +131,7 @@ func TestAPITokens(t *testing.T) {
 	}
 	var created handlers.CreateRunResponse
 	json.Unmarshal(body, &created)
-	if run := getRun(t, a.store, created.ID); run.Owner != "alice" {
+	if run := getRun(t, a.store, created.ID); run.Owner != "tk-alice" {
 		t.Errorf("run owner %q, want alice", run.Owner)
 	}
 	resp, body = apiCall(t, http.MethodGet, base+"/api/tokens", tok.Token, nil)
@@ -179,8 +179,8 @@ func TestAPITokens(t *testing.T) {
 	}
 
 	// Another user's token is not theirs to revoke.
-	addUser(t, a.store, "bob", "battery staple")
-	_, bobCookie := login(t, base, "bob", "battery staple", "")
+	addUser(t, a.store, "tk-bob", "battery staple")
+	_, bobCookie := login(t, base, "tk-bob", "battery staple", "")
 	bobTok := newToken(t, base, bobCookie.Value, "bob's", false)
 	if resp, body := apiCall(t, http.MethodDelete, base+"/api/tokens/"+itoa(tok.ID), bobTok.Token, nil); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("bob revoking alice's token: %d %s", resp.StatusCode, body)
@@ -213,8 +213,8 @@ func TestAPITokens(t *testing.T) {
 func TestTokenRateLimitsArePerToken(t *testing.T) {
 	a := newAuthServer(t, dbtest.URL(t), handlers.Options{Auth: handlers.AuthOptions{Mode: handlers.AuthPassword},
 		Limits: handlers.Limits{RunsPerMinute: 1, RunBurst: 1}})
-	addUser(t, a.store, "carol", "pw pw pw")
-	_, cookie := login(t, a.srv.URL, "carol", "pw pw pw", "")
+	addUser(t, a.store, "tk-carol", "pw pw pw")
+	_, cookie := login(t, a.srv.URL, "tk-carol", "pw pw pw", "")
 	one := newToken(t, a.srv.URL, cookie.Value, "one", false)
 	two := newToken(t, a.srv.URL, cookie.Value, "two", false)
 	run := map[string]any{"question": "How do token buckets work?", "depth": "quick"}
@@ -235,15 +235,15 @@ func TestTokenRateLimitsArePerToken(t *testing.T) {
 // and none get 401.
 func TestEveryAPIRouteWithTokens(t *testing.T) {
 	a := newAuthServer(t, dbtest.URL(t), handlers.Options{Auth: handlers.AuthOptions{Mode: handlers.AuthPassword}})
-	addUser(t, a.store, "dave", "pw pw pw")
-	_, cookie := login(t, a.srv.URL, "dave", "pw pw pw", "")
+	addUser(t, a.store, "tk-dave", "pw pw pw")
+	_, cookie := login(t, a.srv.URL, "tk-dave", "pw pw pw", "")
 	rw := newToken(t, a.srv.URL, cookie.Value, "rw", false)
 	ro := newToken(t, a.srv.URL, cookie.Value, "ro", true)
 	revoked := newToken(t, a.srv.URL, cookie.Value, "old", false)
 	if resp, _ := apiCall(t, http.MethodDelete, a.srv.URL+"/api/tokens/"+itoa(revoked.ID), rw.Token, nil); resp.StatusCode != 200 {
 		t.Fatal("revoke")
 	}
-	run := awaitingRun(t, a.store, "dave", "Which routes take tokens?")
+	run := awaitingRun(t, a.store, "tk-dave", "Which routes take tokens?")
 	var routes []handlers.Route
 	for _, r := range a.h.Routes() {
 		if strings.HasPrefix(r.Pattern, "/api/") {
@@ -324,8 +324,8 @@ func apiCallQuick(t *testing.T, method, target, token string) (*http.Response, [
 // secret once, lists it, and revokes it.
 func TestSettingsTokens(t *testing.T) {
 	a := newAuthServer(t, dbtest.URL(t), handlers.Options{Auth: handlers.AuthOptions{Mode: handlers.AuthPassword}})
-	addUser(t, a.store, "erin", "pw pw pw")
-	_, cookie := login(t, a.srv.URL, "erin", "pw pw pw", "")
+	addUser(t, a.store, "tk-erin", "pw pw pw")
+	_, cookie := login(t, a.srv.URL, "tk-erin", "pw pw pw", "")
 	resp := do(t, http.MethodPost, a.srv.URL+"/settings/tokens", cookie.Value, url.Values{"name": {"editor"}, "read_only": {"1"}})
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create: %d", resp.StatusCode)
@@ -377,15 +377,15 @@ func TestSettingsTokens(t *testing.T) {
 func TestTokenStore(t *testing.T) {
 	a := newAuthServer(t, dbtest.URL(t), handlers.Options{})
 	ctx := context.Background()
-	addUser(t, a.store, "frank", "pw pw pw")
-	tk, err := a.store.CreateAPIToken(ctx, "frank", "x", "qry_secret-of-frank", "qry_secr", false)
+	addUser(t, a.store, "tk-frank", "pw pw pw")
+	tk, err := a.store.CreateAPIToken(ctx, "tk-frank", "x", "qry_secret-of-frank", "qry_secr", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.store.RevokeAPIToken(ctx, tk.ID, "mallory"); err != db.ErrNotFound {
+	if _, err := a.store.RevokeAPIToken(ctx, tk.ID, "tk-mallory"); err != db.ErrNotFound {
 		t.Errorf("revoke by another user: %v", err)
 	}
-	if err := a.store.DeleteUser(ctx, "frank"); err != nil {
+	if err := a.store.DeleteUser(ctx, "tk-frank"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.store.GetAPIToken(ctx, tk.ID); err != db.ErrNotFound {
@@ -406,7 +406,7 @@ func TestTokensWithoutAccounts(t *testing.T) {
 	if resp, body := apiCall(t, http.MethodGet, a.srv.URL+"/api/runs", secret, nil); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("unknown token without accounts: %d %s", resp.StatusCode, body)
 	}
-	tk, err := a.store.CreateAPIToken(context.Background(), "hal", "x", "qry_"+strings.Repeat("C", 43), "qry_CCCC", false)
+	tk, err := a.store.CreateAPIToken(context.Background(), "tk-hal", "x", "qry_"+strings.Repeat("C", 43), "qry_CCCC", false)
 	if err != nil {
 		t.Fatal(err)
 	}
