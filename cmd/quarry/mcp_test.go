@@ -338,7 +338,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	}
 
 	// search_library: passages of the user's documents.
-	found, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: "search_library", Arguments: map[string]any{"query": "router middleware"}})
+	found, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: "search_library", Arguments: map[string]any{"query": "router middleware", "collection": "manuals"}})
 	if err != nil || found.IsError {
 		t.Fatalf("search_library: %v %+v", err, found)
 	}
