@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarryhq/quarry/browser"
@@ -131,6 +132,10 @@ type Run struct {
 	history []StepRecord
 	sources []extract.Page
 	log     *slog.Logger
+
+	mu         sync.Mutex // guards the request policy's state
+	gateOpen   bool       // the running step was approved: it may change things on the site
+	expectPost string     // the search form the running step submits by POST
 }
 
 // Start runs task to its end in a browser session of its own, destroyed
@@ -166,6 +171,7 @@ func Start(ctx context.Context, opt Options, task Task) (*Result, error) {
 	}
 	defer sess.Close()
 	r := &Run{opt: opt, planner: opt.NewPlanner(), task: task, sess: sess, allow: NewAllowlist(task.StartURL, task.AllowHosts...), log: opt.Logger.With("component", "agent")}
+	sess.SetRequestPolicy(r.requestPolicy)
 	return r.loop(ctx)
 }
 
@@ -253,16 +259,33 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 			idle++
 			continue
 		}
-		if approved != nil && r.sameStep(*approved, a) {
-			approved = nil // the user approved this very step
-		} else if why := sensitive(r.snap, a); why != "" {
+		pause := func(why string) (*Result, error) {
 			rec := r.record(ctx, n, a, StepPaused, why)
 			res.Approval, res.Screenshot = why, rec.Screenshot
 			return finish(StatusAwaitingApproval, "waiting for approval: "+why)
 		}
+		var gate gateCheck
+		open := false
+		if approved != nil && r.sameStep(*approved, a) {
+			approved, open = nil, true // the user approved this very step
+		} else if gate = assess(r.snap, a); gate.Why != "" {
+			return pause(gate.Why)
+		}
 		before := r.snap
 		r.record(ctx, n, a, StepRunning, "")
+		r.sess.TakeRefused() // what the page sent between steps is not this step's
+		r.setGate(open, gate.Post)
 		err := r.execute(ctx, a)
+		r.setGate(false, "")
+		stopped, offSite := r.refused()
+		if stopped != "" {
+			// The step tried to change something on the site: the request
+			// was stopped before it was sent; it runs again once approved.
+			return pause(fmt.Sprintf("%s sent %s, which could change something on the site; it was stopped before it was sent", a.String(), stopped))
+		}
+		if err == nil && offSite != "" {
+			err = fmt.Errorf("%s would leave the allowed sites (%s) for %s; it was stopped before it was sent", a.String(), strings.Join(r.allow, ", "), offSite)
+		}
 		if err == nil && !r.allow.Allows(r.currentURL(ctx)) {
 			err = fmt.Errorf("left the allowed sites for %s; went back", r.currentURL(ctx))
 			_ = back(r.sess.Page(ctx))
@@ -304,6 +327,24 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 			idle++
 		}
 	}
+}
+
+// refused takes the requests the run's policy stopped during a step: the
+// first that could have changed something on the site (method and path),
+// and the first document off the allowed sites (its URL). Requests a page
+// makes to other hosts on its own (analytics) are only logged.
+func (r *Run) refused() (stateChange, offSite string) {
+	for _, f := range r.sess.TakeRefused() {
+		switch {
+		case errors.Is(f.Err, errStateChange) && stateChange == "":
+			stateChange = f.Method + " " + pathOf(f.URL)
+		case errors.Is(f.Err, errOffSite) && f.Frame && offSite == "":
+			offSite = f.URL
+		default:
+			r.log.Debug("request stopped", "method", f.Method, "url", f.URL, "type", f.Type, "err", f.Err)
+		}
+	}
+	return stateChange, offSite
 }
 
 // sameStep reports whether a, on the current snapshot, is the step p
