@@ -183,16 +183,14 @@ func assess(snap *Snapshot, a Action) gateCheck {
 	if e == nil {
 		return gateCheck{Why: fmt.Sprintf("press %s where the page has no focused element it names: what it would set off is unknown", a.Key)}
 	}
-	what := string(a.Kind)
-	if a.Kind == Press {
-		what = "press " + a.Key + " on"
-	}
+	what := actionWords(snap, a)
+	const commits = "which may commit you to something (buy, pay, order, book, delete, remove, send, publish, subscribe or sign up)"
 	if risky(e.Name) {
-		return gateCheck{Why: fmt.Sprintf("%s %s %q, which may commit you to something (buy, pay, order, book, delete, remove, send, publish, subscribe or sign up)", what, e.Role, e.Name)}
+		return gateCheck{Why: what + ", " + commits}
 	}
 	if a.Kind == Select {
 		if opt := chosenOption(e, a.Text); risky(opt) {
-			return gateCheck{Why: fmt.Sprintf("select %q in %s %q, which may commit you to something", opt, e.Role, e.Name)}
+			return gateCheck{Why: fmt.Sprintf("%s picks %q, %s", what, opt, commits)}
 		}
 	}
 	btn, ok := submits(snap, a, e)
@@ -200,10 +198,10 @@ func assess(snap *Snapshot, a Action) gateCheck {
 		return gateCheck{}
 	}
 	if btn != e && btn != nil && risky(btn.Name) {
-		return gateCheck{Why: fmt.Sprintf("%s %s %q submits the form of %q, which may commit you to something", what, e.Role, e.Name, btn.Name)}
+		return gateCheck{Why: fmt.Sprintf("%s submits the form of %q, %s", what, btn.Name, commits)}
 	}
 	if fields := dataFields(snap, e.Form, e.Frame); len(fields) > 0 {
-		return gateCheck{Why: fmt.Sprintf("submit a form that holds %s (%s %s %q)", strings.Join(fields, ", "), what, e.Role, e.Name)}
+		return gateCheck{Why: fmt.Sprintf("%s submits a form that holds %s", what, strings.Join(fields, ", "))}
 	}
 	method, action := e.FormMethod, e.FormAction
 	if btn != nil {
@@ -213,7 +211,7 @@ func assess(snap *Snapshot, a Action) gateCheck {
 		return gateCheck{}
 	}
 	if !searchForm(snap, e.Form, e.Frame) {
-		return gateCheck{Why: fmt.Sprintf("send a form by POST to %s (%s %s %q), which may change something on the site", pathOf(action), what, e.Role, e.Name)}
+		return gateCheck{Why: fmt.Sprintf("%s sends a form by POST to %s, which may change something on the site", what, pathOf(action))}
 	}
 	return gateCheck{Post: action}
 }

@@ -281,10 +281,10 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 		if stopped != "" {
 			// The step tried to change something on the site: the request
 			// was stopped before it was sent; it runs again once approved.
-			return pause(fmt.Sprintf("%s sent %s, which could change something on the site; it was stopped before it was sent", a.String(), stopped))
+			return pause(fmt.Sprintf("%s tried to send %s, which could change something on the site; it was stopped before it was sent", actionWords(before, a), stopped))
 		}
 		if err == nil && offSite != "" {
-			err = fmt.Errorf("%s would leave the allowed sites (%s) for %s; it was stopped before it was sent", a.String(), strings.Join(r.allow, ", "), offSite)
+			err = fmt.Errorf("%s would leave the allowed sites (%s) for %s; it was stopped before it was sent", actionWords(before, a), strings.Join(r.allow, ", "), offSite)
 		}
 		if err == nil && !r.allow.Allows(r.currentURL(ctx)) {
 			err = fmt.Errorf("left the allowed sites for %s; went back", r.currentURL(ctx))
@@ -327,6 +327,22 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 			idle++
 		}
 	}
+}
+
+// actionWords is a in words with the role and name of its element on snap.
+func actionWords(snap *Snapshot, a Action) string {
+	e := snap.Element(a.Element)
+	if e == nil {
+		return a.String()
+	}
+	what := string(a.Kind)
+	switch a.Kind {
+	case Press:
+		what = "press " + a.Key + " on"
+	case Select:
+		what = fmt.Sprintf("select %q in", a.Text)
+	}
+	return fmt.Sprintf("%s %s %q", what, e.Role, e.Name)
 }
 
 // refused takes the requests the run's policy stopped during a step: the
