@@ -58,6 +58,7 @@ func TestMain(m *testing.M) {
 type site struct {
 	*httptest.Server
 	imageHits, popupHits, downloadHits atomic.Int64
+	sinkPosts, sinkGets                atomic.Int64 // requests at /policy/sink
 	arrived                            chan string // ids of delayed article requests as they arrive
 }
 
@@ -190,6 +191,25 @@ window.onbeforeunload = function (e) { e.preventDefault(); return "stay"; };</sc
 	})
 	mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not here", http.StatusNotFound)
+	})
+	// A page whose script and whose frame's script send a POST once
+	// loaded, and a GET the policy lets through.
+	mux.HandleFunc("/policy", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><head><title>policy</title></head><body><p id=out>The page sends requests of its own.</p>
+<iframe src="/policy/frame"></iframe>
+<script>fetch("/policy/sink", {method: "POST", body: "main"}).catch(() => {});
+fetch("/policy/sink").then(r => r.text()).then(t => { document.getElementById("out").textContent += " get=" + t; });</script></body></html>`)
+	})
+	mux.HandleFunc("/policy/frame", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><body><p>frame</p><script>fetch("/policy/sink", {method: "POST", body: "frame"}).catch(() => {});</script></body></html>`)
+	})
+	mux.HandleFunc("/policy/sink", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			s.sinkPosts.Add(1)
+		} else {
+			s.sinkGets.Add(1)
+		}
+		fmt.Fprint(w, "ok")
 	})
 	s.Server = httptest.NewServer(mux)
 	return s
