@@ -59,7 +59,7 @@ type site struct {
 	*httptest.Server
 	imageHits, popupHits, downloadHits atomic.Int64
 	sinkPosts, sinkGets                atomic.Int64 // requests at /policy/sink
-	arrived                            chan string // ids of delayed article requests as they arrive
+	arrived                            chan string  // ids of delayed article requests as they arrive
 }
 
 func (s *site) host() string { return s.Listener.Addr().String() }
