@@ -118,7 +118,7 @@ func dataFields(snap *Snapshot, form, frame int) []string {
 			field && f.Type != "search" && (paymentAttr.MatchString(splitWords(f.NameAttr)) || paymentAttr.MatchString(fold(f.Name)) || paymentAttr.MatchString(fold(f.Placeholder))):
 			out = append(out, "payment data")
 		case f.Autocomplete != "" && personalAutocomplete.MatchString(f.Autocomplete):
-			out = append(out, fmt.Sprintf("personal data (%s)", f.Autocomplete))
+			out = append(out, fmt.Sprintf("personal or payment data (%s)", f.Autocomplete))
 		case f.Type == "email" || f.Type == "tel":
 			out = append(out, "personal data ("+f.Type+")")
 		}

@@ -347,14 +347,14 @@ func actionWords(snap *Snapshot, a Action) string {
 
 // refused takes the requests the run's policy stopped during a step: the
 // first that could have changed something on the site (method and path),
-// and the first document off the allowed sites (its URL). Requests a page
-// makes to other hosts on its own (analytics) are only logged.
+// and the first main-frame document off the allowed sites (its URL). What
+// else was stopped (a frame or analytics off the site) is only logged.
 func (r *Run) refused() (stateChange, offSite string) {
 	for _, f := range r.sess.TakeRefused() {
 		switch {
 		case errors.Is(f.Err, errStateChange) && stateChange == "":
 			stateChange = f.Method + " " + pathOf(f.URL)
-		case errors.Is(f.Err, errOffSite) && f.Frame && offSite == "":
+		case errors.Is(f.Err, errOffSite) && f.Main && offSite == "":
 			offSite = f.URL
 		default:
 			r.log.Debug("request stopped", "method", f.Method, "url", f.URL, "type", f.Type, "err", f.Err)
