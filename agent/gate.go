@@ -165,7 +165,14 @@ type gateCheck struct {
 	// Post is the URL of a search form the action submits by POST: the
 	// one state-changing request the action is expected to send.
 	Post string
+	// AutoSubmit is set when the action changes a control's value in a
+	// form whose submission needs approval: why it does. A page that
+	// submits the form on the change is stopped before the request.
+	AutoSubmit string
 }
+
+// commits is what a name like a commitment means, in the gate's reasons.
+const commits = "which may commit you to something (buy, pay, order, book, delete, remove, send, publish, subscribe or sign up)"
 
 // sensitive reports what would happen if a ran, when that needs the
 // user's approval; "" means it may run.
@@ -184,36 +191,59 @@ func assess(snap *Snapshot, a Action) gateCheck {
 		return gateCheck{Why: fmt.Sprintf("press %s where the page has no focused element it names: what it would set off is unknown", a.Key)}
 	}
 	what := actionWords(snap, a)
-	const commits = "which may commit you to something (buy, pay, order, book, delete, remove, send, publish, subscribe or sign up)"
 	if risky(e.Name) {
 		return gateCheck{Why: what + ", " + commits}
 	}
 	if a.Kind == Select {
-		if opt := chosenOption(e, a.Text); risky(opt) {
+		if opt := chosenOption(e, a.Text); risky(opt) && opt == a.Text {
+			return gateCheck{Why: what + ", " + commits}
+		} else if risky(opt) {
 			return gateCheck{Why: fmt.Sprintf("%s picks %q, %s", what, opt, commits)}
 		}
 	}
-	btn, ok := submits(snap, a, e)
-	if !ok {
-		return gateCheck{}
+	if btn, ok := submits(snap, a, e); ok {
+		why, post := formNeeds(snap, e, btn)
+		if why != "" {
+			return gateCheck{Why: what + " submits " + why}
+		}
+		return gateCheck{Post: post}
 	}
-	if btn != e && btn != nil && risky(btn.Name) {
-		return gateCheck{Why: fmt.Sprintf("%s submits the form of %q, %s", what, btn.Name, commits)}
+	if e.Form >= 0 && valueControls[e.Role] {
+		if why, _ := formNeeds(snap, e, submitButton(snap, e)); why != "" {
+			return gateCheck{AutoSubmit: why}
+		}
+	}
+	return gateCheck{}
+}
+
+// valueControls are the roles whose value an activation changes (and a
+// page may submit the form on the change).
+var valueControls = map[string]bool{
+	"checkbox": true, "radio": true, "switch": true, "combobox": true, "listbox": true, "option": true,
+	"slider": true, "spinbutton": true, "menuitemcheckbox": true, "menuitemradio": true,
+}
+
+// formNeeds is why submitting the form of e through its button btn (nil
+// when the snapshot lists none) needs approval, "" when it does not; and
+// for a search form sent by POST, the URL it is sent to.
+func formNeeds(snap *Snapshot, e, btn *Element) (why, post string) {
+	if btn != nil && btn != e && risky(btn.Name) {
+		return fmt.Sprintf("the form of %q, %s", btn.Name, commits), ""
 	}
 	if fields := dataFields(snap, e.Form, e.Frame); len(fields) > 0 {
-		return gateCheck{Why: fmt.Sprintf("%s submits a form that holds %s", what, strings.Join(fields, ", "))}
+		return "a form that holds " + strings.Join(fields, ", "), ""
 	}
 	method, action := e.FormMethod, e.FormAction
 	if btn != nil {
 		method, action = btn.FormMethod, btn.FormAction
 	}
 	if method != "post" {
-		return gateCheck{}
+		return "", ""
 	}
 	if !searchForm(snap, e.Form, e.Frame) {
-		return gateCheck{Why: fmt.Sprintf("%s sends a form by POST to %s, which may change something on the site", what, pathOf(action))}
+		return fmt.Sprintf("a form sent by POST to %s, which may change something on the site", pathOf(action)), ""
 	}
-	return gateCheck{Post: action}
+	return "", action
 }
 
 // submits reports whether a may submit e's form, and the control that
@@ -298,17 +328,29 @@ var (
 	// errStateChange stops a request that could change something on the
 	// site and that no approved or expected step sends.
 	errStateChange = errors.New("could change something on the site and was not approved")
+	// errAutoSubmit stops a document a step that only changes a value
+	// loads: the page submitting a form that needs approval.
+	errAutoSubmit = errors.New("submits a form that needs approval")
 )
 
 // readMethods are the methods that by HTTP's rules change nothing.
 var readMethods = map[string]bool{"GET": true, "HEAD": true, "OPTIONS": true}
+
+// stepGate is what the request policy lets the running step send.
+type stepGate struct {
+	open       bool   // the step was approved: it may change things on the site
+	post       string // the search form the step submits by POST
+	autoSubmit string // the step changes a value in a form that must not be submitted unapproved: why
+}
 
 // requestPolicy is the run's rule for every request its page sends,
 // applied before the request leaves the browser: a host off the allowed
 // sites gets only a GET of a script or a stylesheet (a page's assets on
 // another host), never a document, a form or a script's request; a
 // method that could change something is sent only during an approved
-// step, or to the search form the step was expected to submit.
+// step, or to the search form the step was expected to submit; a step
+// that changes a value in a form whose submission needs approval loads
+// no document (the page submitting the form on the change).
 func (r *Run) requestPolicy(req browser.Request) error {
 	if !r.allow.Allows(req.URL) {
 		if req.Method == "GET" && !req.Frame && (req.Type == "Script" || req.Type == "Stylesheet") {
@@ -316,23 +358,25 @@ func (r *Run) requestPolicy(req browser.Request) error {
 		}
 		return errOffSite
 	}
-	if readMethods[req.Method] {
+	r.mu.Lock()
+	g := r.gate
+	r.mu.Unlock()
+	if g.open {
 		return nil
 	}
-	r.mu.Lock()
-	open, post := r.gateOpen, r.expectPost
-	r.mu.Unlock()
-	if open || post != "" && sameURL(req.URL, post) {
+	if g.autoSubmit != "" && req.Frame {
+		return errAutoSubmit
+	}
+	if readMethods[req.Method] || g.post != "" && req.Method == "POST" && sameURL(req.URL, g.post) {
 		return nil
 	}
 	return errStateChange
 }
 
-// setGate opens the request policy for state-changing requests (an
-// approved step) or for one expected search-form POST, until closed.
-func (r *Run) setGate(open bool, post string) {
+// setGate sets what the running step may send, until set again.
+func (r *Run) setGate(g stepGate) {
 	r.mu.Lock()
-	r.gateOpen, r.expectPost = open, post
+	r.gate = g
 	r.mu.Unlock()
 }
 

@@ -77,6 +77,8 @@ func serveHostile(serve func(string, func(http.ResponseWriter, *http.Request) st
 		// does tells.
 		"/hostile/script": `<main><h1>Draft</h1><button id="go">Continue</button></main>
 <script>document.getElementById('go').onclick = () => fetch('/hostile/do/save', {method: 'POST', body: 'draft'});</script>`,
+		"/hostile/quantity": `<main><h1>Gauge</h1><form method="get" action="/hostile/do/checkout">
+<label>Quantity <select name="qty" onchange="this.form.submit()"><option>1</option><option>2</option></select></label><button>Buy now</button></form></main>`,
 		"/hostile/autosubmit": `<main><h1>Records</h1><form method="post" action="/hostile/do/archive">
 <label><input type="checkbox" name="archived" value="1" onchange="this.form.submit()"> Show archived</label></form></main>`,
 	}
@@ -145,6 +147,7 @@ func TestGateHostile(t *testing.T) {
 		{"select that submits", "/hostile/premium", on("combobox", "Plan", Action{Kind: Select, Text: "Buy premium"})},
 		{"script that posts", "/hostile/script", on("button", "Continue", Action{Kind: Click})},
 		{"check that posts its form", "/hostile/autosubmit", on("checkbox", "Show archived", Action{Kind: Check})},
+		{"select that submits a buy form", "/hostile/quantity", on("combobox", "Quantity", Action{Kind: Select, Text: "2"})},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

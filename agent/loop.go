@@ -133,9 +133,8 @@ type Run struct {
 	sources []extract.Page
 	log     *slog.Logger
 
-	mu         sync.Mutex // guards the request policy's state
-	gateOpen   bool       // the running step was approved: it may change things on the site
-	expectPost string     // the search form the running step submits by POST
+	mu   sync.Mutex // guards gate
+	gate stepGate   // what the running step may send
 }
 
 // Start runs task to its end in a browser session of its own, destroyed
@@ -264,24 +263,28 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 			res.Approval, res.Screenshot = why, rec.Screenshot
 			return finish(StatusAwaitingApproval, "waiting for approval: "+why)
 		}
-		var gate gateCheck
-		open := false
+		var step stepGate
 		if approved != nil && r.sameStep(*approved, a) {
-			approved, open = nil, true // the user approved this very step
-		} else if gate = assess(r.snap, a); gate.Why != "" {
+			approved, step.open = nil, true // the user approved this very step
+		} else if gate := assess(r.snap, a); gate.Why != "" {
 			return pause(gate.Why)
+		} else {
+			step.post, step.autoSubmit = gate.Post, gate.AutoSubmit
 		}
 		before := r.snap
 		r.record(ctx, n, a, StepRunning, "")
 		r.sess.TakeRefused() // what the page sent between steps is not this step's
-		r.setGate(open, gate.Post)
+		r.setGate(step)
 		err := r.execute(ctx, a)
-		r.setGate(false, "")
-		stopped, offSite := r.refused()
-		if stopped != "" {
-			// The step tried to change something on the site: the request
-			// was stopped before it was sent; it runs again once approved.
+		r.setGate(stepGate{})
+		stopped, submitted, offSite := r.refused()
+		switch {
+		// The step tried to change something on the site: the request was
+		// stopped before it was sent; it runs again once approved.
+		case stopped != "":
 			return pause(fmt.Sprintf("%s tried to send %s, which could change something on the site; it was stopped before it was sent", actionWords(before, a), stopped))
+		case submitted != "":
+			return pause(fmt.Sprintf("%s made the page submit %s (%s); it was stopped before it was sent", actionWords(before, a), step.autoSubmit, submitted))
 		}
 		if err == nil && offSite != "" {
 			err = fmt.Errorf("%s would leave the allowed sites (%s) for %s; it was stopped before it was sent", actionWords(before, a), strings.Join(r.allow, ", "), offSite)
@@ -346,21 +349,24 @@ func actionWords(snap *Snapshot, a Action) string {
 }
 
 // refused takes the requests the run's policy stopped during a step: the
-// first that could have changed something on the site (method and path),
-// and the first main-frame document off the allowed sites (its URL). What
+// first that could have changed something on the site and the first form
+// the page submitted on a changed value (method and path each), and the
+// first main-frame document off the allowed sites (its URL). What
 // else was stopped (a frame or analytics off the site) is only logged.
-func (r *Run) refused() (stateChange, offSite string) {
+func (r *Run) refused() (stateChange, submitted, offSite string) {
 	for _, f := range r.sess.TakeRefused() {
 		switch {
 		case errors.Is(f.Err, errStateChange) && stateChange == "":
 			stateChange = f.Method + " " + pathOf(f.URL)
+		case errors.Is(f.Err, errAutoSubmit) && submitted == "":
+			submitted = f.Method + " " + pathOf(f.URL)
 		case errors.Is(f.Err, errOffSite) && f.Main && offSite == "":
 			offSite = f.URL
 		default:
 			r.log.Debug("request stopped", "method", f.Method, "url", f.URL, "type", f.Type, "err", f.Err)
 		}
 	}
-	return stateChange, offSite
+	return stateChange, submitted, offSite
 }
 
 // sameStep reports whether a, on the current snapshot, is the step p

@@ -182,6 +182,16 @@ func TestGate(t *testing.T) {
 	if g := assess(post, Action{Kind: Press, Key: "Enter", Element: 1}); g.Why != "" || g.Post != "http://h/results" {
 		t.Errorf("search form by POST: %+v", g)
 	}
+	// Choosing a quantity runs, but the page may not submit the buy form
+	// on the change.
+	buy := snap(Element{Role: "combobox", Name: "Quantity", Tag: "select", Options: []string{"1", "2"}, Form: 0}, Element{Role: "button", Name: "Buy now", Form: 0})
+	if g := assess(buy, Action{Kind: Select, Element: 1, Text: "2"}); g.Why != "" || !strings.Contains(g.AutoSubmit, "Buy now") {
+		t.Errorf("quantity in a buy form: %+v", g)
+	}
+	filter := snap(Element{Role: "checkbox", Name: "Include archived records", Form: 0}, Element{Role: "button", Name: "Continue", Form: 0})
+	if g := assess(filter, Action{Kind: Check, Element: 1}); g != (gateCheck{}) {
+		t.Errorf("checkbox in a filter form: %+v", g)
+	}
 }
 
 func TestAllowlist(t *testing.T) {
