@@ -192,12 +192,13 @@ window.onbeforeunload = function (e) { e.preventDefault(); return "stay"; };</sc
 	mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not here", http.StatusNotFound)
 	})
-	// A page whose script and whose frame's script send a POST once
-	// loaded, and a GET the policy lets through.
+	// A page whose script, whose frame's script and whose worker send a
+	// POST once loaded, and a GET the policy lets through.
 	mux.HandleFunc("/policy", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<html><head><title>policy</title></head><body><p id=out>The page sends requests of its own.</p>
 <iframe src="/policy/frame"></iframe>
 <script>fetch("/policy/sink", {method: "POST", body: "main"}).catch(() => {});
+new Worker(URL.createObjectURL(new Blob(['fetch("' + location.origin + '/policy/sink", {method: "POST", body: "worker"}).catch(() => {});'], {type: "text/javascript"})));
 fetch("/policy/sink").then(r => r.text()).then(t => { document.getElementById("out").textContent += " get=" + t; });</script></body></html>`)
 	})
 	mux.HandleFunc("/policy/frame", func(w http.ResponseWriter, r *http.Request) {

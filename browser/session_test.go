@@ -9,8 +9,8 @@ import (
 )
 
 // TestSessionRequestPolicy: a session's policy stops requests of its main
-// frame and of its frames before they are sent, and reports them; what it
-// allows is sent as before.
+// frame, of its frames and of its workers before they are sent, and
+// reports them; what it allows is sent as before.
 func TestSessionRequestPolicy(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -31,7 +31,7 @@ func TestSessionRequestPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	var refused []Refusal
-	for deadline := time.Now().Add(5 * time.Second); len(refused) < 2 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); len(refused) < 3 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		refused = append(refused, sess.TakeRefused()...)
 	}
 	if n := testSite.sinkPosts.Load() - posts; n != 0 {
@@ -40,8 +40,8 @@ func TestSessionRequestPolicy(t *testing.T) {
 	if n := testSite.sinkGets.Load() - gets; n != 1 {
 		t.Errorf("%d GETs reached the site, want 1", n)
 	}
-	if len(refused) != 2 {
-		t.Fatalf("refused %+v, want the main frame's and the frame's POST", refused)
+	if len(refused) != 3 {
+		t.Fatalf("refused %+v, want the POSTs of the main frame, the frame and the worker", refused)
 	}
 	for _, r := range refused {
 		if r.Method != "POST" || !strings.HasSuffix(r.URL, "/policy/sink") || r.Frame || !errors.Is(r.Err, noPost) {
