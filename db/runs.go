@@ -47,6 +47,9 @@ type NewRun struct {
 	Budget      json.RawMessage
 	ParentRunID string
 	Owner       string
+	// Admission, when set, refuses the run (*AdmissionError) past its
+	// caps, checked in the transaction that inserts it.
+	Admission *Admission
 }
 
 const runColumns = `id, parent_run_id, question, depth, route, options, status, task_spec, budget, spend,
@@ -57,6 +60,9 @@ const runColumns = `id, parent_run_id, question, depth, route, options, status, 
 func (s *Store) CreateRun(ctx context.Context, nr NewRun) (*Run, error) {
 	var run Run
 	err := s.InTx(ctx, func(tx *Tx) error {
+		if err := tx.admit(ctx, nr); err != nil {
+			return err
+		}
 		opts := nr.Options
 		if len(opts) == 0 {
 			opts = json.RawMessage(`{}`)

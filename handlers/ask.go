@@ -82,7 +82,7 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		s.serverError(w, r, err)
+		s.pageFail(w, r, err)
 		return
 	}
 	s.redirect(w, r, "/runs/"+run.ID)

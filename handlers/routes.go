@@ -48,9 +48,10 @@ func (s *Server) routes() http.Handler {
 		r.Get("/tasks/{id}", s.taskPage)
 		r.Get("/tasks/{id}/edit", s.editTaskPage)
 		r.Post("/tasks/{id}/edit", s.editTask)
-		for _, action := range []string{"pause", "resume", "run", "delete"} {
+		for _, action := range []string{"pause", "resume", "delete"} {
 			r.Post("/tasks/{id}/"+action, s.taskAction(action))
 		}
+		r.With(s.limitRunCreation).Post("/tasks/{id}/run", s.taskAction("run"))
 		r.Get("/approvals", s.approvalsPage)
 		r.With(s.runControl("approve")).Post("/approvals/{id}/approve", s.approvalAction(true))
 		r.With(s.runControl("skip")).Post("/approvals/{id}/skip", s.approvalAction(false))
@@ -83,9 +84,10 @@ func (s *Server) routes() http.Handler {
 			r.Get("/tasks/{id}", s.apiGetTask)
 			r.Patch("/tasks/{id}", s.apiPatchTask)
 			r.Delete("/tasks/{id}", s.apiTaskAction("delete"))
-			for _, action := range []string{"pause", "resume", "run"} {
+			for _, action := range []string{"pause", "resume"} {
 				r.Post("/tasks/{id}/"+action, s.apiTaskAction(action))
 			}
+			r.With(s.limitRunCreation).Post("/tasks/{id}/run", s.apiTaskAction("run"))
 		})
 		r.Post("/documents", s.apiAddDocument)
 		r.Get("/documents/{id}", s.apiGetDocument)

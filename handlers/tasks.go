@@ -129,6 +129,8 @@ func (s *Server) runTaskNow(ctx context.Context, t *db.Task) (*db.Run, error) {
 		return nil, err
 	}
 	nr.Owner = t.Owner
+	admission := AdmissionOf(s.opt.Limits)
+	nr.Admission = &admission
 	run, err := s.store.CreateTaskRun(ctx, t.ID, nr, time.Time{}, s.opt.Tasks.AllowRun)
 	if err != nil {
 		return nil, err
