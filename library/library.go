@@ -127,11 +127,13 @@ func (l *Library) UploadMax() int64 { return l.opt.UploadMax }
 
 // Upload is one file to add.
 type Upload struct {
-	Collection string // name; created (team-visible) if missing
+	Collection string // name; created if missing (private when Private)
 	Filename   string // shown only, never used as a path
 	Content    []byte
 	AddedBy    string
-	Private    bool // a new collection is readable by AddedBy only
+	// Private asks for a collection readable by AddedBy only: a new one is
+	// created so, and an existing one must be AddedBy's private one.
+	Private bool
 }
 
 // UploadError is an upload refused for what it is (too large, an archive,
@@ -167,8 +169,13 @@ func (l *Library) Add(ctx context.Context, up Upload) (doc db.Document, dup bool
 	if err != nil {
 		return doc, false, err
 	}
-	if c.Visibility == "private" && c.Owner != up.AddedBy {
-		return doc, false, &UploadError{fmt.Sprintf("collection %q belongs to another user", coll)}
+	// A private upload goes only into its uploader's own private
+	// collection, and no one adds to someone else's private one. Both
+	// refusals read the same, so they do not tell whether a private
+	// collection of that name exists (names are unique across users).
+	mine := c.Visibility == "private" && c.Owner == up.AddedBy
+	if (visibility == "private" && !mine) || (c.Visibility == "private" && !mine) {
+		return doc, false, &UploadError{fmt.Sprintf("collection %q is not a private collection of yours: the name is taken; choose another name for a private collection", coll)}
 	}
 	sum := sha256.Sum256(up.Content)
 	doc, dup, err = l.store.AddDocument(ctx, db.NewDocument{CollectionID: c.ID, Filename: name, Kind: kind,
