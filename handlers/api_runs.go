@@ -85,6 +85,10 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) {
 	if strings.TrimSpace(req.Depth) == "" {
 		req.Depth = s.opt.DefaultDepth
 	}
+	if err := s.checkParent(r, req.ParentID); err != nil {
+		s.apiFail(w, r, err)
+		return
+	}
 	run, err := s.runs.Submit(r.Context(), req)
 	if err != nil {
 		s.apiFail(w, r, err)
@@ -143,7 +147,7 @@ func decodeJSON(r *http.Request, v any, required bool) error {
 // apiGetRun is GET /api/runs/{id}.
 func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	run, err := s.store.GetRun(ctx, chi.URLParam(r, "id"))
+	run, err := s.readableRun(r)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
@@ -198,7 +202,7 @@ func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) {
 
 // apiReportMarkdown is GET /api/runs/{id}/report.md: the published report.
 func (s *Server) apiReportMarkdown(w http.ResponseWriter, r *http.Request) {
-	run, err := s.store.GetRun(r.Context(), chi.URLParam(r, "id"))
+	run, err := s.readableRun(r)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return

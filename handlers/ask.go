@@ -26,7 +26,7 @@ func (s *Server) askPage(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) renderAsk(w http.ResponseWriter, r *http.Request, status int, form web.AskForm) {
 	form.EngineChoices = s.opt.Settings.SearchEngines
-	runs, err := s.store.ListRuns(r.Context(), db.RunFilter{Limit: recentRuns})
+	runs, err := s.store.ListRuns(r.Context(), s.listFilter(r, db.RunFilter{Limit: recentRuns}))
 	if err != nil {
 		s.serverError(w, r, err)
 		return
@@ -74,7 +74,11 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	run, err := s.runs.Submit(r.Context(), req)
+	err := s.checkParent(r, req.ParentID)
+	var run *db.Run
+	if err == nil {
+		run, err = s.runs.Submit(r.Context(), req)
+	}
 	var verr *pipeline.ValidationError
 	if errors.As(err, &verr) {
 		form.Error = validationMessage(verr)

@@ -76,6 +76,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/runs/{id}/report.pdf", s.exportHandler(exportAPI, formatPDF))
 		r.With(s.runControl("approve")).Post("/runs/{id}/approve", s.apiApproveRun)
 		r.With(s.runControl("cancel")).Post("/runs/{id}/cancel", s.apiCancelRun)
+		r.With(s.runControl("share")).Post("/runs/{id}/share", s.apiShareRun)
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireTasks)
 			r.Post("/tasks", s.apiCreateTask)
