@@ -77,7 +77,7 @@ type ReportJSON struct {
 func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) {
 	var body CreateRunRequest
 	if err := decodeJSON(r, &body, true); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeBadRequest(w, err)
 		return
 	}
 	req := pipeline.Request{Question: body.Question, Depth: body.Depth, Review: body.Review,
@@ -103,8 +103,8 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) {
 }
 
 // decodeJSON reads exactly one JSON object into v, refusing unknown fields,
-// trailing data and bodies over the limit, with an error fit for the
-// client. An empty body is an error when required, else leaves v as is.
+// trailing data, bodies over the limit and text fields with control
+// characters (checkText, a *TextError), with an error fit for the client. An empty body is an error when required, else leaves v as is.
 func decodeJSON(r *http.Request, v any, required bool) error {
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
@@ -141,7 +141,18 @@ func decodeJSON(r *http.Request, v any, required bool) error {
 		}
 		return errors.New("malformed JSON: unexpected data after the object")
 	}
-	return nil
+	return checkJSONText(v)
+}
+
+// writeBadRequest answers a body decodeJSON refused: 400, naming the
+// field when a text field's characters were refused.
+func writeBadRequest(w http.ResponseWriter, err error) {
+	var te *TextError
+	if errors.As(err, &te) {
+		writeJSON(w, http.StatusBadRequest, apiError{Error: te.Error(), Field: te.Field})
+		return
+	}
+	writeError(w, http.StatusBadRequest, err.Error())
 }
 
 // apiGetRun is GET /api/runs/{id}.
@@ -230,7 +241,7 @@ func (s *Server) apiReportMarkdown(w http.ResponseWriter, r *http.Request) {
 func (s *Server) apiApproveRun(w http.ResponseWriter, r *http.Request) {
 	var a pipeline.Approval
 	if err := decodeJSON(r, &a, false); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeBadRequest(w, err)
 		return
 	}
 	dec, err := s.runs.Approve(r.Context(), chi.URLParam(r, "id"), a)

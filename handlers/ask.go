@@ -92,17 +92,28 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	s.redirect(w, r, "/runs/"+run.ID)
 }
 
-// parseForm parses a urlencoded or multipart form within limit bytes.
+// parseForm parses a urlencoded or multipart form within limit bytes and
+// checks its text fields (checkText: a *TextError names the field).
 func parseForm(r *http.Request, limit int64) error {
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	var err error
 	if ct == "multipart/form-data" {
-		return r.ParseMultipartForm(limit)
+		err = r.ParseMultipartForm(limit)
+	} else {
+		err = r.ParseForm()
 	}
-	return r.ParseForm()
+	if err != nil {
+		return err
+	}
+	return checkValues(r.PostForm)
 }
 
 // formError turns a form parse error into words.
 func formError(err error) string {
+	var te *TextError
+	if errors.As(err, &te) {
+		return "The field " + te.Field + " " + te.Msg + "."
+	}
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return "The form is too large; a question can have at most 4,000 characters."

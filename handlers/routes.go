@@ -16,7 +16,7 @@ import (
 // would break the SSE streams (buffering, and a cut connection).
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(requestID, s.forwarded, s.recoverer, s.logRequests, securityHeaders, s.checkHost, s.limitBody, s.crossOrigin, s.authenticate, s.clientCookie)
+	r.Use(requestID, s.forwarded, s.recoverer, s.logRequests, securityHeaders, s.checkHost, s.limitBody, s.checkQueryText, s.crossOrigin, s.authenticate, s.clientCookie)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)

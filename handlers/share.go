@@ -67,7 +67,7 @@ type ShareRequest struct {
 func (s *Server) apiShareRun(w http.ResponseWriter, r *http.Request) {
 	var body ShareRequest
 	if err := decodeJSON(r, &body, false); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeBadRequest(w, err)
 		return
 	}
 	link, err := s.newShareLink(r, body.ConfirmPrivate)

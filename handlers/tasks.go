@@ -248,7 +248,13 @@ func (s *Server) submitTaskForm(w http.ResponseWriter, r *http.Request, current 
 		id = current.ID
 	}
 	if err := parseForm(r, s.opt.MaxBodyBytes); err != nil {
-		s.renderTaskForm(w, r, http.StatusBadRequest, web.TaskForm{ID: id, Error: formError(err)})
+		var te *TextError
+		errors.As(err, &te)
+		field := ""
+		if te != nil {
+			field = te.Field
+		}
+		s.renderTaskForm(w, r, http.StatusBadRequest, web.TaskForm{ID: id, Error: formError(err), ErrorField: field})
 		return db.TaskFields{}, web.TaskForm{}, false
 	}
 	in, form := formTask(r, s.opt.Settings.SearchEngines, current)
