@@ -40,6 +40,12 @@ type Limits struct {
 	// MaxStreams caps the open event streams of one user (one address
 	// when anonymous).
 	MaxStreams int
+	// Uploads caps the library uploads this process takes in at once, and
+	// UploadsPerUser those of one user (one address when anonymous): an
+	// upload holds up to QUARRY_UPLOAD_MAX bytes in memory while it is
+	// stored, so these bound the memory uploads use.
+	Uploads        int
+	UploadsPerUser int
 	// LoginsPerMinute is how many sign-in attempts one name may make per
 	// minute from one address; an address may make four times as many
 	// (over all names) and a name, from all addresses together,
@@ -57,6 +63,8 @@ var DefaultLimits = Limits{
 	MaxQueuedRuns:      200,
 	MaxStreams:         24,
 	LoginsPerMinute:    5,
+	Uploads:            4,
+	UploadsPerUser:     2,
 }
 
 // access is the state of authentication and abuse limits.
@@ -66,6 +74,7 @@ type access struct {
 	runsByIP   *auth.Limiter
 	logins     *loginLimiter
 	streams    *streamCounter
+	uploads    *streamCounter         // uploads in progress, by client and in total
 	limited    *prometheus.CounterVec // requests refused by a limit, by limit
 	denied     *prometheus.CounterVec // anonymous requests turned away, by auth mode
 }
@@ -77,6 +86,7 @@ func newAccess(l Limits, store *db.Store) *access {
 		runsByUser: auth.NewLimiter(store, "runs", l.RunsPerMinute/60, burst),
 		runsByIP:   auth.NewLimiter(store, "runs-ip", l.RunsPerMinutePerIP/60, math.Max(burst, l.RunsPerMinutePerIP/2)),
 		streams:    &streamCounter{open: map[string]int{}},
+		uploads:    &streamCounter{open: map[string]int{}},
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quarry_limited_requests_total",
 			Help: "Requests refused by an abuse limit, by limit.",
