@@ -421,17 +421,19 @@ func (s *Server) apiAddDocument(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, map[string]any{"id": doc.ID, "collection": doc.Collection, "status": doc.Status, "duplicate": dup})
 }
 
-// addDocument stores one spooled file: its bytes are read into memory
-// only now, one file at a time (the store writes them in one statement).
+// addDocument stores one spooled file, read from its temporary file in
+// pieces (the library and the store never hold it whole).
 func (s *Server) addDocument(r *http.Request, coll string, private bool, f uploadedFile) (db.Document, bool, error) {
 	if f.size > s.opt.Library.UploadMax() {
 		return db.Document{}, false, &library.UploadError{Msg: fmt.Sprintf("file %q: more than the upload limit of %d bytes (QUARRY_UPLOAD_MAX)", f.name, s.opt.Library.UploadMax())}
 	}
-	content, err := os.ReadFile(f.path)
+	file, err := os.Open(f.path)
 	if err != nil {
 		return db.Document{}, false, fmt.Errorf("read the spooled upload: %w", err)
 	}
-	return s.opt.Library.Add(r.Context(), library.Upload{Collection: coll, Private: private, Filename: f.name, Content: content, AddedBy: UserFrom(r.Context())})
+	defer file.Close()
+	return s.opt.Library.Add(r.Context(), library.Upload{Collection: coll, Private: private, Filename: f.name, File: file, Size: f.size,
+		AddedBy: UserFrom(r.Context())})
 }
 
 // apiGetDocument is GET /api/documents/{id} → {"id","status","pages","error"}.
