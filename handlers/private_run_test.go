@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
@@ -134,5 +135,51 @@ func TestPrivateRunIsTheOwners(t *testing.T) {
 	addAdmin(t, s.store, "root-"+id[:8], "admin password")
 	if code, _ := as("root-"+id[:8], "GET", "/api/runs/"+id, ""); code != http.StatusOK {
 		t.Errorf("an admin reads the private run: %d", code)
+	}
+}
+
+// TestStreamEndsWhenRunBecomesPrivate: another user following a run live
+// gets its events until the run reads a private passage; the event that
+// would show the passage is never sent, the stream ends, and reconnecting
+// is refused. The owner's stream carries on.
+func TestStreamEndsWhenRunBecomesPrivate(t *testing.T) {
+	s := libraryServer(t)
+	ctx := context.Background()
+	coll := "ann-live-" + strings.ToLower(t.Name())
+	t.Cleanup(func() { dbtest.Exec(t, s.store, `DELETE FROM library_collections WHERE name = $1`, coll) })
+	code, out := upload(t, s.srv.URL, "ann", coll, "plans.txt", []byte("Ann plans to move to Lisbon in the spring."), true)
+	if code != http.StatusCreated {
+		t.Fatalf("ann's private upload: %d %v", code, out)
+	}
+	docID := out["id"].(string)
+	run := createRun(t, s.store, "Where does ann plan to move?")
+	dbtest.Exec(t, s.store, `UPDATE runs SET owner = 'ann', status = 'gathering' WHERE id = $1`, run.ID)
+	url := s.srv.URL + "/api/runs/" + run.ID + "/events"
+	bob := openSSEAs(t, url, "", "X-User", "bob")
+	ann := openSSEAs(t, url, "", "X-User", "ann")
+	bob.next(t, 5*time.Second) // run_created
+	ann.next(t, 5*time.Second)
+	appendEvent(t, s.store, run.ID, "stage_started", map[string]any{"stage": "gather"})
+	if ev := apiEvent(t, bob.next(t, 5*time.Second)); ev.Type != "stage_started" {
+		t.Fatalf("bob's second event: %s", ev.Type)
+	}
+	ann.next(t, 5*time.Second)
+	err := s.store.InTx(ctx, func(tx *db.Tx) error {
+		if _, _, err := tx.AddSource(ctx, db.Source{RunID: run.ID, URL: "/library/documents/" + docID, CanonicalURL: "library:" + docID + "/0",
+			Title: "plans.txt, p. 1", Host: "library", Text: "Ann plans to move to Lisbon in the spring."}); err != nil {
+			return err
+		}
+		_, err := tx.AppendEvent(ctx, run.ID, "action", map[string]any{"status": "success", "preview": "Ann plans to move to Lisbon in the spring."})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev := apiEvent(t, ann.next(t, 5*time.Second)); ev.Type != "action" {
+		t.Fatalf("ann's stream: %s", ev.Type)
+	}
+	bob.expectEnd(t, 5*time.Second)
+	if resp := do(t, http.MethodGet, url, "", nil, "X-User", "bob"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("bob reconnects: %d", resp.StatusCode)
 	}
 }
