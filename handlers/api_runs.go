@@ -44,7 +44,11 @@ type RunResponse struct {
 	StopReason string             `json:"stop_reason"`
 	Error      string             `json:"error"`
 	ParentID   string             `json:"parent_id,omitempty"`
-	TaskSpec   json.RawMessage    `json:"task_spec"`
+	// Private: the run read a private library collection, so only its
+	// owner and admins may read it, and its share link needs their
+	// confirmation (POST /api/runs/{id}/share with confirm_private).
+	Private  bool            `json:"private"`
+	TaskSpec json.RawMessage `json:"task_spec"`
 	// Spend is the model spend in total and per stage ({} before any).
 	Spend      json.RawMessage          `json:"spend"`
 	Actions    []research.ActionPayload `json:"actions"` // the same shape as the action events
@@ -165,7 +169,7 @@ func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) {
 	}
 	out := RunResponse{
 		ID: run.ID, Question: run.Question, Depth: run.Depth, Status: run.Status,
-		StopReason: run.StopReason, Error: run.Error, ParentID: run.ParentRunID.String,
+		StopReason: run.StopReason, Error: run.Error, ParentID: run.ParentRunID.String, Private: run.ReadsPrivate,
 		TaskSpec: run.TaskSpec, ShareURL: s.shareURL(run), LastSeq: run.LastSeq,
 		EventsURL: s.url("/api/runs/" + run.ID + "/events"), CreatedAt: run.CreatedAt,
 		Actions: []research.ActionPayload{}, Sources: []SourceJSON{},

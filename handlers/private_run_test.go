@@ -107,10 +107,11 @@ func TestPrivateRunIsTheOwners(t *testing.T) {
 	code, body = as("ann", "GET", "/api/runs/"+id, "")
 	var got struct {
 		ShareURL string `json:"share_url"`
+		Private  bool   `json:"private"`
 	}
 	json.Unmarshal(body, &got)
-	if code != http.StatusOK || got.ShareURL != "" {
-		t.Errorf("ann's API: %d share_url %q, want no live link", code, got.ShareURL)
+	if code != http.StatusOK || got.ShareURL != "" || !got.Private {
+		t.Errorf("ann's API: %d share_url %q private %v, want no live link, marked private", code, got.ShareURL, got.Private)
 	}
 	if code, body := as("ann", "POST", "/api/runs/"+id+"/share", `{}`); code != http.StatusBadRequest || !strings.Contains(string(body), "confirm_private") {
 		t.Errorf("sharing without confirming: %d %s", code, body)
