@@ -56,7 +56,7 @@ func (s *Server) apiListRuns(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, apiError{Error: "status: not a run status", Field: "status"})
 		return
 	}
-	runs, err := s.store.ListRuns(r.Context(), db.RunFilter{Owner: UserFrom(r.Context()), Status: status,
+	runs, err := s.store.ListRuns(r.Context(), db.RunFilter{Owner: UserFrom(r.Context()), Reader: UserFrom(r.Context()), Status: status,
 		Query: text.Clip(strings.TrimSpace(q.Get("q")), 200), Limit: limit})
 	if err != nil {
 		s.apiFail(w, r, err)
