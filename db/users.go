@@ -68,10 +68,12 @@ func (s *Store) GetUser(ctx context.Context, name string) (*User, error) {
 	return &u, nil
 }
 
-// DeleteUser removes a user and, with it, every session of theirs (their
-// runs keep the name as owner); ErrNotFound when there is no such user.
+// DeleteUser removes a user and, with it, every session and API token of
+// theirs (their runs keep the name as owner); ErrNotFound when there is no
+// such user.
 func (s *Store) DeleteUser(ctx context.Context, name string) error {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM users WHERE name = $1`, name)
+	res, err := s.db.ExecContext(ctx, `WITH tokens AS (DELETE FROM api_tokens WHERE user_name = $1)
+		DELETE FROM users WHERE name = $1`, name)
 	if err != nil {
 		return fmt.Errorf("remove user %s: %w", name, err)
 	}

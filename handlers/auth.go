@@ -83,12 +83,19 @@ func anonymousPath(p string) bool {
 // authenticate finds the request's user (a session cookie, or the proxy's
 // header) and turns anonymous requests for anything but public paths away:
 // 401 JSON for the API and event streams, the login page for pages.
+// A bearer token on /api/ or /mcp is checked first, in every mode (see
+// bearer.go).
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	mode := s.opt.Auth.Mode
-	if mode == "" || mode == AuthNone {
-		return next
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if secret, ok := bearerSecret(r); ok {
+			s.serveBearer(w, r, secret, next)
+			return
+		}
+		if mode == "" || mode == AuthNone {
+			next.ServeHTTP(w, r)
+			return
+		}
 		if anonymousPath(r.URL.Path) {
 			next.ServeHTTP(w, r) // no session lookup for files and probes
 			return
@@ -156,7 +163,10 @@ func (s *Server) unauthorized(w http.ResponseWriter, r *http.Request) {
 	}
 	login := s.url("/login?next=" + url.QueryEscape(r.URL.RequestURI()))
 	switch {
-	case strings.HasPrefix(r.URL.Path, "/api/"), strings.HasSuffix(r.URL.Path, "/events"):
+	case bearerPath(r.URL.Path):
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		writeError(w, http.StatusUnauthorized, msg+" Programs send an API token: Authorization: Bearer <token>.")
+	case strings.HasSuffix(r.URL.Path, "/events"):
 		writeError(w, http.StatusUnauthorized, msg)
 	case s.opt.Auth.Mode != AuthPassword:
 		s.errorPage(w, r, http.StatusUnauthorized, msg)

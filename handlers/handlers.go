@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quarryhq/quarry/auth"
@@ -103,6 +104,10 @@ type Options struct {
 	// Library is the document library (/library, /api/documents); nil
 	// turns it off.
 	Library *library.Library
+	// MCP builds the handler served at /mcp (behind the same middleware
+	// as every route, so a bearer token authenticates it) from the
+	// server, whose JSON API its tools call; nil serves no /mcp.
+	MCP func(*Server) http.Handler
 }
 
 // Server holds the handlers' dependencies and serves the router.
@@ -113,6 +118,7 @@ type Server struct {
 	runs    Runs
 	base    string // path prefix, "" at the root
 	handler http.Handler
+	router  chi.Router // handler without the base path (Routes)
 
 	pdfSlots chan struct{} // PDF prints at once; the rest wait or give up
 

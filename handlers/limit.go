@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -142,8 +143,12 @@ func (l *loginLimiter) allow(ctx context.Context, ip, name string) (bool, time.D
 	return true, 0, nil
 }
 
-// clientID is who a limit counts: the user, or the address when anonymous.
+// clientID is who a limit counts: the API token, the user, or the address
+// when anonymous.
 func clientID(r *http.Request) string {
+	if t, ok := TokenFrom(r.Context()); ok {
+		return "token:" + strconv.FormatInt(t.ID, 10) // each token has its own limits
+	}
 	if u := UserFrom(r.Context()); u != "" {
 		return "user:" + u
 	}
@@ -231,6 +236,9 @@ const ClientCookie = "quarry_client"
 // the proxy's user, or the browser's client cookie, else the address; and
 // whether the key is the client's own choosing (anonymous).
 func (s *Server) streamKey(r *http.Request) (string, bool) {
+	if t, ok := TokenFrom(r.Context()); ok {
+		return "token:" + strconv.FormatInt(t.ID, 10), false
+	}
 	if u := UserFrom(r.Context()); u != "" {
 		if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
 			sum := sha256.Sum256([]byte(c.Value))
@@ -264,7 +272,7 @@ func (s *Server) clientCookie(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && !anonymousPath(r.URL.Path) && !strings.HasPrefix(r.URL.Path, "/api/") {
+		if r.Method == http.MethodGet && !anonymousPath(r.URL.Path) && !bearerPath(r.URL.Path) {
 			if c, err := r.Cookie(ClientCookie); err != nil || !validClientID(c.Value) {
 				http.SetCookie(w, &http.Cookie{Name: ClientCookie, Value: randomToken(16), Path: s.base + "/",
 					MaxAge: 365 * 24 * 3600, HttpOnly: true, SameSite: http.SameSiteLaxMode,

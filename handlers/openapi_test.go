@@ -382,6 +382,21 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	a.call(t, me, http.MethodPost, "/api/documents", body, ctype) // no file: 400
 	a.json(t, me, http.MethodGet, "/api/documents/"+docID, nil)
 	a.json(t, me, http.MethodGet, "/api/documents/"+missing, nil)
+	a.json(t, me, http.MethodGet, "/api/library/search?q=NOTIFY+commit", nil)
+	a.json(t, me, http.MethodGet, "/api/library/search?q=", nil) // no query: 400
+
+	// Run lists and API tokens.
+	a.json(t, me, http.MethodGet, "/api/runs?limit=5", nil)
+	a.json(t, me, http.MethodGet, "/api/runs?limit=1000", nil) // 400
+	code, tok := a.json(t, me, http.MethodPost, "/api/tokens", map[string]any{"name": "contract", "read_only": true})
+	if code != http.StatusCreated {
+		t.Fatalf("POST /api/tokens: %d %v", code, tok)
+	}
+	a.json(t, me, http.MethodPost, "/api/tokens", map[string]any{"name": ""}) // 400
+	a.json(t, me, http.MethodGet, "/api/tokens", nil)
+	a.json(t, "", http.MethodGet, "/api/tokens", nil) // 401
+	a.json(t, me, http.MethodDelete, fmt.Sprintf("/api/tokens/%v", tok["id"]), nil)
+	a.json(t, other, http.MethodDelete, fmt.Sprintf("/api/tokens/%v", tok["id"]), nil) // not theirs: 404
 
 	// Notifications.
 	n, err := a.store.AddNotification(context.Background(), db.NewNotification{Owner: me, Kind: "task_run", Title: "Releases ran", Body: "Nothing changed.", URL: "/runs/" + runID})

@@ -40,6 +40,8 @@ func (s *Server) routes() http.Handler {
 	r.Get("/r/{token}/report.json", s.exportHandler(exportShare, formatJSON))
 	r.Get("/r/{token}/report.pdf", s.exportHandler(exportShare, formatPDF))
 	r.Get("/settings", s.settingsPage)
+	r.Post("/settings/tokens", s.createTokenForm)
+	r.Post("/settings/tokens/{id}/revoke", s.revokeTokenForm)
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireTasks)
 		r.Get("/tasks", s.tasksPage)
@@ -70,6 +72,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/notifications", s.apiNotifications)
 		r.Post("/notifications/{id}/read", s.apiMarkNotificationRead)
 		r.With(s.limitRunCreation).Post("/runs", s.apiCreateRun)
+		r.Get("/runs", s.apiListRuns)
 		r.Get("/runs/{id}", s.apiGetRun)
 		r.With(s.limitStreams).Get("/runs/{id}/events", s.apiRunEvents)
 		r.Get("/runs/{id}/report.md", s.apiReportMarkdown)
@@ -93,7 +96,14 @@ func (s *Server) routes() http.Handler {
 		})
 		r.Post("/documents", s.apiAddDocument)
 		r.Get("/documents/{id}", s.apiGetDocument)
+		r.Get("/library/search", s.apiSearchLibrary)
+		r.Get("/tokens", s.apiListTokens)
+		r.Post("/tokens", s.apiCreateToken)
+		r.Delete("/tokens/{id}", s.apiRevokeToken)
 	})
+	if s.opt.MCP != nil {
+		r.Handle(MCPPath, s.opt.MCP(s))
+	}
 
 	r.Get("/login", s.loginPage)
 	r.Post("/login", s.login)
@@ -113,11 +123,30 @@ func (s *Server) routes() http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=86400")
 		w.WriteHeader(http.StatusNoContent) // no icon yet; spares a 404 on every first visit
 	})
+	s.router = r
 	return s.stripBase(r)
+}
+
+// Route is one route of the router: a method and a chi pattern.
+type Route struct {
+	Method  string
+	Pattern string
+}
+
+// Routes lists every route the router serves (for the tests that must
+// cover them all, and for API descriptions).
+func (s *Server) Routes() []Route {
+	var out []Route
+	chi.Walk(s.router, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		out = append(out, Route{Method: method, Pattern: strings.TrimSuffix(route, "/")})
+		return nil
+	})
+	return out
 }
 
 // crossOrigin rejects cross-origin unsafe requests (a form posted from
 // another site), using the browser's Sec-Fetch-Site and Origin headers.
+// Requests with an API token are exempt: no browser sends one cross-site.
 func (s *Server) crossOrigin(next http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	if u, err := url.Parse(s.opt.BaseURL); err == nil && u.Scheme != "" && u.Host != "" {
@@ -128,7 +157,14 @@ func (s *Server) crossOrigin(next http.Handler) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cross-origin request refused", http.StatusForbidden)
 	}))
-	return cop.Handler(next)
+	protected := cop.Handler(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isBearer(r) {
+			next.ServeHTTP(w, r) // a program's request, not a browser's (bearer.go)
+			return
+		}
+		protected.ServeHTTP(w, r)
+	})
 }
 
 // staticFiles serves the embedded front-end files. Their URLs carry a

@@ -13,6 +13,12 @@ import (
 // settingsPage is GET /settings: what is configured (never a secret) and
 // the health of the database, the browser, live events and the queue.
 func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
+	s.renderSettings(w, r, http.StatusOK, func(*web.SettingsView) {})
+}
+
+// renderSettings renders the settings page with status, after edit has
+// added what the request did (a token just created, an error).
+func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status int, edit func(*web.SettingsView)) {
 	v := s.opt.Settings
 	v.PDF = s.opt.Printer != nil
 	if v.ShareTTL == 0 {
@@ -30,8 +36,18 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
 		v.Health = append(v.Health, item)
 	}
 	v.Health = append(v.Health, s.eventsHealth(), s.queueHealth(r.Context()))
+	if user := UserFrom(r.Context()); user != "" {
+		tokens, err := s.store.APITokens(r.Context(), user)
+		if err != nil {
+			s.serverError(w, r, err)
+			return
+		}
+		v.TokensOn = true
+		v.Tokens = tokenViews(tokens)
+	}
+	edit(&v)
 	w.Header().Set("Cache-Control", "no-store")
-	s.render(w, r, http.StatusOK, web.SettingsPage(s.page(r, "Settings"), v), nil)
+	s.render(w, r, status, web.SettingsPage(s.page(r, "Settings"), v), nil)
 }
 
 // eventsHealth says whether live progress can reach the pages.

@@ -26,7 +26,8 @@ say() { printf '\n==> %s\n' "$*"; }
 # postgresql always: test/faults starts a private cluster it can restart.
 # poppler-utils: pdftotext, which turns fetched PDFs into text.
 # wordnet-base: the WordNet database text.Lexicon reads (/usr/share/wordnet).
-packages=(chromium nginx postgresql poppler-utils wordnet-base)
+# npm (and node): the MCP test runs the TypeScript SDK as an independent client.
+packages=(chromium nginx postgresql poppler-utils wordnet-base npm)
 command -v gcc >/dev/null || packages+=(gcc libc6-dev)
 command -v git >/dev/null || packages+=(git)
 say "checking Debian packages: ${packages[*]}"

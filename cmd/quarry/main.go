@@ -6,6 +6,8 @@
 //	quarry eval        score the extractor against a benchmark directory
 //	quarry bench       measure page fetching with the browser pool
 //	quarry user        manage accounts for QUARRY_AUTH=password
+//	quarry token       manage personal API tokens
+//	quarry mcp         an MCP server on stdio
 //	quarry version     print the version
 //
 // Configuration comes from the environment (see DESIGN.md); flags of a
@@ -61,6 +63,10 @@ func runWithInput(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		err = runUser(ctx, rest, stdin, stdout)
 	case "library":
 		err = runLibrary(ctx, rest, stdout)
+	case "token":
+		err = runToken(ctx, rest, stdout, stderr)
+	case "mcp":
+		err = runMCP(ctx, rest, stdin, stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, versionString())
 	case "help", "-h", "-help", "--help":
@@ -87,6 +93,8 @@ Commands:
   eval       extraction --dir DIR [--out FILE]
   bench      fetch [--concurrency N] --urls FILE
   user       add|remove|list (QUARRY_AUTH=password)
+  token      create --user NAME --name LABEL [--read-only] | list --user NAME | revoke ID
+  mcp        [--url URL --token T]  an MCP server on stdio (in-process, or forwarding to a server)
   version    print the version
 
 Configuration is read from the environment; see README.md.

@@ -150,6 +150,7 @@ func serve(ctx context.Context, getenv func(string) string, logger *slog.Logger)
 		Printer: pool, ShareTTL: cfg.ShareTTL, AllowedHosts: cfg.AllowedHosts,
 		Tasks:   taskOpts,
 		Library: lib,
+		MCP:     mcpHandler(store, cfg, logger),
 	})
 	if cfg.Auth == handlers.AuthPassword {
 		if users, err := store.ListUsers(openCtx); err == nil && len(users) == 0 {
