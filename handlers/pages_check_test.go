@@ -111,8 +111,8 @@ func newFullEnv(t *testing.T) *fullEnv {
 
 // checkPage photographs the page at desktop and phone width as
 // screenshots/page-<name>-{desktop,phone}.png and fails the test when the
-// page is wider than the window or axe-core finds serious or critical
-// violations. It leaves the page at desktop width.
+// page is wider than the window (at 320 px too) or axe-core finds serious
+// or critical violations. It leaves the page at desktop width.
 func (p *uiPage) checkPage(t *testing.T, name string) {
 	t.Helper()
 	p.MustWaitLoad()
@@ -130,8 +130,15 @@ func (p *uiPage) checkPage(t *testing.T, name string) {
 			t.Errorf("%s at %s width: axe-core: %s", name, width.label, v)
 		}
 	}
+	// The narrowest phones in use are 320 px wide.
+	p.MustSetViewport(narrowWidth, phoneHeight, 2, true)
+	if over := p.overflow(t, narrowWidth); over != "" {
+		t.Errorf("%s at %d px scrolls sideways: %s", name, narrowWidth, over)
+	}
 	p.desktop()
 }
+
+const narrowWidth = 320
 
 // overflow returns "" when the document fits the window of width px,
 // otherwise the widths and the elements that stick out. A phone zooms out
