@@ -92,6 +92,12 @@ func TestBrowserTaskFormHelps(t *testing.T) {
 	page.wait(t, 5*time.Second, `() => { const p = document.querySelector("[data-testid=schedule-problem]"); return !!p && p.textContent.includes("quarter past") }`)
 	page.MustElement("[data-testid=task-schedule]").MustSelectAllText().MustInput("every weekday at 8am")
 	page.wait(t, 5*time.Second, `() => document.querySelectorAll("[data-testid=schedule-preview] li").length === 5`)
+	page.MustEval(`() => document.querySelector("#task-schedule").scrollIntoView({block: "start"})`)
+	page.screenshot(t, "task-form-preview-desktop")
+	page.phone()
+	page.MustEval(`() => document.querySelector("#task-schedule").scrollIntoView({block: "start"})`)
+	page.screenshot(t, "task-form-preview-phone")
+	page.desktop()
 	if page.MustElements("[data-testid=task-preview]").Empty() {
 		t.Error("the preview button (for browsers without JavaScript) is gone")
 	}
