@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/input"
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
@@ -112,7 +113,8 @@ func newFullEnv(t *testing.T) *fullEnv {
 // checkPage photographs the page at desktop and phone width as
 // screenshots/page-<name>-{desktop,phone}.png and fails the test when the
 // page is wider than the window (at 320 px too) or axe-core finds serious
-// or critical violations. It leaves the page at desktop width.
+// or critical violations (in dark mode too). It leaves the page at
+// desktop width.
 func (p *uiPage) checkPage(t *testing.T, name string) {
 	t.Helper()
 	p.MustWaitLoad()
@@ -129,6 +131,17 @@ func (p *uiPage) checkPage(t *testing.T, name string) {
 		for _, v := range p.axe(t) {
 			t.Errorf("%s at %s width: axe-core: %s", name, width.label, v)
 		}
+	}
+	// Dark mode has its own colours, held to the same contrast.
+	dark := proto.EmulationSetEmulatedMedia{Features: []*proto.EmulationMediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}
+	if err := dark.Call(p); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range p.axe(t) {
+		t.Errorf("%s in dark mode: axe-core: %s", name, v)
+	}
+	if err := (proto.EmulationSetEmulatedMedia{}).Call(p); err != nil {
+		t.Fatal(err)
 	}
 	// The narrowest phones in use are 320 px wide.
 	p.MustSetViewport(narrowWidth, phoneHeight, 2, true)
