@@ -98,9 +98,7 @@ func (a Action) Validate() error {
 // SideEffect reports whether running a twice could change something on
 // the site twice (a submission, a click): a resumed run never repeats
 // such an action unasked.
-func (a Action) SideEffect() bool {
-	return a.Kind == Click || a.Kind == Press && a.Key == "Enter" || a.Kind == Check || a.Kind == Uncheck
-}
+func (a Action) SideEffect() bool { return a.Activates() }
 
 // String is the action in a few words, for the record.
 func (a Action) String() string {

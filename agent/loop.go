@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarryhq/quarry/browser"
@@ -131,6 +132,9 @@ type Run struct {
 	history []StepRecord
 	sources []extract.Page
 	log     *slog.Logger
+
+	mu   sync.Mutex // guards gate
+	gate stepGate   // what the running step may send
 }
 
 // Start runs task to its end in a browser session of its own, destroyed
@@ -166,6 +170,7 @@ func Start(ctx context.Context, opt Options, task Task) (*Result, error) {
 	}
 	defer sess.Close()
 	r := &Run{opt: opt, planner: opt.NewPlanner(), task: task, sess: sess, allow: NewAllowlist(task.StartURL, task.AllowHosts...), log: opt.Logger.With("component", "agent")}
+	sess.SetRequestPolicy(r.requestPolicy)
 	return r.loop(ctx)
 }
 
@@ -253,16 +258,37 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 			idle++
 			continue
 		}
-		if approved != nil && r.sameStep(*approved, a) {
-			approved = nil // the user approved this very step
-		} else if why := sensitive(r.snap, a); why != "" {
+		pause := func(why string) (*Result, error) {
 			rec := r.record(ctx, n, a, StepPaused, why)
 			res.Approval, res.Screenshot = why, rec.Screenshot
 			return finish(StatusAwaitingApproval, "waiting for approval: "+why)
 		}
+		var step stepGate
+		if approved != nil && r.sameStep(*approved, a) {
+			approved, step.open = nil, true // the user approved this very step
+		} else if gate := assess(r.snap, a); gate.Why != "" {
+			return pause(gate.Why)
+		} else {
+			step.post, step.autoSubmit = gate.Post, gate.AutoSubmit
+		}
 		before := r.snap
 		r.record(ctx, n, a, StepRunning, "")
+		r.sess.TakeRefused() // what the page sent between steps is not this step's
+		r.setGate(step)
 		err := r.execute(ctx, a)
+		r.setGate(stepGate{})
+		stopped, submitted, offSite := r.refused()
+		switch {
+		// The step tried to change something on the site: the request was
+		// stopped before it was sent; it runs again once approved.
+		case stopped != "":
+			return pause(fmt.Sprintf("%s tried to send %s, which could change something on the site; it was stopped before it was sent", actionWords(before, a), stopped))
+		case submitted != "":
+			return pause(fmt.Sprintf("%s made the page submit %s (%s); it was stopped before it was sent", actionWords(before, a), step.autoSubmit, submitted))
+		}
+		if err == nil && offSite != "" {
+			err = fmt.Errorf("%s would leave the allowed sites (%s) for %s; it was stopped before it was sent", actionWords(before, a), strings.Join(r.allow, ", "), offSite)
+		}
 		if err == nil && !r.allow.Allows(r.currentURL(ctx)) {
 			err = fmt.Errorf("left the allowed sites for %s; went back", r.currentURL(ctx))
 			_ = back(r.sess.Page(ctx))
@@ -304,6 +330,43 @@ func (r *Run) loop(ctx context.Context) (*Result, error) {
 			idle++
 		}
 	}
+}
+
+// actionWords is a in words with the role and name of its element on snap.
+func actionWords(snap *Snapshot, a Action) string {
+	e := snap.Element(a.Element)
+	if e == nil {
+		return a.String()
+	}
+	what := string(a.Kind)
+	switch a.Kind {
+	case Press:
+		what = "press " + a.Key + " on"
+	case Select:
+		what = fmt.Sprintf("select %q in", a.Text)
+	}
+	return fmt.Sprintf("%s %s %q", what, e.Role, e.Name)
+}
+
+// refused takes the requests the run's policy stopped during a step: the
+// first that could have changed something on the site and the first form
+// the page submitted on a changed value (method and path each), and the
+// first main-frame document off the allowed sites (its URL). What
+// else was stopped (a frame or analytics off the site) is only logged.
+func (r *Run) refused() (stateChange, submitted, offSite string) {
+	for _, f := range r.sess.TakeRefused() {
+		switch {
+		case errors.Is(f.Err, errStateChange) && stateChange == "":
+			stateChange = f.Method + " " + pathOf(f.URL)
+		case errors.Is(f.Err, errAutoSubmit) && submitted == "":
+			submitted = f.Method + " " + pathOf(f.URL)
+		case errors.Is(f.Err, errOffSite) && f.Main && offSite == "":
+			offSite = f.URL
+		default:
+			r.log.Debug("request stopped", "method", f.Method, "url", f.URL, "type", f.Type, "err", f.Err)
+		}
+	}
+	return stateChange, submitted, offSite
 }
 
 // sameStep reports whether a, on the current snapshot, is the step p

@@ -159,11 +159,38 @@ func TestGate(t *testing.T) {
 		{"sort order", snap(Element{Role: "button", Name: "Order by date", Form: -1}), Action{Kind: Click, Element: 1}, false},
 		{"books link", snap(Element{Role: "link", Name: "Books", Form: -1}), Action{Kind: Click, Element: 1}, false},
 		{"next page", snap(Element{Role: "link", Name: "Next", Form: -1}), Action{Kind: Click, Element: 1}, false},
+		{"space on buy", snap(Element{Role: "button", Name: "Buy now", Form: -1}), Action{Kind: Press, Key: "Space", Element: 1}, true},
+		{"tab past buy", snap(Element{Role: "button", Name: "Buy now", Form: -1}), Action{Kind: Press, Key: "Tab", Element: 1}, false},
+		{"enter on a delete link", snap(Element{Role: "link", Name: "Delete account", Form: -1}), Action{Kind: Press, Key: "Enter", Element: 1}, true},
+		{"enter with nothing focused", snap(Element{Role: "link", Name: "Next", Form: -1}), Action{Kind: Press, Key: "Enter"}, true},
+		{"enter on the focused buy button", snap(Element{Role: "button", Name: "Buy now", Form: -1, State: []string{"focused"}}), Action{Kind: Press, Key: "Enter"}, true},
+		{"check subscribe", snap(Element{Role: "checkbox", Name: "Subscribe to the paid plan", Form: 0}), Action{Kind: Check, Element: 1}, true},
+		{"check a filter", snap(Element{Role: "checkbox", Name: "Include archived records", Form: 0}), Action{Kind: Check, Element: 1}, false},
+		{"select buy", snap(Element{Role: "combobox", Name: "Plan", Tag: "select", Options: []string{"Free", "Buy premium"}, Form: 0}), Action{Kind: Select, Element: 1, Text: "buy"}, true},
+		{"select free", snap(Element{Role: "combobox", Name: "Plan", Tag: "select", Options: []string{"Free", "Buy premium"}, Form: 0}), Action{Kind: Select, Element: 1, Text: "Free"}, false},
+		{"enter submits a form named delete", snap(Element{Role: "textbox", Name: "Reason", Form: 0}, Element{Role: "button", Name: "Delete", Form: 0}), Action{Kind: Press, Key: "Enter", Element: 1}, true},
+		{"post form, harmless name", snap(Element{Role: "textbox", Name: "Comment", Form: 0, FormMethod: "post", FormAction: "http://h/c"}, Element{Role: "textbox", Name: "Title", Form: 0}, Element{Role: "button", Name: "Continue", Form: 0, FormMethod: "post", FormAction: "http://h/c"}), Action{Kind: Click, Element: 3}, true},
+		{"card number by its attribute", snap(Element{Role: "textbox", NameAttr: "cardNumber", Form: 0}, Element{Role: "button", Name: "Continue", Form: 0}), Action{Kind: Click, Element: 2}, true},
 	}
 	for _, c := range cases {
 		if got := sensitive(c.s, c.a) != ""; got != c.want {
 			t.Errorf("%s: sensitive = %v, want %v", c.name, got, c.want)
 		}
+	}
+	// A search form sent by POST runs, and its POST is the one expected.
+	post := snap(Element{Role: "textbox", Form: 0, FormMethod: "post", FormAction: "http://h/results"}, Element{Role: "button", Name: "Go", Form: 0, FormMethod: "post", FormAction: "http://h/results"})
+	if g := assess(post, Action{Kind: Press, Key: "Enter", Element: 1}); g.Why != "" || g.Post != "http://h/results" {
+		t.Errorf("search form by POST: %+v", g)
+	}
+	// Choosing a quantity runs, but the page may not submit the buy form
+	// on the change.
+	buy := snap(Element{Role: "combobox", Name: "Quantity", Tag: "select", Options: []string{"1", "2"}, Form: 0}, Element{Role: "button", Name: "Buy now", Form: 0})
+	if g := assess(buy, Action{Kind: Select, Element: 1, Text: "2"}); g.Why != "" || !strings.Contains(g.AutoSubmit, "Buy now") {
+		t.Errorf("quantity in a buy form: %+v", g)
+	}
+	filter := snap(Element{Role: "checkbox", Name: "Include archived records", Form: 0}, Element{Role: "button", Name: "Continue", Form: 0})
+	if g := assess(filter, Action{Kind: Check, Element: 1}); g != (gateCheck{}) {
+		t.Errorf("checkbox in a filter form: %+v", g)
 	}
 }
 

@@ -29,12 +29,15 @@ var (
 
 func TestMain(m *testing.M) {
 	testSite = newFixtureSite()
+	otherHost = newOtherHost()
 	var err error
 	testPool, err = browser.NewPool(context.Background(), browser.PoolOptions{
 		Size:       2,
 		NavTimeout: 8 * time.Second,
-		Guard:      egress.NewGuard([]string{testSite.Listener.Addr().String()}),
-		Heartbeat:  time.Second,
+		// The other host passes the egress guard, as a public site would:
+		// only the run's allowed sites keep the agent from it.
+		Guard:     egress.NewGuard([]string{testSite.Listener.Addr().String(), otherHost.Listener.Addr().String()}),
+		Heartbeat: time.Second,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "start browser pool:", err)
@@ -43,6 +46,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	testPool.Close()
 	testSite.Close()
+	otherHost.Close()
 	os.Exit(code)
 }
 
@@ -329,6 +333,7 @@ document.getElementById('f').addEventListener('submit', e => {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.Copy(w, zr)
 	})
+	serveHostile(serve)
 	s.Server = httptest.NewServer(mux)
 	return s
 }

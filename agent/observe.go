@@ -62,7 +62,8 @@ type Element struct {
 	Placeholder  string   `json:"-"`
 	Autocomplete string   `json:"-"`
 	Form         int      `json:"-"` // form number in the snapshot, -1 outside a form
-	FormMethod   string   `json:"-"`
+	FormMethod   string   `json:"-"` // get, post or dialog: the element's own formmethod, else its form's
+	FormAction   string   `json:"-"` // the absolute URL the element's form submits to
 	Options      []string `json:"-"` // a select's option labels
 	InDialog     bool     `json:"-"`
 	Visible      bool     `json:"-"`
@@ -292,9 +293,18 @@ const domInfoJS = `function(...els) {
     out.push({txt, tag: el.tagName.toLowerCase(), type: (el.getAttribute('type') || '').toLowerCase(),
       name: el.getAttribute('name') || '', ph: el.getAttribute('placeholder') || '',
       ac: (el.getAttribute('autocomplete') || '').toLowerCase(), form: fi,
-      method: f ? (f.getAttribute('method') || 'get').toLowerCase() : '', opts, visible, inView, covered, scroll});
+      method: f ? formMethod(f, el) : '', action: f ? formAction(f, el) : '', opts, visible, inView, covered, scroll});
   }
   return {out, forms: forms.size};
+  // A submit button's formmethod and formaction override its form's.
+  function formMethod(f, el) {
+    const m = (el.hasAttribute('formmethod') ? el.getAttribute('formmethod') : f.getAttribute('method')) || 'get';
+    return m.toLowerCase() === 'post' ? 'post' : m.toLowerCase() === 'dialog' ? 'dialog' : 'get';
+  }
+  function formAction(f, el) {
+    const a = el.hasAttribute('formaction') ? el.getAttribute('formaction') : (f.getAttribute('action') || '');
+    try { return new URL(a, f.ownerDocument.baseURI).href; } catch (e) { return ''; }
+  }
 }`
 
 type domInfo struct {
@@ -306,6 +316,7 @@ type domInfo struct {
 	AC      string   `json:"ac"`
 	Form    int      `json:"form"`
 	Method  string   `json:"method"`
+	Action  string   `json:"action"`
 	Opts    []string `json:"opts"`
 	Visible bool     `json:"visible"`
 	InView  bool     `json:"inView"`
@@ -355,7 +366,7 @@ func addDOMInfo(p *rod.Page, els []Element, formBase int) (int, error) {
 		}
 		d, e := v.Out[k], &els[i]
 		e.Tag, e.Type, e.NameAttr, e.Placeholder, e.Autocomplete = d.Tag, d.Type, d.Name, clip(d.PH), d.AC
-		e.FormMethod, e.Options = d.Method, d.Opts
+		e.FormMethod, e.FormAction, e.Options = d.Method, d.Action, d.Opts
 		if d.Form >= 0 {
 			e.Form = formBase + d.Form
 		}

@@ -195,7 +195,7 @@ func (p *RulePlanner) dismissal(s *Snapshot) *Element {
 		if len(s.Dialogs) > 0 && !e.InDialog {
 			continue
 		}
-		if sensitiveWords.MatchString(e.Name) || signInWords.MatchString(e.Name) {
+		if risky(e.Name) || signInWords.MatchString(e.Name) {
 			continue
 		}
 		rank := 99
@@ -222,29 +222,7 @@ func SearchBox(s *Snapshot) *Element {
 	bestScore := 0
 	for i := range s.Elements {
 		e := &s.Elements[i]
-		if e.Role != "searchbox" && e.Role != "textbox" && e.Role != "combobox" || e.Has("disabled") {
-			continue
-		}
-		if e.Tag == "select" || e.Type == "password" || e.Type == "email" || e.Type == "tel" || e.Type == "number" || e.Type == "date" {
-			continue
-		}
-		score := 0
-		switch {
-		case e.Role == "searchbox" || e.Type == "search":
-			score = 10
-		case searchWords.MatchString(e.Name) || searchWords.MatchString(e.Placeholder) || searchWords.MatchString(e.NameAttr):
-			score = 6
-		}
-		if b := submitButton(s, e); b != nil {
-			if searchWords.MatchString(b.Name) {
-				score += 5
-			} else if score == 0 && textFields(s, e.Form) == 1 {
-				score = 2
-			}
-		}
-		if e.Autocomplete != "" && personalAutocomplete.MatchString(e.Autocomplete) {
-			score = 0
-		}
+		score := searchScore(s, e)
 		if score > 0 && e.InView {
 			score++
 		}
@@ -253,6 +231,34 @@ func SearchBox(s *Snapshot) *Element {
 		}
 	}
 	return best
+}
+
+// searchScore is how much e looks like a search box (0: not at all).
+func searchScore(s *Snapshot, e *Element) int {
+	if e.Role != "searchbox" && e.Role != "textbox" && e.Role != "combobox" || e.Has("disabled") {
+		return 0
+	}
+	if e.Tag == "select" || e.Type == "password" || e.Type == "email" || e.Type == "tel" || e.Type == "number" || e.Type == "date" {
+		return 0
+	}
+	score := 0
+	switch {
+	case e.Role == "searchbox" || e.Type == "search":
+		score = 10
+	case searchWords.MatchString(e.Name) || searchWords.MatchString(e.Placeholder) || searchWords.MatchString(e.NameAttr):
+		score = 6
+	}
+	if b := submitButton(s, e); b != nil {
+		if searchWords.MatchString(b.Name) {
+			score += 5
+		} else if score == 0 && textFields(s, e.Form) == 1 {
+			score = 2
+		}
+	}
+	if e.Autocomplete != "" && personalAutocomplete.MatchString(e.Autocomplete) {
+		score = 0
+	}
+	return score
 }
 
 // submitButton is the button of field's form, if it is in one.

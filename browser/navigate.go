@@ -39,6 +39,7 @@ type tabState struct {
 	broken   atomic.Bool
 	styles   atomic.Bool // fetch stylesheets (for printing); evidence needs none
 	dialogs  atomic.Int64
+	policy   atomic.Pointer[RequestPolicy] // a session's own rule for its requests, nil for renders
 
 	mu        sync.Mutex
 	changed   chan struct{} // closed and replaced on every state change
@@ -48,6 +49,7 @@ type tabState struct {
 	lastNet   time.Time
 	docErr    error
 	docStatus int
+	refused   []Refusal // requests the policy stopped, until taken
 }
 
 func (t *tabState) notifyLocked() {

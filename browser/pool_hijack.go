@@ -59,8 +59,9 @@ var hopHeaders = map[string]bool{
 }
 
 // handleRequest answers one intercepted request: blocked types fail at
-// once; everything else is fetched by Go through the guard and handed back
-// to Chromium, so no byte reaches the network without passing the guard.
+// once; a session's request policy is asked next; everything else is
+// fetched by Go through the guard and handed back to Chromium, so no byte
+// reaches the network without passing the guard.
 func (inst *instance) handleRequest(e *proto.FetchRequestPaused) {
 	ctx, cancel := context.WithTimeout(inst.ctx, inst.pool.opt.NavTimeout+5*time.Second)
 	defer cancel()
@@ -77,7 +78,17 @@ func (inst *instance) handleRequest(e *proto.FetchRequestPaused) {
 		gen := tab.netStart()
 		defer tab.netDone(gen)
 	}
-	res, err := inst.fetch(ctx, e, mainDoc)
+	var res *proto.FetchFulfillRequest
+	var err error
+	if owner, main := inst.tabOfFrame(e.FrameID); owner != nil {
+		// A session's own policy (a site agent's allowed sites) decides
+		// before anything is sent.
+		doc := e.ResourceType == proto.NetworkResourceTypeDocument
+		err = owner.allow(e, doc, doc && main)
+	}
+	if err == nil {
+		res, err = inst.fetch(ctx, e, mainDoc)
+	}
 	if err != nil {
 		inst.pool.log.Debug("request refused or failed", "url", e.Request.URL, "err", err)
 		if mainDoc && failReason(err) == proto.NetworkErrorReasonBlockedByClient {

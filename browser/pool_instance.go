@@ -40,6 +40,7 @@ type instance struct {
 	mu        sync.Mutex
 	bySession map[proto.TargetSessionID]*Tab
 	byTarget  map[proto.TargetTargetID]*Tab
+	byFrame   map[proto.PageFrameID]*Tab // the frames inside each tab's main frame
 
 	shutOnce sync.Once
 }
@@ -59,6 +60,7 @@ func (p *Pool) startInstance(ctx context.Context, id int) (*instance, error) {
 		exited:    make(chan struct{}),
 		bySession: map[proto.TargetSessionID]*Tab{},
 		byTarget:  map[proto.TargetTargetID]*Tab{},
+		byFrame:   map[proto.PageFrameID]*Tab{},
 	}
 	inst.ctx, inst.cancel = context.WithCancel(context.Background())
 	controlURL := p.opt.RemoteURL
@@ -171,6 +173,24 @@ func (inst *instance) loop(events <-chan *rod.Message) {
 			if t := inst.tabBySession(msg.SessionID); t != nil {
 				t.lifecycle(&e)
 			}
+		case "Page.frameAttached":
+			var e proto.PageFrameAttached
+			if !msg.Load(&e) {
+				continue
+			}
+			if t := inst.tabBySession(msg.SessionID); t != nil {
+				inst.mu.Lock()
+				inst.byFrame[e.FrameID] = t
+				inst.mu.Unlock()
+			}
+		case "Page.frameDetached":
+			var e proto.PageFrameDetached
+			if !msg.Load(&e) {
+				continue
+			}
+			inst.mu.Lock()
+			delete(inst.byFrame, e.FrameID)
+			inst.mu.Unlock()
 		case "Target.targetCreated":
 			var e proto.TargetTargetCreated
 			if !msg.Load(&e) {
@@ -219,6 +239,17 @@ func (inst *instance) tabByTarget(id proto.TargetTargetID) *Tab {
 	inst.mu.Lock()
 	defer inst.mu.Unlock()
 	return inst.byTarget[id]
+}
+
+// tabOfFrame is the tab whose page holds frame (its main frame or one
+// inside it), and whether frame is the main frame.
+func (inst *instance) tabOfFrame(frame proto.PageFrameID) (*Tab, bool) {
+	inst.mu.Lock()
+	defer inst.mu.Unlock()
+	if t := inst.byTarget[proto.TargetTargetID(frame)]; t != nil {
+		return t, true
+	}
+	return inst.byFrame[frame], false
 }
 
 func (inst *instance) isDead() bool { return inst.dead.Load() }
@@ -292,6 +323,11 @@ func (t *Tab) close() {
 	inst.mu.Lock()
 	delete(inst.bySession, t.session)
 	delete(inst.byTarget, t.target)
+	for f, ft := range inst.byFrame {
+		if ft == t {
+			delete(inst.byFrame, f)
+		}
+	}
 	inst.mu.Unlock()
 	if !inst.isDead() {
 		inst.closeTarget(t.target)

@@ -58,7 +58,8 @@ func TestMain(m *testing.M) {
 type site struct {
 	*httptest.Server
 	imageHits, popupHits, downloadHits atomic.Int64
-	arrived                            chan string // ids of delayed article requests as they arrive
+	sinkPosts, sinkGets                atomic.Int64 // requests at /policy/sink
+	arrived                            chan string  // ids of delayed article requests as they arrive
 }
 
 func (s *site) host() string { return s.Listener.Addr().String() }
@@ -190,6 +191,26 @@ window.onbeforeunload = function (e) { e.preventDefault(); return "stay"; };</sc
 	})
 	mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not here", http.StatusNotFound)
+	})
+	// A page whose script, whose frame's script and whose worker send a
+	// POST once loaded, and a GET the policy lets through.
+	mux.HandleFunc("/policy", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><head><title>policy</title></head><body><p id=out>The page sends requests of its own.</p>
+<iframe src="/policy/frame"></iframe>
+<script>fetch("/policy/sink", {method: "POST", body: "main"}).catch(() => {});
+new Worker(URL.createObjectURL(new Blob(['fetch("' + location.origin + '/policy/sink", {method: "POST", body: "worker"}).catch(() => {});'], {type: "text/javascript"})));
+fetch("/policy/sink").then(r => r.text()).then(t => { document.getElementById("out").textContent += " get=" + t; });</script></body></html>`)
+	})
+	mux.HandleFunc("/policy/frame", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><body><p>frame</p><script>fetch("/policy/sink", {method: "POST", body: "frame"}).catch(() => {});</script></body></html>`)
+	})
+	mux.HandleFunc("/policy/sink", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			s.sinkPosts.Add(1)
+		} else {
+			s.sinkGets.Add(1)
+		}
+		fmt.Fprint(w, "ok")
 	})
 	s.Server = httptest.NewServer(mux)
 	return s
