@@ -21,6 +21,9 @@ func TestPagesFitPhonesAndPassAxe(t *testing.T) {
 	env := newFullEnv(t)
 	ctx := context.Background()
 	page := newUIPage(t)
+	// One page walks through all the others: give it longer than the
+	// minute a page gets by default (the race detector slows it).
+	page.Page = page.Page.CancelTimeout().Timeout(5 * time.Minute)
 	visit := func(name string) {
 		t.Helper()
 		page.checkPage(t, name)
