@@ -110,7 +110,7 @@ func newFullEnv(t *testing.T) *fullEnv {
 	return &fullEnv{store: store, lib: lib, srv: srv, site: ui.site}
 }
 
-// checkPage photographs the page at desktop and phone width as
+// checkPage photographs the whole page at desktop and phone width as
 // screenshots/page-<name>-{desktop,phone}.png and fails the test when the
 // page is wider than the window (at 320 px too) or axe-core finds serious
 // or critical violations (in dark mode too). It leaves the page at
@@ -118,13 +118,18 @@ func newFullEnv(t *testing.T) *fullEnv {
 func (p *uiPage) checkPage(t *testing.T, name string) {
 	t.Helper()
 	p.MustWaitLoad()
+	if err := os.MkdirAll(filepath.Join("..", "screenshots"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, width := range []struct {
 		label string
 		px    int
 		set   func()
 	}{{"desktop", desktopWidth, p.desktop}, {"phone", phoneWidth, p.phone}} {
 		width.set()
-		p.screenshot(t, "page-"+name+"-"+width.label)
+		p.MustWaitRequestIdle()
+		time.Sleep(150 * time.Millisecond) // let layout settle after a viewport change
+		p.fullScreenshot(t, "page-"+name+"-"+width.label)
 		if over := p.overflow(t, width.px); over != "" {
 			t.Errorf("%s at %s width scrolls sideways: %s", name, width.label, over)
 		}
