@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/lib/pq"
@@ -113,13 +114,19 @@ const docColumns = `d.id, d.collection_id, c.name AS collection, d.title, d.file
 // owner with visibility ("team" or "private") when there is none.
 func (s *Store) EnsureCollection(ctx context.Context, name, owner, visibility string) (Collection, error) {
 	var c Collection
-	err := s.db.GetContext(ctx, &c, `WITH ins AS (
+	query := `WITH ins AS (
 			INSERT INTO library_collections (name, owner, visibility) VALUES ($1, $2, $3)
 			ON CONFLICT (name) DO NOTHING RETURNING id, name, owner, visibility, share_documents, created_at)
 		SELECT *, 0 AS documents FROM ins
 		UNION ALL
 		SELECT id, name, owner, visibility, share_documents, created_at, 0 FROM library_collections WHERE name = $1
-		LIMIT 1`, name, owner, visibility)
+		LIMIT 1`
+	err := s.db.GetContext(ctx, &c, query, name, owner, visibility)
+	if errors.Is(err, sql.ErrNoRows) {
+		// Another upload created it at the same moment: its row was not
+		// in this statement's snapshot, and is in the next one's.
+		err = s.db.GetContext(ctx, &c, query, name, owner, visibility)
+	}
 	if err != nil {
 		return c, fmt.Errorf("collection %q: %w", name, err)
 	}
@@ -159,22 +166,68 @@ type NewDocument struct {
 	Kind         string
 	SHA256       string
 	Language     string
-	Content      []byte
-	AddedBy      string
+	// Content is the file's bytes, read once in pieces: they are never
+	// held whole in this process.
+	Content io.Reader
+	Size    int64
+	AddedBy string
 }
+
+// contentPiece is how much of an upload one statement sends.
+const contentPiece = 1 << 20
 
 // AddDocument stores an upload, queued for ingestion. A document with the
 // same hash already in the collection is returned instead, with dup true.
+// The bytes go to Postgres a piece at a time into a large object, which
+// the server then copies into the row and drops, all in one transaction:
+// storing a file costs this process one piece of memory, not the file
+// (nor the twice-as-large hex text a bytea parameter is sent as).
 func (s *Store) AddDocument(ctx context.Context, nd NewDocument) (doc Document, dup bool, err error) {
 	var id string
-	err = s.db.GetContext(ctx, &id, `INSERT INTO library_documents (collection_id, title, filename, kind, size, sha256, language, content, added_by)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-		ON CONFLICT (collection_id, sha256) DO NOTHING RETURNING id`,
-		nd.CollectionID, nd.Title, nd.Filename, nd.Kind, len(nd.Content), nd.SHA256, nd.Language, nd.Content, nd.AddedBy)
-	if errors.Is(err, sql.ErrNoRows) {
-		dup = true
-		err = s.db.GetContext(ctx, &id, `SELECT id FROM library_documents WHERE collection_id = $1 AND sha256 = $2`, nd.CollectionID, nd.SHA256)
-	}
+	err = s.InTx(ctx, func(tx *Tx) error {
+		err := tx.tx.GetContext(ctx, &id, `INSERT INTO library_documents (collection_id, title, filename, kind, size, sha256, language, content, added_by)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, '', $8)
+			ON CONFLICT (collection_id, sha256) DO NOTHING RETURNING id`,
+			nd.CollectionID, nd.Title, nd.Filename, nd.Kind, nd.Size, nd.SHA256, nd.Language, nd.AddedBy)
+		if errors.Is(err, sql.ErrNoRows) {
+			dup = true
+			return tx.tx.GetContext(ctx, &id, `SELECT id FROM library_documents WHERE collection_id = $1 AND sha256 = $2`, nd.CollectionID, nd.SHA256)
+		}
+		if err != nil {
+			return err
+		}
+		var oid int64
+		if err := tx.tx.GetContext(ctx, &oid, `SELECT lo_create(0)`); err != nil {
+			return fmt.Errorf("large object: %w", err)
+		}
+		buf := make([]byte, contentPiece)
+		var off int64
+		for {
+			n, rerr := io.ReadFull(nd.Content, buf)
+			if n > 0 {
+				if _, err := tx.tx.ExecContext(ctx, `SELECT lo_put($1, $2, $3)`, oid, off, buf[:n]); err != nil {
+					return fmt.Errorf("write content at %d: %w", off, err)
+				}
+				off += int64(n)
+			}
+			if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+				break
+			}
+			if rerr != nil {
+				return fmt.Errorf("read content: %w", rerr)
+			}
+		}
+		if off != nd.Size {
+			return fmt.Errorf("content is %d bytes, not the %d announced", off, nd.Size)
+		}
+		if _, err := tx.tx.ExecContext(ctx, `UPDATE library_documents SET content = lo_get($2) WHERE id = $1`, id, oid); err != nil {
+			return fmt.Errorf("copy content: %w", err)
+		}
+		if _, err := tx.tx.ExecContext(ctx, `SELECT lo_unlink($1)`, oid); err != nil {
+			return fmt.Errorf("drop large object: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return doc, false, fmt.Errorf("add document %q: %w", nd.Filename, err)
 	}

@@ -81,6 +81,25 @@ func (tx *Tx) SetShareToken(ctx context.Context, runID, token string, expires *t
 	return nil
 }
 
+// RunReadsPrivate reports whether the run has read private documents
+// (Run.ReadsPrivate), as of now.
+func (s *Store) RunReadsPrivate(ctx context.Context, runID string) (bool, error) {
+	var private bool
+	if err := s.db.GetContext(ctx, &private, `SELECT reads_private FROM runs WHERE id = $1`, runID); err != nil {
+		return false, fmt.Errorf("run %s: %w", runID, err)
+	}
+	return private, nil
+}
+
+// ConfirmShare records whether the run's owner agreed that its share link
+// work although the run read private documents.
+func (tx *Tx) ConfirmShare(ctx context.Context, runID string, confirmed bool) error {
+	if _, err := tx.tx.ExecContext(ctx, `UPDATE runs SET share_confirmed = $2 WHERE id = $1`, runID, confirmed); err != nil {
+		return fmt.Errorf("confirm share of run %s: %w", runID, err)
+	}
+	return nil
+}
+
 // RevokeShare makes the run's share link stop working at once.
 func (s *Store) RevokeShare(ctx context.Context, runID string) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET share_revoked_at = now() WHERE id = $1`, runID)
@@ -91,14 +110,16 @@ func (s *Store) RevokeShare(ctx context.Context, runID string) error {
 }
 
 // RunByShareToken returns the run a live (not revoked, not expired) token
-// points at, or ErrNotFound.
+// points at, or ErrNotFound. The link of a run that read private documents
+// is live only once its owner confirmed the share (ConfirmShare).
 func (s *Store) RunByShareToken(ctx context.Context, token string) (*Run, error) {
 	if token == "" || len(token) > 64 {
 		return nil, ErrNotFound
 	}
 	var run Run
 	err := s.db.GetContext(ctx, &run, `SELECT `+runColumns+` FROM runs WHERE share_token = $1
-		AND share_revoked_at IS NULL AND (share_expires_at IS NULL OR share_expires_at > now())`, token)
+		AND share_revoked_at IS NULL AND (share_expires_at IS NULL OR share_expires_at > now())
+		AND (NOT reads_private OR share_confirmed)`, token)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

@@ -16,15 +16,9 @@ const (
 // CountRuns counts the runs ListRuns would return for f without its limit
 // and offset (the history page's total).
 func (s *Store) CountRuns(ctx context.Context, f RunFilter) (int, error) {
-	where := `WHERE ($1 = '' OR status = $1) AND ($2 = '' OR owner = $2)`
-	if f.Query != "" {
-		where += ` AND (to_tsvector('english', question) @@ websearch_to_tsquery('english', $3)
-			OR EXISTS (SELECT 1 FROM reports r WHERE r.run_id = runs.id AND r.search @@ websearch_to_tsquery('english', $3)))`
-	} else {
-		where += ` AND $3 = ''`
-	}
+	where, args := f.where()
 	var n int
-	if err := s.db.GetContext(ctx, &n, `SELECT count(*) FROM runs `+where, f.Status, f.Owner, f.Query); err != nil {
+	if err := s.db.GetContext(ctx, &n, `SELECT count(*) FROM runs `+where, args...); err != nil {
 		return 0, fmt.Errorf("count runs: %w", err)
 	}
 	return n, nil

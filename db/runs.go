@@ -29,14 +29,20 @@ type Run struct {
 	ShareToken     sql.NullString     `db:"share_token" json:"-"`
 	ShareRevokedAt sql.NullTime       `db:"share_revoked_at" json:"-"`
 	ShareExpiresAt sql.NullTime       `db:"share_expires_at" json:"-"`
-	LeaseOwner     sql.NullString     `db:"lease_owner" json:"-"`
-	LeaseExpiresAt sql.NullTime       `db:"lease_expires_at" json:"-"`
-	Attempts       int                `db:"attempts" json:"attempts"`
-	LastSeq        int64              `db:"last_seq" json:"last_seq"`
-	CreatedAt      time.Time          `db:"created_at" json:"created_at"`
-	UpdatedAt      time.Time          `db:"updated_at" json:"updated_at"`
-	StartedAt      sql.NullTime       `db:"started_at" json:"-"`
-	FinishedAt     sql.NullTime       `db:"finished_at" json:"-"`
+	// ReadsPrivate is set once the run has read a passage of a private
+	// library collection (or follows up such a run): it is then its
+	// owner's and admins' only. ShareConfirmed is the owner's consent that
+	// its share link work all the same.
+	ReadsPrivate   bool           `db:"reads_private" json:"reads_private"`
+	ShareConfirmed bool           `db:"share_confirmed" json:"-"`
+	LeaseOwner     sql.NullString `db:"lease_owner" json:"-"`
+	LeaseExpiresAt sql.NullTime   `db:"lease_expires_at" json:"-"`
+	Attempts       int            `db:"attempts" json:"attempts"`
+	LastSeq        int64          `db:"last_seq" json:"last_seq"`
+	CreatedAt      time.Time      `db:"created_at" json:"created_at"`
+	UpdatedAt      time.Time      `db:"updated_at" json:"updated_at"`
+	StartedAt      sql.NullTime   `db:"started_at" json:"-"`
+	FinishedAt     sql.NullTime   `db:"finished_at" json:"-"`
 }
 
 // NewRun is what a caller supplies to create a run.
@@ -47,16 +53,22 @@ type NewRun struct {
 	Budget      json.RawMessage
 	ParentRunID string
 	Owner       string
+	// Admission, when set, refuses the run (*AdmissionError) past its
+	// caps, checked in the transaction that inserts it.
+	Admission *Admission
 }
 
 const runColumns = `id, parent_run_id, question, depth, route, options, status, task_spec, budget, spend,
-	stop_reason, error, owner, share_token, share_revoked_at, share_expires_at, lease_owner, lease_expires_at,
+	stop_reason, error, owner, share_token, share_revoked_at, share_expires_at, reads_private, share_confirmed, lease_owner, lease_expires_at,
 	attempts, last_seq, created_at, updated_at, started_at, finished_at`
 
 // CreateRun stores a queued run and its first event (run_created).
 func (s *Store) CreateRun(ctx context.Context, nr NewRun) (*Run, error) {
 	var run Run
 	err := s.InTx(ctx, func(tx *Tx) error {
+		if err := tx.admit(ctx, nr); err != nil {
+			return err
+		}
 		opts := nr.Options
 		if len(opts) == 0 {
 			opts = json.RawMessage(`{}`)
@@ -135,6 +147,22 @@ type RunFilter struct {
 	Owner  string
 	Limit  int
 	Offset int
+	// Reader, unless AllPrivate, hides the runs that read private
+	// documents (Run.ReadsPrivate) and are not Reader's.
+	Reader     string
+	AllPrivate bool
+}
+
+// where is the filter as SQL over runs, with its arguments from $1.
+func (f RunFilter) where() (string, []any) {
+	where := `WHERE ($1 = '' OR status = $1) AND ($2 = '' OR owner = $2) AND ($4 OR NOT reads_private OR owner = $5)`
+	if f.Query != "" {
+		where += ` AND (to_tsvector('english', question) @@ websearch_to_tsquery('english', $3)
+			OR EXISTS (SELECT 1 FROM reports r WHERE r.run_id = runs.id AND r.search @@ websearch_to_tsquery('english', $3)))`
+	} else {
+		where += ` AND $3 = ''`
+	}
+	return where, []any{f.Status, f.Owner, f.Query, f.AllPrivate, f.Reader}
 }
 
 // ListRuns returns runs newest first.
@@ -142,16 +170,10 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]Run, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 20
 	}
-	where := `WHERE ($1 = '' OR status = $1) AND ($2 = '' OR owner = $2)`
-	if f.Query != "" {
-		where += ` AND (to_tsvector('english', question) @@ websearch_to_tsquery('english', $3)
-			OR EXISTS (SELECT 1 FROM reports r WHERE r.run_id = runs.id AND r.search @@ websearch_to_tsquery('english', $3)))`
-	} else {
-		where += ` AND $3 = ''`
-	}
+	where, args := f.where()
 	var runs []Run
 	err := s.db.SelectContext(ctx, &runs, `SELECT `+runColumns+` FROM runs `+where+`
-		ORDER BY created_at DESC, id LIMIT $4 OFFSET $5`, f.Status, f.Owner, f.Query, f.Limit, f.Offset)
+		ORDER BY created_at DESC, id LIMIT $6 OFFSET $7`, append(args, f.Limit, f.Offset)...)
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
 	}

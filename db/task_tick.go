@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -40,6 +41,13 @@ type SlotDecision struct {
 	PauseUntil time.Time
 }
 
+// Refusal is a task's slot whose run Admission refused.
+type Refusal struct {
+	Task   Task
+	Slot   time.Time
+	Reason string
+}
+
 // TickPolicy decides for the scheduler's tick.
 type TickPolicy interface {
 	// Decide is called once per due task, with the task locked.
@@ -51,11 +59,12 @@ type TickPolicy interface {
 // TickResult is what one tick did.
 type TickResult struct {
 	Now       time.Time
-	Created   []string // runs inserted
-	Expired   []string // runs awaiting approval cancelled as expired
-	Skipped   int      // slots recorded as skipped
-	Paused    []Task   // tasks paused by a budget in this tick (one per owner)
-	Resumed   int      // tasks whose timed pause ended
+	Created   []string  // runs inserted
+	Expired   []string  // runs awaiting approval cancelled as expired
+	Skipped   int       // slots recorded as skipped
+	Paused    []Task    // tasks paused by a budget in this tick (one per owner)
+	Refused   []Refusal // slots skipped because their run was refused admission
+	Resumed   int       // tasks whose timed pause ended
 	NextDueAt time.Time
 }
 
@@ -223,6 +232,18 @@ func (tx *Tx) tickTask(ctx context.Context, now time.Time, t Task, b *tickBatch,
 	d := DueTask{Task: t, PrevActive: b.active[t.ID], HasScheduledRuns: b.scheduled[t.ID],
 		OwnerRunsToday: tally.Runs, OwnerSpendToday: tally.SpendUSD}
 	dec := policy.Decide(now, d)
+	if dec.Run != nil && !dec.Slot.IsZero() {
+		// A slot past its owner's admission caps is skipped, saying why,
+		// rather than queued over them (a person's request would be
+		// refused the same way); the task carries on at its next slot.
+		var refused *AdmissionError
+		if err := tx.admit(ctx, *dec.Run); errors.As(err, &refused) {
+			dec.Run, dec.SkipReason = nil, "not run: "+refused.Error()
+			res.Refused = append(res.Refused, Refusal{Task: t, Slot: dec.Slot, Reason: refused.Error()})
+		} else if err != nil {
+			return err
+		}
+	}
 	if dec.Run != nil && !dec.Slot.IsZero() {
 		id, err := tx.insertTaskRun(ctx, t.ID, TriggerSchedule, dec.Slot, now, *dec.Run)
 		if err != nil {

@@ -372,6 +372,9 @@ func (s *Store) CreateTaskRun(ctx context.Context, taskID string, nr NewRun, at 
 				return err
 			}
 		}
+		if err := tx.admit(ctx, nr); err != nil {
+			return err
+		}
 		id, err := tx.insertTaskRun(ctx, taskID, TriggerManual, time.Time{}, now, nr)
 		if err != nil {
 			return err

@@ -13,7 +13,7 @@ import (
 // agentShot is GET /runs/{id}/agent/{action}/{step}.jpg: the screenshot
 // the site agent took after one step, seen by whoever may see the run.
 func (s *Server) agentShot(w http.ResponseWriter, r *http.Request) {
-	run, err := s.store.GetRun(r.Context(), chi.URLParam(r, "id"))
+	run, err := s.readableRun(r)
 	if err != nil {
 		s.pageFail(w, r, err)
 		return

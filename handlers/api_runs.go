@@ -44,7 +44,11 @@ type RunResponse struct {
 	StopReason string             `json:"stop_reason"`
 	Error      string             `json:"error"`
 	ParentID   string             `json:"parent_id,omitempty"`
-	TaskSpec   json.RawMessage    `json:"task_spec"`
+	// Private: the run read a private library collection, so only its
+	// owner and admins may read it, and its share link needs their
+	// confirmation (POST /api/runs/{id}/share with confirm_private).
+	Private  bool            `json:"private"`
+	TaskSpec json.RawMessage `json:"task_spec"`
 	// Spend is the model spend in total and per stage ({} before any).
 	Spend      json.RawMessage          `json:"spend"`
 	Actions    []research.ActionPayload `json:"actions"` // the same shape as the action events
@@ -77,13 +81,17 @@ type ReportJSON struct {
 func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) {
 	var body CreateRunRequest
 	if err := decodeJSON(r, &body, true); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeBadRequest(w, err)
 		return
 	}
 	req := pipeline.Request{Question: body.Question, Depth: body.Depth, Review: body.Review,
 		Engines: body.Engines, ParentID: strings.TrimSpace(body.ParentID)}
 	if strings.TrimSpace(req.Depth) == "" {
 		req.Depth = s.opt.DefaultDepth
+	}
+	if err := s.checkParent(r, req.ParentID); err != nil {
+		s.apiFail(w, r, err)
+		return
 	}
 	run, err := s.runs.Submit(r.Context(), req)
 	if err != nil {
@@ -99,8 +107,8 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) {
 }
 
 // decodeJSON reads exactly one JSON object into v, refusing unknown fields,
-// trailing data and bodies over the limit, with an error fit for the
-// client. An empty body is an error when required, else leaves v as is.
+// trailing data, bodies over the limit and text fields with control
+// characters (checkText, a *TextError), with an error fit for the client. An empty body is an error when required, else leaves v as is.
 func decodeJSON(r *http.Request, v any, required bool) error {
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
@@ -137,20 +145,31 @@ func decodeJSON(r *http.Request, v any, required bool) error {
 		}
 		return errors.New("malformed JSON: unexpected data after the object")
 	}
-	return nil
+	return checkJSONText(v)
+}
+
+// writeBadRequest answers a body decodeJSON refused: 400, naming the
+// field when a text field's characters were refused.
+func writeBadRequest(w http.ResponseWriter, err error) {
+	var te *TextError
+	if errors.As(err, &te) {
+		writeJSON(w, http.StatusBadRequest, apiError{Error: te.Error(), Field: te.Field})
+		return
+	}
+	writeError(w, http.StatusBadRequest, err.Error())
 }
 
 // apiGetRun is GET /api/runs/{id}.
 func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	run, err := s.store.GetRun(ctx, chi.URLParam(r, "id"))
+	run, err := s.readableRun(r)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
 	}
 	out := RunResponse{
 		ID: run.ID, Question: run.Question, Depth: run.Depth, Status: run.Status,
-		StopReason: run.StopReason, Error: run.Error, ParentID: run.ParentRunID.String,
+		StopReason: run.StopReason, Error: run.Error, ParentID: run.ParentRunID.String, Private: run.ReadsPrivate,
 		TaskSpec: run.TaskSpec, ShareURL: s.shareURL(run), LastSeq: run.LastSeq,
 		EventsURL: s.url("/api/runs/" + run.ID + "/events"), CreatedAt: run.CreatedAt,
 		Actions: []research.ActionPayload{}, Sources: []SourceJSON{},
@@ -198,7 +217,7 @@ func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) {
 
 // apiReportMarkdown is GET /api/runs/{id}/report.md: the published report.
 func (s *Server) apiReportMarkdown(w http.ResponseWriter, r *http.Request) {
-	run, err := s.store.GetRun(r.Context(), chi.URLParam(r, "id"))
+	run, err := s.readableRun(r)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
@@ -226,7 +245,7 @@ func (s *Server) apiReportMarkdown(w http.ResponseWriter, r *http.Request) {
 func (s *Server) apiApproveRun(w http.ResponseWriter, r *http.Request) {
 	var a pipeline.Approval
 	if err := decodeJSON(r, &a, false); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeBadRequest(w, err)
 		return
 	}
 	dec, err := s.runs.Approve(r.Context(), chi.URLParam(r, "id"), a)

@@ -152,7 +152,7 @@ func (s *Server) apiTaskFail(w http.ResponseWriter, r *http.Request, err error) 
 func (s *Server) apiCreateTask(w http.ResponseWriter, r *http.Request) {
 	var body TaskRequest
 	if err := decodeJSON(r, &body, true); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeBadRequest(w, err)
 		return
 	}
 	var in tasks.Input
@@ -219,7 +219,7 @@ func (s *Server) apiPatchTask(w http.ResponseWriter, r *http.Request) {
 	}
 	var body TaskRequest
 	if err := decodeJSON(r, &body, true); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeBadRequest(w, err)
 		return
 	}
 	in := inputOf(t)

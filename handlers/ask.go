@@ -26,7 +26,7 @@ func (s *Server) askPage(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) renderAsk(w http.ResponseWriter, r *http.Request, status int, form web.AskForm) {
 	form.EngineChoices = s.opt.Settings.SearchEngines
-	runs, err := s.store.ListRuns(r.Context(), db.RunFilter{Limit: recentRuns})
+	runs, err := s.store.ListRuns(r.Context(), s.listFilter(r, db.RunFilter{Limit: recentRuns}))
 	if err != nil {
 		s.serverError(w, r, err)
 		return
@@ -74,7 +74,11 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	run, err := s.runs.Submit(r.Context(), req)
+	err := s.checkParent(r, req.ParentID)
+	var run *db.Run
+	if err == nil {
+		run, err = s.runs.Submit(r.Context(), req)
+	}
 	var verr *pipeline.ValidationError
 	if errors.As(err, &verr) {
 		form.Error = validationMessage(verr)
@@ -82,23 +86,34 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		s.serverError(w, r, err)
+		s.pageFail(w, r, err)
 		return
 	}
 	s.redirect(w, r, "/runs/"+run.ID)
 }
 
-// parseForm parses a urlencoded or multipart form within limit bytes.
+// parseForm parses a urlencoded or multipart form within limit bytes and
+// checks its text fields (checkText: a *TextError names the field).
 func parseForm(r *http.Request, limit int64) error {
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	var err error
 	if ct == "multipart/form-data" {
-		return r.ParseMultipartForm(limit)
+		err = r.ParseMultipartForm(limit)
+	} else {
+		err = r.ParseForm()
 	}
-	return r.ParseForm()
+	if err != nil {
+		return err
+	}
+	return checkValues(r.PostForm)
 }
 
 // formError turns a form parse error into words.
 func formError(err error) string {
+	var te *TextError
+	if errors.As(err, &te) {
+		return "The field " + te.Field + " " + te.Msg + "."
+	}
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return "The form is too large; a question can have at most 4,000 characters."

@@ -181,13 +181,20 @@ func localPath(next string) string {
 }
 
 // ownedRuns records the signed-in user as the owner of every run submitted
-// through the handlers, whichever handler submits it.
-type ownedRuns struct{ Runs }
+// through the handlers, whichever handler submits it, and holds it to the
+// server's admission rule.
+type ownedRuns struct {
+	Runs
+	admission db.Admission
+}
 
 // Submit implements Runs.
 func (o ownedRuns) Submit(ctx context.Context, req pipeline.Request) (*db.Run, error) {
 	if req.Owner == "" {
 		req.Owner = UserFrom(ctx)
+	}
+	if req.Admission == nil {
+		req.Admission = &o.admission
 	}
 	return o.Runs.Submit(ctx, req)
 }

@@ -41,7 +41,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := parseForm(r, s.opt.MaxBodyBytes); err != nil {
-		s.renderLogin(w, r, http.StatusBadRequest, web.LoginForm{Error: "The form could not be read; please try again."})
+		s.renderLogin(w, r, http.StatusBadRequest, web.LoginForm{Error: formError(err)})
 		return
 	}
 	form := web.LoginForm{Name: strings.TrimSpace(r.PostFormValue("name")), Next: localPath(r.PostFormValue("next"))}

@@ -32,7 +32,7 @@ type authServer struct {
 	srv   *httptest.Server
 }
 
-func newAuthServer(t *testing.T, url string, opt handlers.Options) *authServer {
+func newAuthServer(t testing.TB, url string, opt handlers.Options) *authServer {
 	t.Helper()
 	if url == "" {
 		url = dbtest.URL(t)

@@ -31,6 +31,9 @@ func (s *Server) serverError(w http.ResponseWriter, r *http.Request, err error) 
 // unknown run or report, the server-error page otherwise (apiFail is its
 // JSON counterpart).
 func (s *Server) pageFail(w http.ResponseWriter, r *http.Request, err error) {
+	if s.refuseAdmission(w, r, err) {
+		return
+	}
 	if errors.Is(err, db.ErrNotFound) {
 		s.notFound(w, r)
 		return
@@ -64,6 +67,7 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 func (s *Server) apiFail(w http.ResponseWriter, r *http.Request, err error) {
 	var verr *pipeline.ValidationError
 	switch {
+	case s.refuseAdmission(w, r, err):
 	case errors.As(err, &verr):
 		writeJSON(w, http.StatusBadRequest, apiError{Error: verr.Error(), Field: verr.Field})
 	case errors.Is(err, db.ErrNotFound):

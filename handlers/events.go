@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/handlers/runview"
 	"github.com/quarryhq/quarry/web"
@@ -28,7 +26,7 @@ type renderFunc func(ctx context.Context, ev db.Event) (name string, data []byte
 // apiRunEvents is GET /api/runs/{id}/events: every event as
 // `event: <type>` with the event row as JSON data.
 func (s *Server) apiRunEvents(w http.ResponseWriter, r *http.Request) {
-	run, err := s.store.GetRun(r.Context(), chi.URLParam(r, "id"))
+	run, err := s.readableRun(r)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
@@ -43,7 +41,7 @@ func (s *Server) apiRunEvents(w http.ResponseWriter, r *http.Request) {
 // event as `event: update` with HTML fragments that htmx swaps in
 // out-of-band.
 func (s *Server) runPageEvents(w http.ResponseWriter, r *http.Request) {
-	run, err := s.store.GetRun(r.Context(), chi.URLParam(r, "id"))
+	run, err := s.readableRun(r)
 	if err != nil {
 		s.pageFail(w, r, err)
 		return
@@ -140,7 +138,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, run *db.Run
 	stopAbort := context.AfterFunc(s.streamsCtx, out.abort)
 	defer stopAbort()
 	p := &pump{s: s, ctx: ctx, runID: run.ID, sub: sub, out: out, last: after, render: render}
-	if err := p.run(); err != nil && ctx.Err() == nil && !errors.Is(err, errViewerGone) {
+	// A viewer who may not read private runs loses the stream the moment
+	// the run reads a private passage (the mark commits with the event
+	// that would show it).
+	if ok, err := s.mayControl(r, run); err != nil || !ok {
+		p.watchPrivate = true
+	}
+	if err := p.run(); err != nil && ctx.Err() == nil && !errors.Is(err, errViewerGone) && !errors.Is(err, errBecamePrivate) {
 		s.log.Warn("event stream ended", "run_id", run.ID, "request_id", requestIDFrom(r.Context()), "err", err)
 	}
 }
@@ -156,7 +160,13 @@ type pump struct {
 	last   int64 // seq of the last event handled
 	render renderFunc
 	ended  bool // the terminal event was sent
+	// watchPrivate ends the stream before any event of a run that has
+	// become private (db.Run.ReadsPrivate): the viewer may not read it.
+	watchPrivate bool
 }
+
+// errBecamePrivate ends a stream whose run read private documents.
+var errBecamePrivate = errors.New("the run read private documents")
 
 func (p *pump) run() error {
 	if err := p.catchUp(); err != nil || p.ended {
@@ -211,6 +221,15 @@ func (p *pump) catchUp() error {
 // send renders and writes one event. The write blocks while the viewer
 // does not read: only this viewer waits.
 func (p *pump) send(ev db.Event) error {
+	if p.watchPrivate {
+		private, err := p.s.store.RunReadsPrivate(p.ctx, p.runID)
+		if err != nil {
+			return err
+		}
+		if private {
+			return errBecamePrivate
+		}
+	}
 	name, data, err := p.render(p.ctx, ev)
 	if err != nil {
 		return err

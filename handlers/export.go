@@ -89,7 +89,7 @@ func (s *Server) exportHandler(target exportTarget, format string) http.HandlerF
 		if target == exportShare {
 			run, err = s.store.RunByShareToken(ctx, chi.URLParam(r, "token"))
 		} else {
-			run, err = s.store.GetRun(ctx, chi.URLParam(r, "id"))
+			run, err = s.readableRun(r)
 		}
 		if err != nil {
 			s.exportFail(w, r, target, err)

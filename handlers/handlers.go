@@ -149,7 +149,7 @@ func New(opt Options) *Server {
 		opt.DefaultDepth = research.DepthStandard
 	}
 	opt.BaseURL = strings.TrimRight(opt.BaseURL, "/")
-	s := &Server{opt: opt, log: opt.Logger, store: opt.Store, runs: ownedRuns{opt.Runs}}
+	s := &Server{opt: opt, log: opt.Logger, store: opt.Store, runs: ownedRuns{opt.Runs, AdmissionOf(opt.Limits)}}
 	if u, err := url.Parse(opt.BaseURL); err == nil {
 		s.base = strings.TrimRight(u.Path, "/")
 	}

@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -247,18 +250,28 @@ func (s *Server) deleteDocument(w http.ResponseWriter, r *http.Request) {
 	s.redirect(w, r, "/library?collection="+d.Collection)
 }
 
-// uploadedFile is one file of a multipart upload.
+// uploadedFile is one file of a multipart upload, spooled to a
+// temporary file as it arrives (never whole in memory while the request
+// is read).
 type uploadedFile struct {
-	name    string
-	content []byte
+	name string
+	path string // the temporary file; removed by the upload's cleanup
+	size int64
 }
 
 // readUpload reads the multipart fields collection, private and file
-// (one or more), each file bounded by the upload limit.
-func (s *Server) readUpload(r *http.Request) (collection string, private bool, files []uploadedFile, err error) {
+// (one or more), streaming each file to a temporary file and refusing it
+// as soon as it passes the upload limit. cleanup removes the temporary
+// files; call it whatever the error.
+func (s *Server) readUpload(r *http.Request) (collection string, private bool, files []uploadedFile, cleanup func(), err error) {
+	cleanup = func() {
+		for _, f := range files {
+			os.Remove(f.path)
+		}
+	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return "", false, nil, fmt.Errorf("the request must be multipart/form-data with fields file and collection")
+		return "", false, nil, cleanup, fmt.Errorf("the request must be multipart/form-data with fields file and collection")
 	}
 	max := s.opt.Library.UploadMax()
 	for {
@@ -267,36 +280,97 @@ func (s *Server) readUpload(r *http.Request) (collection string, private bool, f
 			break
 		}
 		if err != nil {
-			return "", false, nil, fmt.Errorf("read the upload: %v", err)
+			return "", false, files, cleanup, fmt.Errorf("read the upload: %v", err)
 		}
 		switch part.FormName() {
 		case "collection":
 			b, _ := io.ReadAll(io.LimitReader(part, 200))
 			collection = strings.TrimSpace(string(b))
+			if err := checkText("collection", collection); err != nil {
+				return "", false, files, cleanup, err
+			}
 		case "private":
 			b, _ := io.ReadAll(io.LimitReader(part, 10))
 			private = strings.TrimSpace(string(b)) != ""
 		case "file":
-			b, err := io.ReadAll(io.LimitReader(part, max+1))
+			f, err := spool(part, max)
+			if f.path != "" {
+				files = append(files, f)
+			}
 			if err != nil {
-				return "", false, nil, fmt.Errorf("read the upload: %v", err)
+				return "", false, files, cleanup, err
 			}
-			if int64(len(b)) > max {
-				return "", false, nil, fmt.Errorf("file %q: more than the upload limit of %d bytes (QUARRY_UPLOAD_MAX)", part.FileName(), max)
+			if f.name == "" && f.size == 0 {
+				os.Remove(f.path) // the form's empty file input
+				files = files[:len(files)-1]
 			}
-			if part.FileName() == "" && len(b) == 0 {
-				continue // the form's empty file input
-			}
-			files = append(files, uploadedFile{name: part.FileName(), content: b})
 		default:
 			io.Copy(io.Discard, io.LimitReader(part, 1<<20))
 		}
 		part.Close()
 	}
 	if len(files) == 0 {
-		return "", false, nil, errors.New("file: no file was uploaded")
+		return "", false, nil, cleanup, errors.New("file: no file was uploaded")
 	}
-	return collection, private, files, nil
+	return collection, private, files, cleanup, nil
+}
+
+// spool copies a file part to a temporary file, stopping at max+1 bytes:
+// a larger file is refused, naming the limit, having cost at most that
+// much disk and a copy buffer of memory.
+func spool(part *multipart.Part, max int64) (uploadedFile, error) {
+	f := uploadedFile{name: part.FileName()}
+	tmp, err := os.CreateTemp("", "quarry-upload-*")
+	if err != nil {
+		return f, fmt.Errorf("store the upload: %w", err)
+	}
+	f.path = tmp.Name()
+	f.size, err = io.Copy(tmp, io.LimitReader(part, max+1))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return f, fmt.Errorf("file %q: the request is larger than %d bytes (eight times QUARRY_UPLOAD_MAX)", f.name, tooBig.Limit)
+		}
+		return f, fmt.Errorf("read the upload: %v", err)
+	}
+	if f.size > max {
+		return f, fmt.Errorf("file %q: more than the upload limit of %d bytes (QUARRY_UPLOAD_MAX)", f.name, max)
+	}
+	return f, nil
+}
+
+// uploadSlot takes a place for one upload of the request's client, within
+// Limits.UploadsPerUser and Limits.Uploads; when there is none it answers
+// 429 naming the setting and returns false. release gives the place back.
+func (s *Server) uploadSlot(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	a := s.access
+	l := a.limits
+	refuse := func(msg string) (func(), bool) {
+		a.limited.WithLabelValues("uploads").Inc()
+		s.refuse(w, r, http.StatusTooManyRequests, 10*time.Second, msg)
+		return nil, false
+	}
+	key := clientID(r)
+	if l.UploadsPerUser > 0 && !a.uploads.acquire(key, l.UploadsPerUser) {
+		return refuse(fmt.Sprintf("You have %d uploads in progress, the most allowed at once (QUARRY_UPLOADS_PER_USER). Wait for one to finish, then upload again.", l.UploadsPerUser))
+	}
+	if l.Uploads > 0 && !a.uploads.acquire("", l.Uploads) {
+		if l.UploadsPerUser > 0 {
+			a.uploads.release(key)
+		}
+		return refuse(fmt.Sprintf("The server is taking in %d uploads already, the most at once (QUARRY_UPLOADS). Try again in a few seconds.", l.Uploads))
+	}
+	return func() {
+		if l.Uploads > 0 {
+			a.uploads.release("")
+		}
+		if l.UploadsPerUser > 0 {
+			a.uploads.release(key)
+		}
+	}, true
 }
 
 // apiAddDocument is POST /api/documents (multipart: file, collection) →
@@ -306,9 +380,20 @@ func (s *Server) apiAddDocument(w http.ResponseWriter, r *http.Request) {
 	if s.libraryOff(w, r) {
 		return
 	}
-	coll, private, files, err := s.readUpload(r)
+	release, ok := s.uploadSlot(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	coll, private, files, cleanup, err := s.readUpload(r)
+	defer cleanup()
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error(), Field: "file"})
+		field := "file"
+		var te *TextError
+		if errors.As(err, &te) {
+			field = te.Field
+		}
+		writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error(), Field: field})
 		return
 	}
 	if len(files) != 1 {
@@ -336,8 +421,19 @@ func (s *Server) apiAddDocument(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, map[string]any{"id": doc.ID, "collection": doc.Collection, "status": doc.Status, "duplicate": dup})
 }
 
+// addDocument stores one spooled file, read from its temporary file in
+// pieces (the library and the store never hold it whole).
 func (s *Server) addDocument(r *http.Request, coll string, private bool, f uploadedFile) (db.Document, bool, error) {
-	return s.opt.Library.Add(r.Context(), library.Upload{Collection: coll, Private: private, Filename: f.name, Content: f.content, AddedBy: UserFrom(r.Context())})
+	if f.size > s.opt.Library.UploadMax() {
+		return db.Document{}, false, &library.UploadError{Msg: fmt.Sprintf("file %q: more than the upload limit of %d bytes (QUARRY_UPLOAD_MAX)", f.name, s.opt.Library.UploadMax())}
+	}
+	file, err := os.Open(f.path)
+	if err != nil {
+		return db.Document{}, false, fmt.Errorf("read the spooled upload: %w", err)
+	}
+	defer file.Close()
+	return s.opt.Library.Add(r.Context(), library.Upload{Collection: coll, Private: private, Filename: f.name, File: file, Size: f.size,
+		AddedBy: UserFrom(r.Context())})
 }
 
 // apiGetDocument is GET /api/documents/{id} → {"id","status","pages","error"}.
@@ -359,7 +455,13 @@ func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request) {
 	if s.libraryOff(w, r) {
 		return
 	}
-	coll, private, files, err := s.readUpload(r)
+	release, ok := s.uploadSlot(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	coll, private, files, cleanup, err := s.readUpload(r)
+	defer cleanup()
 	if err != nil {
 		s.redirect(w, r, "/library?failed=1&msg="+url.QueryEscape(err.Error()))
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -39,6 +40,12 @@ type Limits struct {
 	// MaxStreams caps the open event streams of one user (one address
 	// when anonymous).
 	MaxStreams int
+	// Uploads caps the library uploads this process takes in at once, and
+	// UploadsPerUser those of one user (one address when anonymous): an
+	// upload holds up to QUARRY_UPLOAD_MAX bytes in memory while it is
+	// stored, so these bound the memory uploads use.
+	Uploads        int
+	UploadsPerUser int
 	// LoginsPerMinute is how many sign-in attempts one name may make per
 	// minute from one address; an address may make four times as many
 	// (over all names) and a name, from all addresses together,
@@ -56,6 +63,8 @@ var DefaultLimits = Limits{
 	MaxQueuedRuns:      200,
 	MaxStreams:         24,
 	LoginsPerMinute:    5,
+	Uploads:            4,
+	UploadsPerUser:     2,
 }
 
 // access is the state of authentication and abuse limits.
@@ -65,6 +74,7 @@ type access struct {
 	runsByIP   *auth.Limiter
 	logins     *loginLimiter
 	streams    *streamCounter
+	uploads    *streamCounter         // uploads in progress, by client and in total
 	limited    *prometheus.CounterVec // requests refused by a limit, by limit
 	denied     *prometheus.CounterVec // anonymous requests turned away, by auth mode
 }
@@ -76,6 +86,7 @@ func newAccess(l Limits, store *db.Store) *access {
 		runsByUser: auth.NewLimiter(store, "runs", l.RunsPerMinute/60, burst),
 		runsByIP:   auth.NewLimiter(store, "runs-ip", l.RunsPerMinutePerIP/60, math.Max(burst, l.RunsPerMinutePerIP/2)),
 		streams:    &streamCounter{open: map[string]int{}},
+		uploads:    &streamCounter{open: map[string]int{}},
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quarry_limited_requests_total",
 			Help: "Requests refused by an abuse limit, by limit.",
@@ -139,10 +150,11 @@ func clientID(r *http.Request) string {
 	return "ip:" + clientFrom(r.Context()).IP
 }
 
-// limitRunCreation guards the routes that start a run: per-user and
-// per-address rates (429 with Retry-After), the user's cap on runs in
-// progress (429) and the length of the queue (503), each with a message
-// that says what to do.
+// limitRunCreation guards the routes that start a run (the ask form, the
+// API, a task's "Run now") with per-user and per-address rates (429 with
+// Retry-After). The caps on runs in progress and on the queue are the
+// store's Admission, checked as the run is inserted (see admission), so
+// they hold for every creator, the scheduler included.
 func (s *Server) limitRunCreation(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a := s.access
@@ -167,32 +179,6 @@ func (s *Server) limitRunCreation(next http.Handler) http.Handler {
 			s.refuse(w, r, http.StatusTooManyRequests, wait, fmt.Sprintf(
 				"Too many runs started from your address. Try again in %d seconds.", retrySeconds(wait)))
 			return
-		}
-		if a.limits.MaxActiveRuns > 0 {
-			n, err := s.store.ActiveRunsOf(r.Context(), UserFrom(r.Context()))
-			if err != nil {
-				s.refuseError(w, r, err)
-				return
-			}
-			if n >= a.limits.MaxActiveRuns {
-				a.limited.WithLabelValues("active_runs").Inc()
-				s.refuse(w, r, http.StatusTooManyRequests, 30*time.Second, fmt.Sprintf(
-					"You have %d runs in progress, the most allowed at once. Wait for one to finish, or stop one, then ask again.", n))
-				return
-			}
-		}
-		if a.limits.MaxQueuedRuns > 0 {
-			n, err := s.store.QueuedRuns(r.Context())
-			if err != nil {
-				s.refuseError(w, r, err)
-				return
-			}
-			if n >= a.limits.MaxQueuedRuns {
-				a.limited.WithLabelValues("queue").Inc()
-				s.refuse(w, r, http.StatusServiceUnavailable, time.Minute, fmt.Sprintf(
-					"The server is busy: %d runs are waiting in the queue. Try again in a minute.", n))
-				return
-			}
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -287,6 +273,30 @@ func (s *Server) clientCookie(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// AdmissionOf is the run-admission rule (db.Admission) the limits
+// describe; the server applies it to every run its routes create, and the
+// scheduler is given the same.
+func AdmissionOf(l Limits) db.Admission {
+	return db.Admission{MaxActive: l.MaxActiveRuns, MaxQueued: l.MaxQueuedRuns}
+}
+
+// refuseAdmission answers a run refused by the admission rule: 429 for
+// the user's own cap, 503 for a full queue, with the rule's message and
+// Retry-After. It reports false when err is no such refusal.
+func (s *Server) refuseAdmission(w http.ResponseWriter, r *http.Request, err error) bool {
+	var refused *db.AdmissionError
+	if !errors.As(err, &refused) {
+		return false
+	}
+	s.access.limited.WithLabelValues(refused.Limit).Inc()
+	status, wait := http.StatusTooManyRequests, 30*time.Second
+	if refused.Limit == db.LimitQueue {
+		status, wait = http.StatusServiceUnavailable, time.Minute
+	}
+	s.refuse(w, r, status, wait, refused.Error())
+	return true
 }
 
 // refuse answers a request a limit turned away: JSON for the API, a page

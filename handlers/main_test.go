@@ -181,9 +181,18 @@ type sseStream struct {
 // response is an event stream.
 func openSSE(t *testing.T, url, lastEventID string) *sseStream {
 	t.Helper()
+	return openSSEAs(t, url, lastEventID)
+}
+
+// openSSEAs is openSSE with extra request headers (name, value, …).
+func openSSEAs(t *testing.T, url, lastEventID string, headers ...string) *sseStream {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	if lastEventID != "" {

@@ -339,6 +339,12 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	a.call(t, owner, http.MethodGet, "/api/runs/"+missing+"/report.pdf", nil, "")
 	// Cancelling a finished run conflicts.
 	a.json(t, owner, http.MethodPost, "/api/runs/"+sr.run.ID+"/cancel", nil)
+	// A new share link; none for a run without a report.
+	dbtest.Exec(t, a.store, `UPDATE runs SET owner = $2 WHERE id = $1`, sr.run.ID, owner)
+	if code, out := a.json(t, owner, http.MethodPost, "/api/runs/"+sr.run.ID+"/share", nil); code != http.StatusOK {
+		t.Fatalf("POST share: %d %v", code, out)
+	}
+	a.json(t, me, http.MethodPost, "/api/runs/"+runID+"/share", nil)
 
 	// Tasks.
 	task := map[string]any{"name": "Releases", "question": "What changed in the latest release?", "schedule": "every 6 hours", "timezone": "UTC",

@@ -61,6 +61,7 @@ func (s *Server) setAccess(run *db.Run, rv *web.ReportView, shared bool) {
 		return
 	}
 	rv.Share.Manage = true
+	rv.Share.NeedsConfirm = run.ReadsPrivate && !run.ShareConfirmed
 	base := "/runs/" + run.ID + "/report"
 	rv.Exports = web.ExportLinks{Markdown: s.url(base + ".md"), JSON: s.url(base + ".json"), PDF: s.url(base + ".pdf")}
 	rv.FollowUp = &web.AskForm{ParentID: run.ID, Depth: run.Depth, FollowUp: true, EngineChoices: s.opt.Settings.SearchEngines}

@@ -16,7 +16,7 @@ import (
 // would break the SSE streams (buffering, and a cut connection).
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(requestID, s.forwarded, s.recoverer, s.logRequests, securityHeaders, s.checkHost, s.limitBody, s.crossOrigin, s.authenticate, s.clientCookie)
+	r.Use(requestID, s.forwarded, s.recoverer, s.logRequests, securityHeaders, s.checkHost, s.limitBody, s.checkQueryText, s.crossOrigin, s.authenticate, s.clientCookie)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -49,9 +49,10 @@ func (s *Server) routes() http.Handler {
 		r.Get("/tasks/{id}", s.taskPage)
 		r.Get("/tasks/{id}/edit", s.editTaskPage)
 		r.Post("/tasks/{id}/edit", s.editTask)
-		for _, action := range []string{"pause", "resume", "run", "delete"} {
+		for _, action := range []string{"pause", "resume", "delete"} {
 			r.Post("/tasks/{id}/"+action, s.taskAction(action))
 		}
+		r.With(s.limitRunCreation).Post("/tasks/{id}/run", s.taskAction("run"))
 		r.Get("/approvals", s.approvalsPage)
 		r.With(s.runControl("approve")).Post("/approvals/{id}/approve", s.approvalAction(true))
 		r.With(s.runControl("skip")).Post("/approvals/{id}/skip", s.approvalAction(false))
@@ -77,6 +78,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/runs/{id}/report.pdf", s.exportHandler(exportAPI, formatPDF))
 		r.With(s.runControl("approve")).Post("/runs/{id}/approve", s.apiApproveRun)
 		r.With(s.runControl("cancel")).Post("/runs/{id}/cancel", s.apiCancelRun)
+		r.With(s.runControl("share")).Post("/runs/{id}/share", s.apiShareRun)
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireTasks)
 			r.Post("/tasks", s.apiCreateTask)
@@ -85,9 +87,10 @@ func (s *Server) routes() http.Handler {
 			r.Get("/tasks/{id}", s.apiGetTask)
 			r.Patch("/tasks/{id}", s.apiPatchTask)
 			r.Delete("/tasks/{id}", s.apiTaskAction("delete"))
-			for _, action := range []string{"pause", "resume", "run"} {
+			for _, action := range []string{"pause", "resume"} {
 				r.Post("/tasks/{id}/"+action, s.apiTaskAction(action))
 			}
+			r.With(s.limitRunCreation).Post("/tasks/{id}/run", s.apiTaskAction("run"))
 		})
 		r.Post("/documents", s.apiAddDocument)
 		r.Get("/documents/{id}", s.apiGetDocument)

@@ -28,8 +28,8 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
 	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 1 && n < 10000 {
 		f.Page = n
 	}
-	runs, err := s.store.ListRuns(r.Context(), db.RunFilter{Query: f.Query, Status: research.RunStatus(f.Status),
-		Limit: historyPageSize + 1, Offset: (f.Page - 1) * historyPageSize})
+	runs, err := s.store.ListRuns(r.Context(), s.listFilter(r, db.RunFilter{Query: f.Query, Status: research.RunStatus(f.Status),
+		Limit: historyPageSize + 1, Offset: (f.Page - 1) * historyPageSize}))
 	if err != nil {
 		s.serverError(w, r, err)
 		return
@@ -38,7 +38,7 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
 		f.More = true
 		runs = runs[:historyPageSize]
 	}
-	if f.Total, err = s.store.CountRuns(r.Context(), db.RunFilter{Query: f.Query, Status: research.RunStatus(f.Status)}); err != nil {
+	if f.Total, err = s.store.CountRuns(r.Context(), s.listFilter(r, db.RunFilter{Query: f.Query, Status: research.RunStatus(f.Status)})); err != nil {
 		s.serverError(w, r, err)
 		return
 	}

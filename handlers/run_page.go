@@ -3,8 +3,6 @@ package handlers
 import (
 	"net/http"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/quarryhq/quarry/text"
 	"github.com/quarryhq/quarry/web"
 )
@@ -12,7 +10,7 @@ import (
 // runPage is GET /runs/{id}: the run as it stands, which its SSE stream
 // then keeps current. Without JavaScript it is a complete page.
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
-	run, err := s.store.GetRun(r.Context(), chi.URLParam(r, "id"))
+	run, err := s.readableRun(r)
 	if err != nil {
 		s.pageFail(w, r, err)
 		return

@@ -35,6 +35,7 @@ func (s *Server) loadRunView(ctx context.Context, id string) (web.RunView, error
 // runView is loadRunView for a run already read.
 func (s *Server) runView(ctx context.Context, run *db.Run) (web.RunView, error) {
 	v := s.baseView(run)
+	v.Private = run.ReadsPrivate
 	if run.ParentRunID.Valid {
 		v.ParentID = run.ParentRunID.String
 		if parent, err := s.store.GetRun(ctx, v.ParentID); err == nil {
@@ -153,9 +154,14 @@ func decodeSpend(raw json.RawMessage) *pipeline.Spend {
 // too).
 func scoresView(p research.VerificationPayload) web.Scores { return runview.ScoresView(p) }
 
-// shareURL is the run's live share link, or "".
+// shareURL is the run's live share link, or "". A run that read private
+// documents has none until its owner confirms sharing it (the rule of
+// db.Store.RunByShareToken).
 func (s *Server) shareURL(run *db.Run) string {
 	if !run.ShareToken.Valid || run.ShareToken.String == "" || run.ShareRevokedAt.Valid {
+		return ""
+	}
+	if run.ReadsPrivate && !run.ShareConfirmed {
 		return ""
 	}
 	if run.ShareExpiresAt.Valid && run.ShareExpiresAt.Time.Before(time.Now()) {

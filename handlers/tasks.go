@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/quarryhq/quarry/db"
+	"github.com/quarryhq/quarry/notify"
 	"github.com/quarryhq/quarry/pipeline"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/tasks"
@@ -70,7 +72,22 @@ func (s *Server) prepareTask(ctx context.Context, in tasks.Input) (db.TaskFields
 		return db.TaskFields{}, tasks.Schedule{}, err
 	}
 	in.Question, in.Depth, in.Engines = req.Question, req.Depth, req.Engines
-	return tasks.Prepare(ctx, in, s.opt.Tasks.Rules, time.Now())
+	fields, sched, err := tasks.Prepare(ctx, in, s.opt.Tasks.Rules, time.Now())
+	if err != nil {
+		return fields, sched, err
+	}
+	// The channels pass the checks delivery makes (notify.CheckChannels),
+	// so a task is never saved with a webhook that would fail every time;
+	// the egress guard has checked the URL in Prepare (Rules.CheckURL).
+	var ch tasks.Channels
+	if err := json.Unmarshal(fields.Channels, &ch); err != nil {
+		return db.TaskFields{}, tasks.Schedule{}, fmt.Errorf("read channels: %w", err)
+	}
+	if err := notify.CheckChannels(ctx, nil, ch); err != nil {
+		field, msg, _ := strings.Cut(err.Error(), ": ")
+		return db.TaskFields{}, tasks.Schedule{}, &tasks.FieldError{Field: "notify." + field, Msg: msg}
+	}
+	return fields, sched, nil
 }
 
 // mayEditTask: a task is its owner's (and an admin's); without accounts
@@ -129,6 +146,8 @@ func (s *Server) runTaskNow(ctx context.Context, t *db.Task) (*db.Run, error) {
 		return nil, err
 	}
 	nr.Owner = t.Owner
+	admission := AdmissionOf(s.opt.Limits)
+	nr.Admission = &admission
 	run, err := s.store.CreateTaskRun(ctx, t.ID, nr, time.Time{}, s.opt.Tasks.AllowRun)
 	if err != nil {
 		return nil, err
@@ -224,30 +243,47 @@ func (s *Server) renderTaskForm(w http.ResponseWriter, r *http.Request, status i
 }
 
 // formTask reads the task form; engines are ticked among configured.
-func formTask(r *http.Request, configured []string) (tasks.Input, web.TaskForm) {
+// The webhook secret is never put back in the form: an empty secret field
+// keeps current's secret (editing) while there is a webhook URL.
+func formTask(r *http.Request, configured []string, current *db.Task) (tasks.Input, web.TaskForm) {
 	f := web.TaskForm{
 		Name: r.PostFormValue("name"), Question: r.PostFormValue("question"), Depth: strings.TrimSpace(r.PostFormValue("depth")),
 		Schedule: r.PostFormValue("schedule"), Timezone: strings.TrimSpace(r.PostFormValue("timezone")),
 		Approval: r.PostFormValue("approval"), NotifyOn: r.PostFormValue("notify_on"),
-		WebhookURL: r.PostFormValue("webhook_url"), WebhookSecret: r.PostFormValue("webhook_secret"), Email: r.PostFormValue("email"),
+		WebhookURL: r.PostFormValue("webhook_url"), Email: r.PostFormValue("email"),
 	}
 	f.MaxFailures, _ = strconv.Atoi(strings.TrimSpace(r.PostFormValue("max_failures")))
 	f.Engines = chosenEngines(r.PostForm["engine"], configured)
+	secret := r.PostFormValue("webhook_secret")
+	if strings.TrimSpace(secret) == "" && current != nil && strings.TrimSpace(f.WebhookURL) != "" {
+		secret = tasks.ChannelsOf(current).WebhookSecret
+	}
+	f.WebhookSecretSet = current != nil && tasks.ChannelsOf(current).WebhookSecret != ""
 	in := tasks.Input{Name: f.Name, Question: f.Question, Depth: f.Depth, Engines: f.Engines, Schedule: f.Schedule, Timezone: f.Timezone,
-		Approval: f.Approval, NotifyOn: f.NotifyOn, WebhookURL: f.WebhookURL, WebhookSecret: f.WebhookSecret, Email: f.Email,
+		Approval: f.Approval, NotifyOn: f.NotifyOn, WebhookURL: f.WebhookURL, WebhookSecret: secret, Email: f.Email,
 		MaxFailures: f.MaxFailures}
 	return in, f
 }
 
-// submitTaskForm checks the form; with preview it shows the next runs
-// instead of saving. It returns the fields to store, or false when it has
-// answered already.
-func (s *Server) submitTaskForm(w http.ResponseWriter, r *http.Request, id string) (db.TaskFields, web.TaskForm, bool) {
+// submitTaskForm checks the form (current is the task being edited, nil
+// for a new one); with preview it shows the next runs instead of saving.
+// It returns the fields to store, or false when it has answered already.
+func (s *Server) submitTaskForm(w http.ResponseWriter, r *http.Request, current *db.Task) (db.TaskFields, web.TaskForm, bool) {
+	id := ""
+	if current != nil {
+		id = current.ID
+	}
 	if err := parseForm(r, s.opt.MaxBodyBytes); err != nil {
-		s.renderTaskForm(w, r, http.StatusBadRequest, web.TaskForm{ID: id, Error: formError(err)})
+		var te *TextError
+		errors.As(err, &te)
+		field := ""
+		if te != nil {
+			field = te.Field
+		}
+		s.renderTaskForm(w, r, http.StatusBadRequest, web.TaskForm{ID: id, Error: formError(err), ErrorField: field})
 		return db.TaskFields{}, web.TaskForm{}, false
 	}
-	in, form := formTask(r, s.opt.Settings.SearchEngines)
+	in, form := formTask(r, s.opt.Settings.SearchEngines, current)
 	form.ID = id
 	fields, sched, err := s.prepareTask(r.Context(), in)
 	if field, msg, ok := fieldOf(err); ok {
@@ -283,7 +319,7 @@ func previewTimes(sched tasks.Schedule) []string {
 
 // createTask is POST /tasks.
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
-	fields, form, ok := s.submitTaskForm(w, r, "")
+	fields, form, ok := s.submitTaskForm(w, r, nil)
 	if !ok {
 		return
 	}
@@ -353,7 +389,7 @@ func (s *Server) editTaskPage(w http.ResponseWriter, r *http.Request) {
 	in := inputOf(t)
 	s.renderTaskForm(w, r, http.StatusOK, web.TaskForm{ID: t.ID, Name: in.Name, Question: in.Question, Depth: in.Depth,
 		Engines: in.Engines, Schedule: in.Schedule, Timezone: in.Timezone, Approval: in.Approval, NotifyOn: in.NotifyOn, WebhookURL: in.WebhookURL,
-		WebhookSecret: in.WebhookSecret, Email: in.Email, MaxFailures: in.MaxFailures})
+		WebhookSecretSet: in.WebhookSecret != "", Email: in.Email, MaxFailures: in.MaxFailures})
 }
 
 // editTask is POST /tasks/{id}/edit.
@@ -363,7 +399,7 @@ func (s *Server) editTask(w http.ResponseWriter, r *http.Request) {
 		s.pageFail(w, r, err)
 		return
 	}
-	fields, _, ok := s.submitTaskForm(w, r, t.ID)
+	fields, _, ok := s.submitTaskForm(w, r, t)
 	if !ok {
 		return
 	}

@@ -6,12 +6,14 @@
 package library
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -125,13 +127,18 @@ func (l *Library) Store() *db.Store { return l.store }
 // UploadMax is the largest upload accepted, in bytes.
 func (l *Library) UploadMax() int64 { return l.opt.UploadMax }
 
-// Upload is one file to add.
+// Upload is one file to add: its bytes are Content, or else read from
+// File (Size bytes), which is read in pieces and never held whole.
 type Upload struct {
-	Collection string // name; created (team-visible) if missing
+	Collection string // name; created if missing (private when Private)
 	Filename   string // shown only, never used as a path
 	Content    []byte
+	File       io.ReadSeeker
+	Size       int64
 	AddedBy    string
-	Private    bool // a new collection is readable by AddedBy only
+	// Private asks for a collection readable by AddedBy only: a new one is
+	// created so, and an existing one must be AddedBy's private one.
+	Private bool
 }
 
 // UploadError is an upload refused for what it is (too large, an archive,
@@ -139,6 +146,9 @@ type Upload struct {
 type UploadError struct{ Msg string }
 
 func (e *UploadError) Error() string { return e.Msg }
+
+// sniffBytes is how much of a file Sniff looks at.
+const sniffBytes = 64 << 10
 
 // Add checks an upload and queues it for ingestion. A file whose bytes
 // the collection already holds is not stored again: the existing document
@@ -149,15 +159,32 @@ func (l *Library) Add(ctx context.Context, up Upload) (doc db.Document, dup bool
 	if err != nil {
 		return doc, false, &UploadError{err.Error()}
 	}
-	if int64(len(up.Content)) > l.opt.UploadMax {
-		return doc, false, &UploadError{fmt.Sprintf("file %q: %d bytes is more than the upload limit of %d bytes (QUARRY_UPLOAD_MAX)", name, len(up.Content), l.opt.UploadMax)}
+	if up.File == nil {
+		up.File, up.Size = bytes.NewReader(up.Content), int64(len(up.Content))
 	}
-	if len(up.Content) == 0 {
+	if up.Size > l.opt.UploadMax {
+		return doc, false, &UploadError{fmt.Sprintf("file %q: %d bytes is more than the upload limit of %d bytes (QUARRY_UPLOAD_MAX)", name, up.Size, l.opt.UploadMax)}
+	}
+	if up.Size == 0 {
 		return doc, false, &UploadError{fmt.Sprintf("file %q is empty", name)}
 	}
-	kind, err := Sniff(up.Content)
+	head := make([]byte, min(up.Size, sniffBytes))
+	if _, err := io.ReadFull(up.File, head); err != nil {
+		return doc, false, fmt.Errorf("read %q: %w", name, err)
+	}
+	kind, err := Sniff(head)
 	if err != nil {
 		return doc, false, &UploadError{fmt.Sprintf("file %q: %v", name, err)}
+	}
+	sum := sha256.New()
+	if _, err := up.File.Seek(0, io.SeekStart); err != nil {
+		return doc, false, err
+	}
+	if _, err := io.Copy(sum, up.File); err != nil {
+		return doc, false, fmt.Errorf("read %q: %w", name, err)
+	}
+	if _, err := up.File.Seek(0, io.SeekStart); err != nil {
+		return doc, false, err
 	}
 	visibility := "team"
 	if up.Private && up.AddedBy != "" {
@@ -167,12 +194,16 @@ func (l *Library) Add(ctx context.Context, up Upload) (doc db.Document, dup bool
 	if err != nil {
 		return doc, false, err
 	}
-	if c.Visibility == "private" && c.Owner != up.AddedBy {
-		return doc, false, &UploadError{fmt.Sprintf("collection %q belongs to another user", coll)}
+	// A private upload goes only into its uploader's own private
+	// collection, and no one adds to someone else's private one. Both
+	// refusals read the same, so they do not tell whether a private
+	// collection of that name exists (names are unique across users).
+	mine := c.Visibility == "private" && c.Owner == up.AddedBy
+	if (visibility == "private" && !mine) || (c.Visibility == "private" && !mine) {
+		return doc, false, &UploadError{fmt.Sprintf("collection %q is not a private collection of yours: the name is taken; choose another name for a private collection", coll)}
 	}
-	sum := sha256.Sum256(up.Content)
 	doc, dup, err = l.store.AddDocument(ctx, db.NewDocument{CollectionID: c.ID, Filename: name, Kind: kind,
-		SHA256: hex.EncodeToString(sum[:]), Language: "simple", Content: up.Content, AddedBy: up.AddedBy})
+		SHA256: hex.EncodeToString(sum.Sum(nil)), Language: "simple", Content: up.File, Size: up.Size, AddedBy: up.AddedBy})
 	if err == nil && !dup {
 		l.Wake()
 	}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/mail"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -216,8 +217,45 @@ func checkWebhook(raw, secret string) error {
 	if u.User != nil {
 		return errors.New("webhook_url: must not carry a user name or password")
 	}
+	if err := checkWebhookHost(u.Hostname()); err != nil {
+		return fmt.Errorf("webhook_url: %w", err)
+	}
 	if _, err := newSigner(secret); err != nil {
 		return err
+	}
+	return nil
+}
+
+// checkWebhookHost refuses host forms that a browser or a resolver reads
+// as an address but that are not written as one: a name ending in a number
+// (2130706433, 0x7f000001, 0177.0.0.1, 127.1 — the WHATWG URL rule for
+// IPv4) must be a dotted quad in its canonical form, and a name may not
+// end in a dot. Such forms either slip past a reader's idea of the address
+// or fail at every delivery, so they are refused when saved.
+func checkWebhookHost(host string) error {
+	if host == "" {
+		return errors.New("has no host")
+	}
+	if strings.HasSuffix(host, ".") {
+		return fmt.Errorf("host %q ends in a dot; write it without the trailing dot", clip(host, 100))
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		if ip.Is4() && ip.String() != host {
+			return fmt.Errorf("host %q is not an IPv4 address in its usual form (four decimal numbers)", clip(host, 100))
+		}
+		return nil
+	}
+	labels := strings.Split(host, ".")
+	last := strings.ToLower(labels[len(labels)-1])
+	numeric := last != "" && strings.Trim(last, "0123456789") == ""
+	hex := strings.HasPrefix(last, "0x") && strings.Trim(last[2:], "0123456789abcdef") == ""
+	if numeric || hex {
+		return fmt.Errorf("host %q reads as a number but is not an IPv4 address in its usual form (four decimal numbers such as 203.0.113.7)", clip(host, 100))
+	}
+	for _, l := range labels {
+		if l == "" {
+			return fmt.Errorf("host %q has an empty label", clip(host, 100))
+		}
 	}
 	return nil
 }

@@ -304,6 +304,13 @@ func TestCheckChannels(t *testing.T) {
 		{notify.Channels{WebhookURL: "https://example.com/x", WebhookSecret: "hunter2"}, "webhook_secret:"},
 		{notify.Channels{WebhookURL: "https://example.com/x"}, "webhook_secret:"},
 		{notify.Channels{Email: "nobody"}, "email:"},
+		{notify.Channels{WebhookURL: "https://user:pw@example.com/x", WebhookSecret: secret}, "webhook_url:"},
+		{notify.Channels{WebhookURL: "http://2130706433/x", WebhookSecret: secret}, "webhook_url:"},
+		{notify.Channels{WebhookURL: "http://0x7f000001/x", WebhookSecret: secret}, "webhook_url:"},
+		{notify.Channels{WebhookURL: "http://0177.0.0.1/x", WebhookSecret: secret}, "webhook_url:"},
+		{notify.Channels{WebhookURL: "http://127.1/x", WebhookSecret: secret}, "webhook_url:"},
+		{notify.Channels{WebhookURL: "https://example.com./x", WebhookSecret: secret}, "webhook_url:"},
+		{notify.Channels{WebhookURL: "https://example.com/x", WebhookSecret: "whsec_x"}, "webhook_secret:"},
 		{notify.Channels{Email: "Ana <ana@example.com>"}, "email:"},
 	} {
 		err := notify.CheckChannels(ctx, nil, tc.ch)
@@ -311,8 +318,10 @@ func TestCheckChannels(t *testing.T) {
 			t.Errorf("%+v: %v, want an error naming %s", tc.ch, err, tc.field)
 		}
 	}
-	if err := notify.CheckChannels(ctx, nil, notify.Channels{WebhookURL: "https://example.com/x", WebhookSecret: secret, Email: "ana@example.com"}); err != nil {
-		t.Errorf("valid channels refused: %v", err)
+	for _, u := range []string{"https://example.com/x", "http://203.0.113.7:8080/hook", "https://[2001:db8::1]/hook", "https://hooks.example.com/x"} {
+		if err := notify.CheckChannels(ctx, nil, notify.Channels{WebhookURL: u, WebhookSecret: secret, Email: "ana@example.com"}); err != nil {
+			t.Errorf("valid channels with %s refused: %v", u, err)
+		}
 	}
 }
 

@@ -30,6 +30,9 @@ type Request struct {
 	Engines  []string            `json:"engines,omitempty"`
 	ParentID string              `json:"parent_id,omitempty"`
 	Owner    string              `json:"-"`
+	// Admission, when set, refuses the run past its owner's caps
+	// (*db.AdmissionError), checked as it is stored.
+	Admission *db.Admission `json:"-"`
 }
 
 // Normalize trims the request and checks it, returning a ValidationError
@@ -111,6 +114,7 @@ func (r *Runner) NewRun(req Request) (db.NewRun, error) {
 		Budget:      mustJSON(budget),
 		ParentRunID: req.ParentID,
 		Owner:       req.Owner,
+		Admission:   req.Admission,
 	}, nil
 }
 

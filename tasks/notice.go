@@ -14,6 +14,7 @@ const (
 	KindRunFinished = "run_finished"  // a task's run ended (done or failed), per the notify policy
 	KindAutoPaused  = "task_paused"   // max_failures consecutive failures paused the task
 	KindBudget      = "budget_paused" // the owner's daily budget paused their tasks
+	KindRefused     = "run_refused"   // a due slot was skipped: its run was refused admission (db.Admission)
 )
 
 // Notice is one message about a task for its owner.

@@ -27,6 +27,10 @@ type Policy struct {
 	DailyBudgetUSD float64       // per owner, task runs' spend per UTC day (0 = no cap)
 	DailyRuns      int           // per owner, task runs ("Run now" included) per UTC day (0 = no cap)
 	MakeRun        RunMaker
+	// Admission is the run-creation rule a person's runs obey too
+	// (db.Admission); a due slot it refuses is skipped with the refusal
+	// as its reason and a notice to the owner, never queued over the caps.
+	Admission *db.Admission
 }
 
 // Decide implements db.TickPolicy: run the due slot, or skip it and say why.
@@ -56,6 +60,7 @@ func (p Policy) Decide(now time.Time, d db.DueTask) db.SlotDecision {
 			break
 		}
 		nr.Owner = d.Owner
+		nr.Admission = p.Admission
 		dec.Run = &nr
 	}
 	return dec

@@ -158,6 +158,12 @@ func (s *Scheduler) Tick(ctx context.Context) (TickReport, error) {
 	if len(res.Created) > 0 || len(res.Expired) > 0 {
 		s.opt.Wake()
 	}
+	for _, f := range res.Refused {
+		s.notify(ctx, Notice{Owner: f.Task.Owner, Kind: KindRefused, TaskID: f.Task.ID, Status: db.TaskActive,
+			Title:    "Scheduled research skipped: " + f.Task.Name,
+			Body:     "The run due " + f.Slot.UTC().Format("2006-01-02 15:04 UTC") + " was not started. " + f.Reason + " The task runs again at its next slot.",
+			Channels: ChannelsOf(&f.Task)})
+	}
 	for _, t := range res.Paused {
 		s.notify(ctx, Notice{Owner: t.Owner, Kind: KindBudget, TaskID: t.ID, Status: db.TaskPaused,
 			Title: "Scheduled research paused: daily budget reached",

@@ -125,6 +125,9 @@ type ShareView struct {
 	URL     string    // the live link, "" when sharing is off
 	Expires time.Time // when the link stops working; zero = until revoked
 	Manage  bool      // the viewer may revoke or regenerate it
+	// NeedsConfirm: the run read private documents, so a link works only
+	// once the owner confirms it (the share form asks).
+	NeedsConfirm bool
 }
 
 // ExportLinks are the report's download URLs.

@@ -22,18 +22,20 @@ type TaskRow struct {
 
 // TaskForm is the state of the task form (kept on a validation error).
 type TaskForm struct {
-	ID            string // set when editing
-	Name          string
-	Question      string
-	Depth         string
-	Schedule      string
-	Timezone      string
-	Approval      string
-	NotifyOn      string
-	WebhookURL    string
-	WebhookSecret string
-	Email         string
-	MaxFailures   int
+	ID         string // set when editing
+	Name       string
+	Question   string
+	Depth      string
+	Schedule   string
+	Timezone   string
+	Approval   string
+	NotifyOn   string
+	WebhookURL string
+	// WebhookSecretSet says the task has a webhook secret; the form never
+	// carries the secret itself (an empty field keeps it, a value replaces it).
+	WebhookSecretSet bool
+	Email            string
+	MaxFailures      int
 	// EngineChoices are the configured search engines; the form offers a
 	// choice only when there are several. Engines are the chosen ones
 	// (none = all, as on the ask form).
@@ -131,3 +133,4 @@ func taskStatusLabel(status string) string {
 	}
 	return status
 }
+

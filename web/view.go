@@ -234,7 +234,10 @@ type RunView struct {
 	Report     *ReportView // the published report, once there is one
 	// ReadOnly hides what the viewer may not do: stop the run, review its
 	// plan, manage its share link (they are neither its owner nor an admin).
-	ReadOnly  bool
+	ReadOnly bool
+	// Private marks a run that read a private library collection: only
+	// its owner and admins can open it.
+	Private   bool
 	LastSeq   int64
 	EventsURL string
 	// ParentID and ParentQuestion name the run this one follows up.

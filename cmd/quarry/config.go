@@ -516,6 +516,12 @@ func (c *Config) loadAccess(getenv func(string) string) error {
 	if l.LoginsPerMinute, err = floatVar(getenv, "QUARRY_LOGINS_PER_MINUTE", d.LoginsPerMinute); err != nil {
 		return err
 	}
+	if l.Uploads, err = intVar(getenv, "QUARRY_UPLOADS", d.Uploads, 0, 10000); err != nil {
+		return err
+	}
+	if l.UploadsPerUser, err = intVar(getenv, "QUARRY_UPLOADS_PER_USER", d.UploadsPerUser, 0, 10000); err != nil {
+		return err
+	}
 	return nil
 }
 

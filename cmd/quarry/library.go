@@ -163,11 +163,13 @@ func libraryTo(ctx context.Context, stdout io.Writer, getenv func(string) string
 			failed++
 			continue
 		}
-		content, err := os.ReadFile(path)
+		// The file is read in pieces as it is stored, never whole.
+		file, err := os.Open(path)
 		if err != nil {
 			return fmt.Errorf("library add: %w", err)
 		}
-		doc, dup, err := lib.Add(ctx, library.Upload{Collection: *collection, Filename: filepath.Base(path), Content: content, AddedBy: *by})
+		doc, dup, err := lib.Add(ctx, library.Upload{Collection: *collection, Filename: filepath.Base(path), File: file, Size: fi.Size(), AddedBy: *by})
+		file.Close()
 		var ue *library.UploadError
 		switch {
 		case errors.As(err, &ue):

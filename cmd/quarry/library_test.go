@@ -100,3 +100,24 @@ func TestLibraryConfig(t *testing.T) {
 		}
 	}
 }
+
+// The upload caps have defaults, read their variables, and name them when
+// they are bad.
+func TestUploadCapsConfig(t *testing.T) {
+	load := func(env map[string]string) (*Config, error) {
+		return LoadConfig(func(k string) string { return env[k] })
+	}
+	cfg, err := load(nil)
+	if err != nil || cfg.Limits.Uploads != 4 || cfg.Limits.UploadsPerUser != 2 {
+		t.Fatalf("defaults: %+v %v", cfg.Limits, err)
+	}
+	cfg, err = load(map[string]string{"QUARRY_UPLOADS": "9", "QUARRY_UPLOADS_PER_USER": "0"})
+	if err != nil || cfg.Limits.Uploads != 9 || cfg.Limits.UploadsPerUser != 0 {
+		t.Fatalf("set: %+v %v", cfg.Limits, err)
+	}
+	for _, name := range []string{"QUARRY_UPLOADS", "QUARRY_UPLOADS_PER_USER"} {
+		if _, err := load(map[string]string{name: "many"}); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s=many: %v", name, err)
+		}
+	}
+}

@@ -89,8 +89,10 @@ func buildTasks(cfg *Config, store *db.Store, runner *pipeline.Runner, outbox *n
 	makeRun := func(t *db.Task, review bool) (db.NewRun, error) {
 		return runner.NewRun(pipeline.Request{Question: t.Question, Depth: t.Depth, Engines: t.Engines, Review: research.ReviewWhen(review), Owner: t.Owner})
 	}
+	// Scheduled runs obey the caps a person's runs do (one admission rule).
+	admission := handlers.AdmissionOf(cfg.Limits)
 	policy := tasks.Policy{Grace: cfg.Tasks.Grace, DailyBudgetUSD: cfg.Tasks.DailyBudgetUSD, DailyRuns: cfg.Tasks.DailyRuns,
-		MakeRun: makeRun}
+		MakeRun: makeRun, Admission: &admission}
 	scheduler := tasks.NewScheduler(tasks.Options{
 		Store:    store,
 		Policy:   policy,
