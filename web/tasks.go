@@ -133,4 +133,3 @@ func taskStatusLabel(status string) string {
 	}
 	return status
 }
-
