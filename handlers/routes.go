@@ -46,6 +46,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(s.requireTasks)
 		r.Get("/tasks", s.tasksPage)
 		r.Get("/tasks/new", s.newTaskPage)
+		r.Get("/tasks/preview", s.schedulePreview)
 		r.Post("/tasks", s.createTask)
 		r.Get("/tasks/{id}", s.taskPage)
 		r.Get("/tasks/{id}/edit", s.editTaskPage)

@@ -202,8 +202,34 @@ func (s *Server) newTaskPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := web.TaskForm{Question: q.Get("question"), Depth: orString(q.Get("depth"), s.opt.DefaultDepth),
 		Engines:  chosenEngines(q["engine"], s.opt.Settings.SearchEngines),
-		Schedule: q.Get("schedule"), Timezone: orString(q.Get("timezone"), "UTC"), MaxFailures: tasks.DefaultMaxFailure}
+		Schedule: q.Get("schedule"), Timezone: orString(q.Get("timezone"), "UTC"), MaxFailures: tasks.DefaultMaxFailure,
+		BrowserZone: q.Get("timezone") == ""}
 	s.renderTaskForm(w, r, http.StatusOK, f)
+}
+
+// schedulePreview is GET /tasks/preview, the task form's list of the next
+// runs as the schedule is typed: a fragment with the next five runs, or a
+// 400 with why the schedule or zone gives none (empty for no schedule).
+func (s *Server) schedulePreview(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	in := tasks.Input{Question: "preview", Schedule: q.Get("schedule"), Timezone: strings.TrimSpace(q.Get("timezone"))}
+	if strings.TrimSpace(in.Schedule) == "" {
+		frag := web.SchedulePreview("", nil, "")
+		s.render(w, r, http.StatusOK, frag, frag)
+		return
+	}
+	_, sched, err := tasks.Prepare(r.Context(), in, s.opt.Tasks.Rules, time.Now())
+	if _, msg, ok := fieldOf(err); ok {
+		frag := web.SchedulePreview("", nil, msg)
+		s.render(w, r, http.StatusBadRequest, frag, frag)
+		return
+	}
+	if err != nil {
+		s.serverError(w, r, err)
+		return
+	}
+	frag := web.SchedulePreview(sched.Describe(), previewTimes(sched), "")
+	s.render(w, r, http.StatusOK, frag, frag)
 }
 
 func (s *Server) renderTaskForm(w http.ResponseWriter, r *http.Request, status int, f web.TaskForm) {

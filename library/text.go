@@ -153,6 +153,9 @@ func allEmpty(pages []Page) bool {
 	return true
 }
 
+// firstHeading titles a document without a title of its own: its first
+// heading, else its first paragraph; a paragraph that is a Markdown
+// heading (in a file read as plain text) is titled without its #.
 func firstHeading(pages []Page) string {
 	for _, p := range pages {
 		for _, s := range p.Sections {
@@ -160,6 +163,10 @@ func firstHeading(pages []Page) string {
 				return text.Clip(s.Heading, 200)
 			}
 			if len(s.Paras) > 0 {
+				first, _, _ := strings.Cut(s.Paras[0], "\n")
+				if m := mdHeadingLine.FindStringSubmatch(first); m != nil && m[1] != "" {
+					return text.Clip(m[1], 200)
+				}
 				return text.Clip(s.Paras[0], 120)
 			}
 		}

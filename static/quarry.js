@@ -1,5 +1,6 @@
 // Quarry's page script: keyboard submit, SSE resume after a full
-// reconnect, the citation evidence panel and copying the share link.
+// reconnect, the citation evidence panel, copying the share link and the
+// task form's time zone.
 // Every page works without it. No inline handlers (the CSP forbids them).
 (function () {
   "use strict";
@@ -163,7 +164,32 @@
       if (status) status.textContent = "Select the link to copy it";
     });
   });
+  // The task form's time zone: a zone nobody chose yet (the server's
+  // default) becomes this browser's, and the next runs follow it.
+  function browserZone() {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-browser-zone]"), function (input) {
+      input.removeAttribute("data-browser-zone");
+      if (!zone || input.value === zone) return;
+      input.value = zone;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  }
+  // The schedule preview answers 400 with why a schedule gives no runs;
+  // show that answer in place like any other.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var elt = e.detail.requestConfig && e.detail.requestConfig.elt;
+    if (e.detail.xhr.status === 400 && elt && elt.closest && elt.closest("[data-preview]")) {
+      e.detail.shouldSwap = true;
+      e.detail.isError = false;
+    }
+  });
+
   enhance();
+  // After htmx has set up the page (it listens for the same event, and
+  // its script came first), so the zone's change asks for the preview.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", browserZone); else browserZone();
   document.addEventListener("htmx:afterSettle", enhance);
   document.addEventListener("htmx:oobAfterSwap", enhance);
 })();

@@ -431,7 +431,7 @@ func SettingsPage(p Page, s SettingsView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if len(s.Presets) > 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<h2>Depth budgets</h2><div class=\"table-wrap\"><table class=\"presets\" data-testid=\"presets\"><thead><tr><th scope=\"col\">Depth</th><th scope=\"col\">Actions</th><th scope=\"col\">Batches</th><th scope=\"col\">Time</th><th scope=\"col\">Pages per search</th><th scope=\"col\">Repair passes</th><th scope=\"col\">Context</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<h2>Depth budgets</h2><div class=\"table-wrap\" role=\"region\" aria-label=\"Depth presets\" tabindex=\"0\"><table class=\"presets\" data-testid=\"presets\"><thead><tr><th scope=\"col\">Depth</th><th scope=\"col\">Actions</th><th scope=\"col\">Batches</th><th scope=\"col\">Time</th><th scope=\"col\">Pages per search</th><th scope=\"col\">Repair passes</th><th scope=\"col\">Context</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -1,5 +1,7 @@
 package web
 
+//go:generate go run zones_gen.go
+
 import (
 	"time"
 
@@ -41,11 +43,17 @@ type TaskForm struct {
 	Engines       []string
 	Error         string
 	ErrorField    string
+	// BrowserZone marks a zone the server chose (no one picked it): the
+	// page script replaces it with the browser's own.
+	BrowserZone bool
 	// Preview lists the next run times the schedule gives, shown before
 	// saving; PreviewWords says the schedule as understood.
 	Preview      []string
 	PreviewWords string
 }
+
+// Err is the form's error as a FieldError.
+func (f TaskForm) Err() FieldError { return FieldError{Field: f.ErrorField, Msg: f.Error} }
 
 // EngineChosen reports whether the form ticks e (all are ticked when
 // none was chosen).
