@@ -38,7 +38,8 @@ CITE = re.compile(r"((?:\s*\[S\d+\])+)")
 # What a Summary says when nothing read answers (kind "none").
 ABSENT = re.compile(
     r"\b(none of the sources|no source|not (?:state|stated|say|said|mention|mentioned|found|find)|"
-    r"does not (?:state|say|mention)|do not (?:state|say|mention)|could not (?:find|be found)|"
+    r"does not (?:state|say|mention)|do not (?:state|say|mention)|could not (?:find|be found|be determined)|"
+    r"cannot be determined|"
     r"did not find|no (?:answer|information)|nothing (?:read|found))", re.I)
 
 
