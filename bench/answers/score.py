@@ -38,7 +38,8 @@ CITE = re.compile(r"((?:\s*\[S\d+\])+)")
 # What a Summary says when nothing read answers (kind "none").
 ABSENT = re.compile(
     r"\b(none of the sources|no source|not (?:state|stated|say|said|mention|mentioned|found|find)|"
-    r"does not (?:state|say|mention)|do not (?:state|say|mention)|could not (?:find|be found)|"
+    r"does not (?:state|say|mention)|do not (?:state|say|mention)|could not (?:find|be found|be determined)|"
+    r"cannot be determined|"
     r"did not find|no (?:answer|information)|nothing (?:read|found))", re.I)
 
 
@@ -181,81 +182,110 @@ def pct(a, b):
     return "%5.1f%%" % (100.0 * a / b) if b else "    –"
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("out")
-    ap.add_argument("--labels", default=os.path.join(HERE, "labels.tsv"))
-    ap.add_argument("--unlabelled", help="write unlabelled sentences here (id<TAB>sentence<TAB>)")
-    ap.add_argument("--markdown", action="store_true", help="print the per-source table as Markdown")
-    ap.add_argument("--sets", default=",".join(SETS))
-    args = ap.parse_args()
-    labels = load_labels(args.labels)
-    rows, unl_out = {}, []
-    by_kind = {k: [] for k in KINDS}
-    for name in args.sets.split(","):
-        qs = questions(os.path.join(HERE, name + ".tsv"))
+def score_run(out, labels, sets):
+    """Every question's measures, per set: {set: [row, …]}."""
+    rows = {}
+    for name in sets:
         rows[name] = []
-        for n, kind, q, facts, excluded in qs:
+        for n, kind, q, facts, excluded in questions(os.path.join(HERE, name + ".tsv")):
             if excluded:
                 continue
             qid = "%s-%02d" % (name, n)
-            path = os.path.join(args.out, name, "%02d.json" % n)
+            path = os.path.join(out, name, "%02d.json" % n)
             status, markdown = "missing", ""
             if os.path.exists(path):
                 try:
                     with open(path, encoding="utf-8") as f:
                         rep = json.load(f)
                     status, markdown = rep.get("status", "?"), rep.get("report_markdown", "")
-                except (ValueError, OSError) as e:
+                except (ValueError, OSError):
                     status = "bad-json"
             r = score_report(markdown, kind, facts, qid, labels)
-            r.update(qid=qid, kind=kind, status=status)
+            r.update(qid=qid, kind=kind, status=status, question=q)
             rows[name].append(r)
-            by_kind[kind].append(r["words"])
-            for s in r["unlabelled"]:
-                unl_out.append("%s\t%s\t" % (qid, s))
-            if not args.markdown:
-                print("%-14s %-13s %-9s S%s A%s %3d words %2d/%-2d rel %2d unl  %s  %s" % (
-                    qid, kind, status, "+" if r["summary"] else "-", "+" if r["anywhere"] else "-",
-                    r["words"], r["relevant"], r["labelled"], len(r["unlabelled"]), " ".join(r["marks"]), q))
+    return rows
 
-    def agg(rs):
-        n = len(rs)
-        s = sum(r["summary"] for r in rs)
-        a = sum(r["anywhere"] for r in rs)
-        rel = sum(r["relevant"] for r in rs)
-        lab = sum(r["labelled"] for r in rs)
-        unl = sum(len(r["unlabelled"]) for r in rs)
-        w = statistics.median([r["words"] for r in rs]) if rs else 0
-        w1 = [r["words"] for r in rs if r["kind"] == "one-fact"]
-        return n, s, a, rel, lab, unl, w, (statistics.median(w1) if w1 else 0)
 
+def agg(rs):
+    """A set's totals: questions, Summary passes, anywhere passes, relevant,
+    labelled, unlabelled, median words, median words of one-fact questions."""
+    n = len(rs)
+    s = sum(r["summary"] for r in rs)
+    a = sum(r["anywhere"] for r in rs)
+    rel = sum(r["relevant"] for r in rs)
+    lab = sum(r["labelled"] for r in rs)
+    unl = sum(len(r["unlabelled"]) for r in rs)
+    w = statistics.median([r["words"] for r in rs]) if rs else 0
+    w1 = [r["words"] for r in rs if r["kind"] == "one-fact"]
+    return n, s, a, rel, lab, unl, w, (statistics.median(w1) if w1 else 0)
+
+
+def table(rows):
     everything = [r for rs in rows.values() for r in rs]
-    table = [(name, agg(rs)) for name, rs in rows.items()] + [("overall", agg(everything))]
+    return [(name, agg(rs)) for name, rs in rows.items()] + [("overall", agg(everything))]
+
+
+def by_kind(rows):
+    out = {}
+    for rs in rows.values():
+        for r in rs:
+            out.setdefault(r["kind"], []).append(r["words"])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--labels", default=os.path.join(HERE, "labels.tsv"))
+    ap.add_argument("--unlabelled", help="write unlabelled sentences here (id<TAB>sentence<TAB>)")
+    ap.add_argument("--markdown", action="store_true", help="print the per-source table as Markdown")
+    ap.add_argument("--baseline", help="another run's OUT: print a Markdown table of it beside this one")
+    ap.add_argument("--sets", default=",".join(SETS))
+    args = ap.parse_args()
+    labels = load_labels(args.labels)
+    sets = args.sets.split(",")
+    rows = score_run(args.out, labels, sets)
+    kinds = by_kind(rows)
+
+    if args.baseline:
+        base = table(score_run(args.baseline, labels, sets))
+        print("| source | facts in Summary (baseline → this) | facts anywhere | precision | unlabelled | median words, one-fact |")
+        print("|---|---|---|---|---|---|")
+        for (name, b), (_, c) in zip(base, table(rows)):
+            print("| %s | %d/%d → %d/%d | %d/%d → %d/%d | %s → %s | %d → %d | %g → %g |" % (
+                name, b[1], b[0], c[1], c[0], b[2], b[0], c[2], c[0],
+                pct(b[3], b[4]).strip(), pct(c[3], c[4]).strip(), b[5], c[5], b[7], c[7]))
+        return
     if args.markdown:
         print("| source | questions | facts in Summary | facts anywhere | precision | unlabelled | median words | median words, one-fact |")
         print("|---|---|---|---|---|---|---|---|")
-        for name, (n, s, a, rel, lab, unl, w, w1) in table:
+        for name, (n, s, a, rel, lab, unl, w, w1) in table(rows):
             print("| %s | %d | %d/%d = %s | %d/%d = %s | %d/%d = %s | %d | %g | %g |" % (
                 name, n, s, n, pct(s, n).strip(), a, n, pct(a, n).strip(), rel, lab, pct(rel, lab).strip(), unl, w, w1))
         print()
         print("| kind | questions | median words |")
         print("|---|---|---|")
         for k in KINDS:
-            if by_kind[k]:
-                print("| %s | %d | %g |" % (k, len(by_kind[k]), statistics.median(by_kind[k])))
+            if k in kinds:
+                print("| %s | %d | %g |" % (k, len(kinds[k]), statistics.median(kinds[k])))
     else:
+        for rs in rows.values():
+            for r in rs:
+                print("%-14s %-13s %-9s S%s A%s %3d words %2d/%-2d rel %2d unl  %s  %s" % (
+                    r["qid"], r["kind"], r["status"], "+" if r["summary"] else "-", "+" if r["anywhere"] else "-",
+                    r["words"], r["relevant"], r["labelled"], len(r["unlabelled"]), " ".join(r["marks"]), r["question"]))
         print()
         print("%-12s %4s  %-18s %-18s %-22s %5s %7s %9s" % ("source", "qs", "facts in Summary", "facts anywhere", "precision", "unlab", "words", "words 1f"))
-        for name, (n, s, a, rel, lab, unl, w, w1) in table:
+        for name, (n, s, a, rel, lab, unl, w, w1) in table(rows):
             print("%-12s %4d  %3d/%-3d %s     %3d/%-3d %s     %4d/%-4d %s     %5d %7g %9g" % (
                 name, n, s, n, pct(s, n), a, n, pct(a, n), rel, lab, pct(rel, lab), unl, w, w1))
         print()
         print("median words by kind: " + ", ".join(
-            "%s %g (%d)" % (k, statistics.median(by_kind[k]), len(by_kind[k])) for k in KINDS if by_kind[k]))
+            "%s %g (%d)" % (k, statistics.median(kinds[k]), len(kinds[k])) for k in KINDS if k in kinds))
     if args.unlabelled:
+        unl = ["%s\t%s\t" % (r["qid"], t) for rs in rows.values() for r in rs for t in r["unlabelled"]]
         with open(args.unlabelled, "w", encoding="utf-8") as f:
-            f.write("\n".join(unl_out) + ("\n" if unl_out else ""))
+            f.write("\n".join(unl) + ("\n" if unl else ""))
 
 
 if __name__ == "__main__":

@@ -48,6 +48,8 @@ class ScoreTest(unittest.TestCase):
         self.assertTrue(r["summary"])
         r = score.score_report("## Summary\n\nIt is 5. [S1]\n", "none", [], "x-01", {})
         self.assertFalse(r["summary"])
+        r = score.score_report("## Summary\n\nThis could not be determined from the available sources.\n", "none", [], "x-01", {})
+        self.assertTrue(r["summary"])
 
     def test_precision_counts_labelled_sentences_and_lists_the_rest(self):
         labels = {
