@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# faults.sh faults|load — the deployment suite of test/faults, beyond what
-# `make test` runs:
+# faults.sh faults|load — the deployment suites of test/faults, which
+# `make test` leaves out (they carry the build tags faults and load; make
+# test runs only the package's end-to-end security check):
 #   faults   two replicas behind nginx, then every fault (SIGKILL of the
 #            server mid-gather and mid-synthesis, Chromium killed, Postgres
 #            restarted) QUARRY_FAULT_REPS times (default 10)
@@ -21,9 +22,9 @@ log=.data/$suite.log
 case $suite in
 faults)
 	export QUARRY_FAULT_REPS=${QUARRY_FAULT_REPS:-10}
-	echo "==> go test ./test/faults (QUARRY_FAULT_REPS=$QUARRY_FAULT_REPS)"
+	echo "==> go test -tags faults ./test/faults (QUARRY_FAULT_REPS=$QUARRY_FAULT_REPS)"
 	set +e
-	go test -count=1 -v -timeout 120m -run 'TestReplicas|TestFault' ./test/faults 2>&1 | tee "$log"
+	go test -tags faults -count=1 -v -timeout 120m -run 'TestReplicas|TestFault' ./test/faults 2>&1 | tee "$log"
 	status=${PIPESTATUS[0]}
 	;;
 load)

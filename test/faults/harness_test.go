@@ -29,6 +29,7 @@ var (
 	dbSeqMu   sync.Mutex  //
 	workDir   string      // scratch space of the whole run
 	reps      = repeats() // QUARRY_FAULT_REPS
+	raceBuild bool        // this test binary has the race detector (race_test.go)
 )
 
 func TestMain(m *testing.M) {
@@ -44,16 +45,23 @@ func setup(m *testing.M) int {
 	}
 	defer os.RemoveAll(workDir)
 	quarryBin = filepath.Join(workDir, "quarry")
-	build := exec.Command("go", "build", "-o", quarryBin, "github.com/quarryhq/quarry/cmd/quarry")
+	// The server is built the way this test binary was: under `go test
+	// -race` (make test) it then links the packages the race tests already
+	// compiled, instead of compiling the whole tree a second time, and the
+	// race detector watches the server too.
+	args := []string{"build", "-o", quarryBin}
+	if raceBuild {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "github.com/quarryhq/quarry/cmd/quarry")...)
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build quarry: %v\n%s", err, out)
 		return 1
 	}
-	for _, bin := range []string{"nginx", "chromium"} {
-		if _, err := findBinary(bin); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
+	// nginx is looked for by the tests that start it (make faults).
+	if _, err := findBinary("chromium"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	cluster, err = startCluster()
 	if err != nil {
@@ -497,6 +505,17 @@ func readStream(ctx context.Context, url string) (<-chan sseEvent, error) {
 		}
 	}()
 	return ch, nil
+}
+
+// status GETs url and returns the response's status code.
+func status(t *testing.T, url string) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 func execCommand(name string, args ...string) *exec.Cmd { return exec.Command(name, args...) }
