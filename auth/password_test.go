@@ -36,9 +36,9 @@ func TestHashPassword(t *testing.T) {
 // TestCheckPassword: only the right password of a stored user is accepted;
 // wrong, empty or overlong passwords and unknown or malformed names are
 // refused without an error. (The refusals without a stored hash compare
-// against a cheap dummy hash here: FastRefusals.)
+// against a cheap dummy hash here: CheapRefusalsForTests.)
 func TestCheckPassword(t *testing.T) {
-	auth.FastRefusals(t)
+	t.Cleanup(auth.CheapRefusalsForTests())
 	store := newStore(t)
 	ctx := context.Background()
 	h, err := bcrypt.GenerateFromPassword([]byte("correct horse battery"), bcrypt.MinCost)
