@@ -9,7 +9,8 @@
 #      compiler reads next;
 #   4. go vet -race ./..., with scripts/check-tidy.sh (go.mod and go.sum as
 #      `go mod tidy` leaves them) beside it;
-#   5. go test -race -vet=off -count=1 -p $QUARRY_TEST_P ./... (default 4).
+#   5. go test -race -vet=off -count=1 -p $QUARRY_TEST_P (default 4) on every
+#      package, the longest-running first (see test_order).
 # Vet runs with -race so that the packages it compiles are the ones the race
 # tests link: on a cold cache the dependency graph is compiled once, not once
 # for vet and again for the tests. go test's own vet pass is off because
@@ -173,12 +174,46 @@ format_go_test() {
 	}'
 }
 
-say "go test -race -vet=off -count=1 -p $parallel -timeout 20m ./..."
+# test_order: every package, the longest-running first. go test starts the
+# packages' tests in the order it is given them, so the slow ones start at
+# once and the quick ones fill the other slots, instead of a slow package
+# starting last and running alone. The times are the last run's
+# (.data/test.json); a package it does not have comes first; without one,
+# the size of a package's test files stands in for its time.
+test_order() {
+	go list -f '{{.ImportPath}} {{.Dir}} {{join .TestGoFiles " "}} {{join .XTestGoFiles " "}}' ./... |
+		while read -r pkg dir files; do
+			local size=0 f
+			for f in $files; do size=$((size + $(wc -c <"$dir/$f"))); done
+			echo "$size $pkg"
+		done |
+		awk -v prev=.data/test.json '
+		BEGIN {
+			while ((getline line < prev) > 0) {
+				if (line ~ /"Test":/ || line !~ /"Action":"(pass|fail|skip)"/) continue
+				if (!match(line, /"Package":"[^"]*"/)) continue
+				pkg = substr(line, RSTART + 11, RLENGTH - 12)
+				if (!match(line, /"Elapsed":[0-9.]+/)) continue
+				took[pkg] = substr(line, RSTART + 10, RLENGTH - 10)
+				timed = 1
+			}
+		}
+		{
+			if (!timed) print $1, $2
+			else if ($2 in took) print took[$2], $2
+			else print 1e9, $2
+		}' | sort -rn | awk '{ print $2 }'
+}
+
+mapfile -t test_packages < <(test_order)
+[[ ${#test_packages[@]} -gt 0 ]] || test_packages=(./...)
+
+say "go test -race -vet=off -count=1 -p $parallel -timeout 20m (${#test_packages[@]} packages, longest first)"
 mkdir -p .data
 test_counts=$(mktemp)
 t0=$SECONDS
 set +e
-go test -race -vet=off -count=1 -p "$parallel" -timeout 20m -json ./... 2>&1 | tee .data/test.json | format_go_test "$test_counts"
+go test -race -vet=off -count=1 -p "$parallel" -timeout 20m -json "${test_packages[@]}" 2>&1 | tee .data/test.json | format_go_test "$test_counts"
 status=${PIPESTATUS[0]}
 set -e
 took[test]=$((SECONDS - t0))
