@@ -3,14 +3,12 @@
 // start, behind nginx, gathering from a loopback site with headless
 // Chromium, while the tests kill replicas, Chromium and Postgres.
 //
-//	go test ./test/faults                                 the end-to-end security check (part of make test)
-//	go test -tags faults ./test/faults                    also replicas behind nginx and each fault once
+//	go test -tags faults ./test/faults                       each suite once: replicas behind nginx, each fault, scheduler replicas, security end to end
 //	QUARRY_FAULT_REPS=10 go test -tags faults ./test/faults  every fault ten times (make faults)
-//	go test -tags load -run Load ./test/faults            20 concurrent runs, 1,000 viewers (make load)
+//	go test -tags load -run Load ./test/faults               20 concurrent runs, 1,000 viewers (make load)
 //
-// The replica, fault and scheduler suites carry the build tag `faults` and
-// the load suite the tag `load`, so that `go test ./...` (make test) runs
-// only the quick security check here; they need minutes of real time each.
-// It needs the Debian packages postgresql and chromium, and nginx for the
-// replica suites.
+// Every test file carries the build tag `faults` or `load`: the suites need
+// minutes of real time and a build of the server of their own, so
+// `go test ./...` (make test) leaves them out and make faults runs them.
+// They need the Debian packages postgresql, chromium and nginx.
 package faults

@@ -1,3 +1,5 @@
+//go:build faults || load
+
 package faults
 
 import (
@@ -29,7 +31,6 @@ var (
 	dbSeqMu   sync.Mutex  //
 	workDir   string      // scratch space of the whole run
 	reps      = repeats() // QUARRY_FAULT_REPS
-	raceBuild bool        // this test binary has the race detector (race_test.go)
 )
 
 func TestMain(m *testing.M) {
@@ -45,15 +46,7 @@ func setup(m *testing.M) int {
 	}
 	defer os.RemoveAll(workDir)
 	quarryBin = filepath.Join(workDir, "quarry")
-	// The server is built the way this test binary was: under `go test
-	// -race` (make test) it then links the packages the race tests already
-	// compiled, instead of compiling the whole tree a second time, and the
-	// race detector watches the server too.
-	args := []string{"build", "-o", quarryBin}
-	if raceBuild {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, "github.com/quarryhq/quarry/cmd/quarry")...)
+	build := exec.Command("go", "build", "-o", quarryBin, "github.com/quarryhq/quarry/cmd/quarry")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build quarry: %v\n%s", err, out)
 		return 1
