@@ -251,6 +251,16 @@ if [[ $badpkgs -gt 0 ]]; then
 	printf '        %s\n' "${failed_packages[@]}"
 fi
 printf '    total      %ds\n' "$((SECONDS - start))"
+# CPU time of every process the steps ran (user + system, as `times`
+# reports the reaped children): on a shared machine a steadier figure than
+# the wall clock.
+cpu_file=$(mktemp)
+times >"$cpu_file"
+awk 'NR == 2 {
+	split($1, u, /[ms]/); split($2, s, /[ms]/)
+	printf "    cpu        %ds (user %ds, system %ds)\n", u[1] * 60 + u[2] + s[1] * 60 + s[2], u[1] * 60 + u[2], s[1] * 60 + s[2]
+}' "$cpu_file"
+rm -f "$cpu_file"
 if [[ $overall -eq 0 ]]; then echo "    result     PASS"; else echo "    result     FAIL"; fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 exit $overall
