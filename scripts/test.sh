@@ -181,7 +181,7 @@ format_go_test() {
 # (.data/test.json); a package it does not have comes first; without one,
 # the size of a package's test files stands in for its time.
 test_order() {
-	go list -f '{{.ImportPath}} {{.Dir}} {{join .TestGoFiles " "}} {{join .XTestGoFiles " "}}' ./... |
+	go list -e -f '{{.ImportPath}} {{.Dir}} {{join .TestGoFiles " "}} {{join .XTestGoFiles " "}}' ./... |
 		while read -r pkg dir files; do
 			local size=0 f
 			for f in $files; do size=$((size + $(wc -c <"$dir/$f"))); done
