@@ -7,11 +7,28 @@ import (
 	"github.com/quarryhq/quarry/research"
 )
 
-// summaryOf returns the report's summary paragraph.
+// summaryOf returns the report's Summary, without its heading.
 func summaryOf(md string) string {
 	_, rest, _ := strings.Cut(md, "## Summary\n\n")
-	s, _, _ := strings.Cut(rest, "\n\n")
-	return s
+	s, _, _ := strings.Cut(rest, "\n## ")
+	return strings.TrimSpace(s)
+}
+
+// answerTo returns the Summary's answer to part k of the question (from
+// 0): its k-th paragraph with the list that follows it, or "".
+func answerTo(md string, k int) string {
+	var paras []string
+	for _, block := range strings.Split(summaryOf(md), "\n\n") {
+		if strings.HasPrefix(block, "- ") && len(paras) > 0 {
+			paras[len(paras)-1] += "\n" + block
+			continue
+		}
+		paras = append(paras, block)
+	}
+	if k >= len(paras) {
+		return ""
+	}
+	return paras[k]
 }
 
 // A value stated in a sentence too short to quote on its own merits ("The
@@ -230,10 +247,11 @@ func TestTurnOnIsAnsweredByActivate(t *testing.T) {
 			"A store opened once with checksums keeps them for every later session."},
 	}
 	_, md := synthesize(t, "Are record checksums used by default in Quillstore, and how do I turn them on?", src, research.DepthStandard)
-	_, sec, _ := strings.Cut(sectionOf(md, "How to turn them on"), "\n")
-	sec = strings.TrimSpace(sec)
-	if !strings.HasPrefix(sec, "- Applications can activate record checksums") {
-		t.Errorf("the how-to section does not lead with the manual's way to turn them on:\n%s", md)
+	if !strings.HasPrefix(answerTo(md, 1), "Applications can activate record checksums") {
+		t.Errorf("the how-to part is not answered with the manual's way to turn them on:\n%s", md)
+	}
+	if strings.Contains(md, "Section 4 describes") {
+		t.Errorf("a pointer to another section is quoted:\n%s", md)
 	}
 }
 

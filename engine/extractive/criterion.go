@@ -250,6 +250,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	case whyCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleReason
 		hints = append(hints, text.Tokens(reasonHints)...)
+		hints = append(hints, hintsFor(text.Tokens("reasons"))...)
 	}
 	if cr.member = memberRe.MatchString(c); cr.member && lean != "" {
 		cr.group = enumNoun(stripTopicParen(lean))
@@ -293,10 +294,13 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.core = append(cr.core, t)
 		}
 	}
+	// A criterion is generic when it adds only soft words of its own to
+	// the question's ("What are the key facts about X?" of an edited
+	// plan); a part of the question is never generic, whatever its words.
 	goalSet := text.NewSet(goal)
 	soft := false
 	for _, t := range toks {
-		soft = soft || isSoft(t)
+		soft = soft || isSoft(t) && !goalSet[t]
 	}
 	cr.generic = soft
 	for _, t := range cr.core {
