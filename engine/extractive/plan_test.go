@@ -18,7 +18,7 @@ var templateRe = regexp.MustCompile(`(?i)trade-offs|counter-arguments|caveats|re
 // criterion.
 func TestPlanCriteriaAreTheQuestionsParts(t *testing.T) {
 	tests := map[string][]string{
-		"Why did Alibaba list its shares in Hong Kong?":               {"Why did Alibaba list its shares in Hong Kong?"},
+		"Why did Alibaba list its shares in Hong Kong?":              {"Why did Alibaba list its shares in Hong Kong?"},
 		"What is the maximum length of an identifier in PostgreSQL?": {"What is the maximum length of an identifier in PostgreSQL?"},
 		"kubernetes": {"What is Kubernetes?", "What are the key facts about Kubernetes?"},
 	}
