@@ -20,7 +20,7 @@ func compose(p *pool, secs []section, chosen picks, emit func(string)) {
 			writeSummary(p, sec, secs, chosen, emit)
 			continue
 		}
-		writeSection(p, sec, chosen.rest[si], emit)
+		writeSection(p, sec, chosen.rest[si], chosen.leads[si], emit)
 	}
 }
 
@@ -63,7 +63,7 @@ func writeSummary(p *pool, sum section, secs []section, chosen picks, emit func(
 					}
 					emit("\n")
 				}
-			case !l.stated:
+			case !l.stated && !sec.named:
 				emit(escapeMarkdown(research.NotStated(c.text)) + "\n\n")
 			}
 		}
@@ -79,9 +79,13 @@ func writeSummary(p *pool, sum section, secs []section, chosen picks, emit func(
 }
 
 // writeSection emits one section: its heading, then its quotes as a list
-// in reading order. It writes nothing when it has none.
-func writeSection(p *pool, sec section, rest []int, emit func(string)) {
+// in reading order. It writes nothing when it has none, unless the plan
+// names the heading itself: then it says that no source states it.
+func writeSection(p *pool, sec section, rest []int, leads []lead, emit func(string)) {
 	if len(rest) == 0 {
+		if sec.named && !leads[0].stated {
+			emit("## " + sec.heading + "\n\n" + escapeMarkdown(research.NotStated(sec.heading)) + "\n\n")
+		}
 		return
 	}
 	emit("## " + sec.heading + "\n\n")

@@ -21,6 +21,10 @@ type section struct {
 	heading  string
 	summary  bool
 	criteria []criterion
+	// named marks a heading the plan asks for without a criterion of its
+	// own (one a person added on review): it answers to its heading, and
+	// says so under it when nothing does.
+	named bool
 }
 
 // layout maps the spec's sections and criteria onto report sections: the
@@ -83,6 +87,7 @@ func layout(spec research.TaskSpec, question string, goal, extra []string) []sec
 	for i := range secs {
 		if !secs[i].summary && len(secs[i].criteria) == 0 {
 			secs[i].criteria = []criterion{newCriterion(secs[i].heading, secs[i].heading, goal, extra)}
+			secs[i].named = true
 		}
 	}
 	return secs

@@ -339,3 +339,22 @@ func TestSynthesisWhySummaryGivesTheReason(t *testing.T) {
 		t.Errorf("the summary misses the reason:\n%s", md)
 	}
 }
+
+// A heading the plan names without a criterion (one a person added on
+// review) stays in the report, and says so when no source states it; the
+// question's own parts answer in the Summary.
+func TestSynthesisKeepsANamedHeading(t *testing.T) {
+	spec := research.TaskSpec{Goal: "What is the default port of EmberDB?",
+		Criteria: []string{"What is the default port of EmberDB?"}, Sections: []string{"Summary", "Default port", "Timeline"}}
+	md, _, err := New().Synthesize(context.Background(), engine.SynthesisRequest{Question: spec.Goal, Spec: spec, Sources: loadSources(t),
+		Budget: research.Presets()[research.DepthQuick]}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md, "## Timeline\n\n"+research.NotStated("Timeline")) {
+		t.Errorf("the named heading is missing or filled:\n%s", md)
+	}
+	if !strings.HasPrefix(answerTo(md, 0), "`port`: The default port is 7420. [S2]") {
+		t.Errorf("the Summary does not answer first:\n%s", md)
+	}
+}
