@@ -102,6 +102,9 @@ func writeSection(p *pool, sec section, rest []int, leads []lead, emit func(stri
 func quote(p *pool, i int) string {
 	s := p.sents[i]
 	out := escapeMarkdown(s.text)
+	if s.box {
+		return research.CodeSpan(s.label) + " " + strings.ToLower(out[:1]) + out[1:] + " " + p.cite(i)
+	}
 	if s.label != "" {
 		out = research.CodeSpan(s.label) + ": " + out
 	}

@@ -128,6 +128,8 @@ func (p *pool) styled(c criterion, i int) float64 {
 		return commandBoost
 	case c.style == styleHowTo && (instructionRe.MatchString(s.text) || youCanRe.MatchString(s.text)):
 		return styleBoost
+	case c.style == styleValue && s.box && p.statesAttribute(c, i):
+		return directBoost // "Default: …" in the asked entry's box
 	case c.style == styleValue && s.hasNum && p.statesAttribute(c, i):
 		if directValueRe.MatchString(s.text) {
 			return directBoost
@@ -589,7 +591,7 @@ func (p *pool) labelsAnother(c criterion, i int) bool {
 		return false
 	}
 	first, _, _ := strings.Cut(s.label, " ")
-	if !isTechnical(strings.Trim(first, ",:`")) {
+	if !s.entry && !isTechnical(strings.Trim(first, ",:`")) {
 		return false
 	}
 	l := strings.ToLower(s.label + " " + s.text)

@@ -24,8 +24,14 @@ type entry struct {
 	sents []int
 }
 
-// opening is the entry's first sentence, or -1.
-func (e entry) opening() int {
+// opening is the entry's first sentence of prose (after its key/value
+// box), else its first line, or -1.
+func (e entry) opening(p *pool) int {
+	for _, i := range e.sents {
+		if !p.sents[i].box {
+			return i
+		}
+	}
 	if len(e.sents) == 0 {
 		return -1
 	}

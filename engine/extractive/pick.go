@@ -142,8 +142,8 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 		switch {
 		case best >= 0 && (c.style == styleValue || c.needsNum):
 			return best
-		case c.style != styleValue && !c.needsNum && r.scores[e.opening()] > 0:
-			return e.opening()
+		case c.style != styleValue && !c.needsNum && r.scores[e.opening(p)] > 0:
+			return e.opening(p)
 		case best >= 0:
 			return best
 		}
@@ -236,6 +236,9 @@ func (p *pool) answersType(c criterion, i int) bool {
 	s := &p.sents[i]
 	switch {
 	case c.style == styleValue || c.needsNum:
+		if s.box {
+			return p.statesAttribute(c, i) // "Default: …" for the default, not "Context: …"
+		}
 		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text)
 	case c.style == styleReason:
 		return reasonRe.MatchString(s.text) || c.advice && adviceSentRe.MatchString(s.text)
