@@ -24,6 +24,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       chromium \
       poppler-utils \
+      wordnet-base \
       fonts-liberation \
       fonts-noto-core \
       ca-certificates \

@@ -16,7 +16,7 @@ cd "$repo"
 
 say() { printf '\n==> %s\n' "$*"; }
 
-packages=(chromium)
+packages=(chromium wordnet-base)
 [[ -n ${DATABASE_URL:-} ]] || packages+=(postgresql)
 scripts/deps.sh "${packages[@]}"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh — what `make run` does: install missing Debian packages (chromium,
-# and postgresql unless DATABASE_URL is set), provision Postgres with
+# wordnet-base, and postgresql unless DATABASE_URL is set), provision Postgres with
 # scripts/env.sh, build bin/quarry, apply the migrations and serve on
 # QUARRY_ADDR (default 127.0.0.1:8080) until interrupted. A private cluster
 # started here is stopped again when the server exits.
@@ -12,7 +12,7 @@ cd "$repo"
 log() { printf 'run: %s\n' "$*" >&2; }
 redacted() { sed -E 's#(//[^:/@]+):[^@]*@#\1:***@#; s#\?.*##' <<<"$1"; }
 
-packages=(chromium)
+packages=(chromium wordnet-base)
 [[ -n ${DATABASE_URL:-} ]] || packages+=(postgresql)
 scripts/deps.sh "${packages[@]}"
 

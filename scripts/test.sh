@@ -25,7 +25,8 @@ say() { printf '\n==> %s\n' "$*"; }
 
 # postgresql always: test/faults starts a private cluster it can restart.
 # poppler-utils: pdftotext, which turns fetched PDFs into text.
-packages=(chromium nginx postgresql poppler-utils)
+# wordnet-base: the WordNet database text.Lexicon reads (/usr/share/wordnet).
+packages=(chromium nginx postgresql poppler-utils wordnet-base)
 command -v gcc >/dev/null || packages+=(gcc libc6-dev)
 command -v git >/dev/null || packages+=(git)
 say "checking Debian packages: ${packages[*]}"

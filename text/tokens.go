@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
 )
 
 // Word is one word of a text as written, with its normalised forms.
@@ -94,7 +96,7 @@ func newWord(raw string, start int, digits bool) Word {
 		w.Stop = false
 		return w
 	}
-	if full, ok := abbreviations[w.Lower]; ok {
+	if full, ok := clipped(w.Lower); ok {
 		w.Stem = Stem(full)
 		return w
 	}
@@ -102,26 +104,33 @@ func newWord(raw string, start int, digits bool) Word {
 	return w
 }
 
-// abbreviations are the short forms documentation uses beside the full
-// word ("opt-level" for the optimisation level, "max_clients" for the
-// maximum number of connections); both sides of a match are mapped to the
-// full word's stem.
-var abbreviations = map[string]string{
-	"config": "configuration", "configs": "configuration", "conf": "configuration", "env": "environment",
-	"auth": "authentication", "repo": "repository", "repos": "repository", "dir": "directory",
-	"dirs": "directory", "arg": "argument", "args": "argument", "param": "parameter", "params": "parameter",
-	"spec": "specification", "specs": "specification", "lib": "library", "libs": "library",
-	"doc": "documentation", "docs": "documentation", "info": "information", "max": "maximum",
-	"min": "minimum", "opt": "optimization", "db": "database", "pkg": "package", "pkgs": "package",
-	"msg": "message", "err": "error", "num": "number", "str": "string", "len": "length",
-	"tmp": "temporary", "temp": "temporary", "dev": "development", "prod": "production",
-	"perf": "performance", "sync": "synchronous", "async": "asynchronous", "init": "initialization",
-	"dep": "dependency", "deps": "dependency", "cert": "certificate", "certs": "certificate",
-	"app": "application", "apps": "application", "admin": "administrator", "addr": "address",
-	"req": "request", "resp": "response", "ctx": "context", "fn": "function", "func": "function",
-	"var": "variable", "vars": "variable", "const": "constant", "ref": "reference", "refs": "reference",
-	"mem": "memory", "proc": "process", "exe": "executable", "distro": "distribution", "util": "utility",
-	"utils": "utility", "impl": "implementation",
+// clippings are the short forms documentation writes beside the full word
+// ("opt-level" for the optimisation level, "max_clients" for the maximum
+// number of connections). WordNet does not know them, or knows them in
+// other senses ("db" the decibel, "max" a drug), so they are listed here;
+// both sides of a match are mapped to the full word's stem.
+var clippings = map[string]string{
+	"config": "configuration", "configs": "configuration", "repos": "repository", "dirs": "directory",
+	"args": "argument", "params": "parameter", "specs": "specification", "libs": "library",
+	"docs": "documentation", "pkgs": "package", "deps": "dependency", "certs": "certificate",
+	"apps": "application", "vars": "variable", "refs": "reference", "utils": "utility", "conf": "configuration", "env": "environment",
+	"auth": "authentication", "repo": "repository", "dir": "directory", "arg": "argument",
+	"param": "parameter", "spec": "specification", "lib": "library", "doc": "documentation",
+	"info": "information", "max": "maximum", "min": "minimum", "opt": "optimization",
+	"db": "database", "pkg": "package", "msg": "message", "err": "error", "num": "number",
+	"str": "string", "len": "length", "tmp": "temporary", "temp": "temporary",
+	"dev": "development", "prod": "production", "perf": "performance", "sync": "synchronous",
+	"async": "asynchronous", "init": "initialization", "dep": "dependency", "cert": "certificate",
+	"app": "application", "admin": "administrator", "addr": "address", "req": "request",
+	"resp": "response", "ctx": "context", "fn": "function", "func": "function", "var": "variable",
+	"const": "constant", "ref": "reference", "mem": "memory", "proc": "process",
+	"exe": "executable", "distro": "distribution", "util": "utility", "impl": "implementation",
+}
+
+// clipped returns the full word of a clipping.
+func clipped(w string) (string, bool) {
+	full, ok := clippings[w]
+	return full, ok
 }
 
 // normalizeNumber drops thousands separators: "1,000" → "1000". A comma that
@@ -182,86 +191,16 @@ func Unique(toks []string) []string {
 	return out
 }
 
-// Stem reduces a lower-case English word to a crude stem so that inflected
-// forms meet: "servers"/"server", "configured"/"configuring"/"configure"/
-// "configuration", "libraries"/"library". It is deliberately light: it only
-// has to be consistent, never linguistically right.
+// Stem reduces a lower-case English word to its Snowball (Porter2) stem so
+// that inflected and derived forms meet: "servers"/"server",
+// "configured"/"configuring"/"configuration", "libraries"/"library". Words
+// with letters outside a–z (other scripts, digits) are returned unchanged.
 func Stem(w string) string {
-	if len(w) <= 3 || !isASCIIWord(w) {
+	if len(w) <= 2 || !isASCIIWord(w) {
 		return w
 	}
-	switch {
-	case strings.HasSuffix(w, "sses"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") &&
-		!strings.HasSuffix(w, "is") && len(w) > 3:
-		w = w[:len(w)-1]
-	}
-	// Two rounds, so "implementation" and "implemented" both reach "impl".
-	for round := 0; round < 2; round++ {
-		stripped := false
-		for _, suf := range suffixes {
-			if !strings.HasSuffix(w, suf.from) {
-				continue
-			}
-			base := w[:len(w)-len(suf.from)] + suf.to
-			if len(base) < suf.min || !hasVowel(base) {
-				continue
-			}
-			w = base
-			if suf.from == "ing" || suf.from == "ed" {
-				w = undouble(w)
-			}
-			stripped = true
-			break
-		}
-		if !stripped {
-			break
-		}
-	}
-	if strings.HasSuffix(w, "e") && len(w) > 4 {
-		w = w[:len(w)-1]
-	}
-	if strings.HasSuffix(w, "ize") && len(w) > 5 {
-		w = w[:len(w)-3]
-	} else if strings.HasSuffix(w, "iz") && len(w) > 4 {
-		w = w[:len(w)-2]
-	}
-	return w
+	return english.Stem(w, true)
 }
-
-// suffixes are stripped by Stem, longest first; min is the shortest stem
-// allowed after stripping.
-var suffixes = []struct {
-	from, to string
-	min      int
-}{
-	{"izations", "ize", 3}, {"ization", "ize", 3}, {"isation", "ize", 3}, {"ational", "ate", 3},
-	{"fulness", "ful", 3}, {"iveness", "ive", 3}, {"ousness", "ous", 3}, {"ements", "", 3},
-	{"ement", "", 3}, {"ments", "", 3}, {"ment", "", 3}, {"ations", "", 3}, {"ation", "", 3},
-	{"ingly", "", 3}, {"edly", "", 3}, {"ing", "", 3}, {"ied", "y", 3}, {"ed", "", 3},
-	{"ly", "", 4}, {"izer", "ize", 3},
-}
-
-// undouble turns "runn" into "run" and "stopp" into "stop", keeping the
-// doubled consonants English keeps ("install", "pass", "buzz").
-func undouble(w string) string {
-	n := len(w)
-	if n < 4 || w[n-1] != w[n-2] {
-		return w
-	}
-	switch w[n-1] {
-	case 'l', 's', 'z', 'f':
-		return w
-	case 'a', 'e', 'i', 'o', 'u':
-		return w
-	}
-	return w[:n-1]
-}
-
-func hasVowel(w string) bool { return strings.ContainsAny(w, "aeiouy") }
 
 func isASCIIWord(w string) bool {
 	for i := 0; i < len(w); i++ {

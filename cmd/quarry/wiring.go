@@ -19,6 +19,7 @@ import (
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/search"
 	"github.com/quarryhq/quarry/tasks"
+	"github.com/quarryhq/quarry/text"
 )
 
 // buildEngine returns the engine QUARRY_LLM selects.
@@ -36,6 +37,11 @@ func buildEngine(cfg *Config, logger *slog.Logger) (engine.Engine, error) {
 			return nil, fmt.Errorf("QUARRY_LLM=anthropic: %w", err)
 		}
 		return e, nil
+	}
+	// The built-in engine reads meaning from WordNet; without it its reports
+	// quietly get worse, so a missing database stops start-up instead.
+	if _, err := text.SharedLexicon(); err != nil {
+		return nil, fmt.Errorf("QUARRY_LLM=extractive: %w", err)
 	}
 	return extractive.New(), nil
 }

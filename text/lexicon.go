@@ -1,0 +1,499 @@
+package text
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// WordNetDir is where Debian's wordnet-base package puts the WordNet 3.0
+// database; the WNSEARCHDIR environment variable (WordNet's own) overrides it.
+const WordNetDir = "/usr/share/wordnet"
+
+// Lexicon tells which English words share a meaning, from the WordNet
+// database files: the words of the same synsets and their derivationally
+// related forms ("acronym"/"acronymic", "enable"/"enabling", "maximum"/
+// "upper limit"/"maximal"), and one step broader (Broader: "maximum" →
+// "limit"). Only the senses WordNet's sense-tagged corpus attests are used
+// (the first sense when none is), so rare senses do not make every word
+// related to every other. A Lexicon is read-only once loaded and safe for
+// concurrent use. A nil *Lexicon knows no relations: its methods fall back
+// to comparing stems.
+type Lexicon struct {
+	pos   [numPOS]part
+	cache sync.Map // "r:"/"b:" + word → []string
+}
+
+// part is one part of speech: its index (lines sorted by lemma), its data
+// file (synsets at byte offsets) and its irregular forms.
+type part struct {
+	index []byte
+	lines []int32 // start of each lemma line of index
+	data  []byte
+	exc   map[string][]string
+}
+
+const (
+	noun = iota
+	verb
+	adj
+	adv
+	numPOS
+)
+
+var posNames = [numPOS]string{"noun", "verb", "adj", "adv"}
+
+// posOf maps a synset type letter of the data files to its part ("s", an
+// adjective satellite, lives in data.adj).
+func posOf(c byte) int {
+	switch c {
+	case 'n':
+		return noun
+	case 'v':
+		return verb
+	case 'a', 's':
+		return adj
+	case 'r':
+		return adv
+	}
+	return -1
+}
+
+// LoadLexicon reads the WordNet database in dir (index.*, data.* and *.exc
+// for noun, verb, adj and adv). It fails, naming the file, when one is
+// missing or unreadable.
+func LoadLexicon(dir string) (*Lexicon, error) {
+	l := &Lexicon{}
+	for p, name := range posNames {
+		idx, err := os.ReadFile(filepath.Join(dir, "index."+name))
+		if err != nil {
+			return nil, fmt.Errorf("load WordNet: %w", err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "data."+name))
+		if err != nil {
+			return nil, fmt.Errorf("load WordNet: %w", err)
+		}
+		exc, err := readExceptions(filepath.Join(dir, name+".exc"))
+		if err != nil {
+			return nil, fmt.Errorf("load WordNet: %w", err)
+		}
+		l.pos[p] = part{index: idx, lines: lemmaLines(idx), data: data, exc: exc}
+		if len(l.pos[p].lines) == 0 {
+			return nil, fmt.Errorf("load WordNet: %s holds no lemmas", filepath.Join(dir, "index."+name))
+		}
+	}
+	return l, nil
+}
+
+var shared = sync.OnceValues(func() (*Lexicon, error) {
+	dir := os.Getenv("WNSEARCHDIR")
+	if dir == "" {
+		dir = WordNetDir
+	}
+	l, err := LoadLexicon(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w (install the Debian package wordnet-base, or set WNSEARCHDIR to a WordNet 3.0 dict directory)", err)
+	}
+	return l, nil
+})
+
+// SharedLexicon is the process's one Lexicon, loaded on first use from
+// $WNSEARCHDIR or WordNetDir (about 28 MB, read in tens of milliseconds).
+// Every call returns the same Lexicon, or the same error.
+func SharedLexicon() (*Lexicon, error) { return shared() }
+
+// lemmaLines returns the start of every line of an index file that holds
+// a lemma (the licence header's lines start with a space).
+func lemmaLines(idx []byte) []int32 {
+	var out []int32
+	for i := 0; i < len(idx); {
+		end := bytes.IndexByte(idx[i:], '\n')
+		if end < 0 {
+			end = len(idx) - i
+		}
+		if idx[i] != ' ' && end > 0 {
+			out = append(out, int32(i))
+		}
+		i += end + 1
+	}
+	return out
+}
+
+func readExceptions(path string) (map[string][]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string][]string{}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 {
+			m[f[0]] = append(m[f[0]], f[1:]...)
+		}
+	}
+	return m, nil
+}
+
+// entry is one index line: the synsets of a lemma in one part of speech,
+// most frequent sense first, and how many senses the tagged corpus saw.
+type entry struct {
+	offsets []int64
+	tagged  int
+}
+
+// lookup finds lemma (lower case, words joined by "_") in part p.
+func (l *Lexicon) lookup(p int, lemma string) (entry, bool) {
+	pt := &l.pos[p]
+	i, found := slices.BinarySearchFunc(pt.lines, lemma, func(start int32, target string) int {
+		return strings.Compare(pt.lemmaAt(start), target)
+	})
+	if !found {
+		return entry{}, false
+	}
+	f := strings.Fields(pt.lineAt(pt.lines[i]))
+	// lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt offset…
+	if len(f) < 4 {
+		return entry{}, false
+	}
+	pcnt, err := strconv.Atoi(f[3])
+	if err != nil || len(f) < 6+pcnt {
+		return entry{}, false
+	}
+	var e entry
+	e.tagged, _ = strconv.Atoi(f[5+pcnt])
+	for _, s := range f[6+pcnt:] {
+		if off, err := strconv.ParseInt(s, 10, 64); err == nil {
+			e.offsets = append(e.offsets, off)
+		}
+	}
+	return e, len(e.offsets) > 0
+}
+
+func (pt *part) lineAt(start int32) string {
+	rest := pt.index[start:]
+	if end := bytes.IndexByte(rest, '\n'); end >= 0 {
+		rest = rest[:end]
+	}
+	return string(rest)
+}
+
+func (pt *part) lemmaAt(start int32) string {
+	rest := pt.index[start:]
+	if end := bytes.IndexByte(rest, ' '); end >= 0 {
+		rest = rest[:end]
+	}
+	return string(rest)
+}
+
+// synset is one parsed line of a data file.
+type synset struct {
+	words []string // lemmas as written in the file, "_" between words
+	ptrs  []pointer
+}
+
+// pointer is one relation of a synset; source and target are 1-based word
+// numbers for a relation between two words, 0 for one between synsets.
+type pointer struct {
+	symbol         string
+	offset         int64
+	pos            int
+	source, target int
+}
+
+var errBadSynset = errors.New("malformed synset line")
+
+// synsetAt parses the synset at byte offset off of part p's data file.
+func (l *Lexicon) synsetAt(p int, off int64) (synset, error) {
+	data := l.pos[p].data
+	if off < 0 || off >= int64(len(data)) {
+		return synset{}, errBadSynset
+	}
+	line := data[off:]
+	if end := bytes.IndexByte(line, '\n'); end >= 0 {
+		line = line[:end]
+	}
+	if bar := bytes.Index(line, []byte(" | ")); bar >= 0 {
+		line = line[:bar]
+	}
+	f := strings.Fields(string(line))
+	// offset lex_filenum ss_type w_cnt(hex) [word lex_id]… p_cnt [symbol offset pos src/tgt]…
+	if len(f) < 4 {
+		return synset{}, errBadSynset
+	}
+	wcnt, err := strconv.ParseInt(f[3], 16, 32)
+	if err != nil || len(f) < 5+2*int(wcnt) {
+		return synset{}, errBadSynset
+	}
+	var s synset
+	for i := range int(wcnt) {
+		w := f[4+2*i]
+		if k := strings.IndexByte(w, '('); k > 0 { // adjective markers: "(a)", "(p)", "(ip)"
+			w = w[:k]
+		}
+		s.words = append(s.words, w)
+	}
+	i := 4 + 2*int(wcnt)
+	pcnt, err := strconv.Atoi(f[i])
+	if err != nil || len(f) < i+1+4*pcnt {
+		return synset{}, errBadSynset
+	}
+	for j := range pcnt {
+		g := f[i+1+4*j : i+5+4*j]
+		off, err1 := strconv.ParseInt(g[1], 10, 64)
+		st, err2 := strconv.ParseUint(g[3], 16, 16)
+		if err1 != nil || err2 != nil || posOf(g[2][0]) < 0 {
+			return synset{}, errBadSynset
+		}
+		s.ptrs = append(s.ptrs, pointer{symbol: g[0], offset: off, pos: posOf(g[2][0]),
+			source: int(st >> 8), target: int(st & 0xff)})
+	}
+	return s, nil
+}
+
+// lemmaKey turns a word or phrase into WordNet's lemma form: lower case,
+// words joined by "_".
+func lemmaKey(w string) string {
+	return strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(w, "_", " "))), "_")
+}
+
+// detachments are WordNet's rules for reaching a base form from an
+// inflected one, per part of speech (morphy).
+var detachments = [numPOS][][2]string{
+	noun: {{"s", ""}, {"ses", "s"}, {"xes", "x"}, {"zes", "z"}, {"ches", "ch"}, {"shes", "sh"}, {"men", "man"}, {"ies", "y"}},
+	verb: {{"s", ""}, {"ies", "y"}, {"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""}, {"ing", "e"}, {"ing", ""}},
+	adj:  {{"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"}},
+}
+
+// bases returns the lemmas of part p that the word or phrase key (in
+// lemma form) is a form of, as WordNet's morphy finds them: the key
+// itself, its irregular bases, then its regular ones; a phrase inflects
+// its first word ("turned_on" → "turn_on").
+func (l *Lexicon) bases(p int, key string) []string {
+	var out []string
+	add := func(c string) {
+		if _, ok := l.lookup(p, c); ok && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	add(key)
+	head, tail, phrase := strings.Cut(key, "_")
+	for _, b := range l.pos[p].exc[head] {
+		if phrase {
+			b += "_" + tail
+		}
+		add(b)
+	}
+	for _, d := range detachments[p] {
+		if strings.HasSuffix(head, d[0]) && len(head) > len(d[0])+1 {
+			b := head[:len(head)-len(d[0])] + d[1]
+			if phrase {
+				b += "_" + tail
+			}
+			add(b)
+		}
+	}
+	return out
+}
+
+// maxSenses bounds the senses of one lemma in one part of speech that
+// Related follows: a verb like "run" has dozens of attested senses, and
+// following them all would relate it to "campaign" and "melt".
+const maxSenses = 3
+
+// senses returns the synsets of the common senses of lemma in part p: those
+// the tagged corpus attests, at most maxSenses, at least the first.
+func (l *Lexicon) senses(p int, lemma string) []int64 {
+	e, ok := l.lookup(p, lemma)
+	if !ok {
+		return nil
+	}
+	n := min(maxSenses, max(1, e.tagged))
+	return e.offsets[:min(n, len(e.offsets))]
+}
+
+// wordsRelation is what Related follows from a word of a synset: the
+// derivationally related form (+), the noun an adjective pertains to, or
+// the adjective an adverb derives from (\), and for a synset as a whole
+// the similar adjectives (&) and verb groups ($).
+var wordRelations = map[string]bool{"+": true, `\`: true}
+var synsetRelations = map[string]bool{"&": true, "$": true}
+
+// Related returns the words and phrases that share a meaning with word
+// (a word or a phrase such as "stand for"), in lower case with spaces
+// between words, without word itself: the other lemmas of its common
+// senses in every part of speech, their derivationally related forms and
+// pertainyms, and the adjectives similar to an adjective. A documentation
+// clipping ("max", "config", "repo") is taken as its full word. The result
+// is sorted; nil when WordNet does not know the word.
+func (l *Lexicon) Related(word string) []string {
+	return l.cached("r:", word, l.related)
+}
+
+// Broader returns the words and phrases one step more general than word's
+// common senses (WordNet hypernyms: "maximum" → "limit", "bound"), in lower
+// case, sorted.
+func (l *Lexicon) Broader(word string) []string {
+	return l.cached("b:", word, l.broader)
+}
+
+func (l *Lexicon) cached(kind, word string, f func(string) []string) []string {
+	if l == nil {
+		return nil
+	}
+	key := lemmaKey(word)
+	if v, ok := l.cache.Load(kind + key); ok {
+		return v.([]string)
+	}
+	out := f(key)
+	l.cache.Store(kind+key, out)
+	return out
+}
+
+// forms returns the lemma forms word stands for: itself, or for a
+// documentation clipping its full word only (WordNet's own senses of "max"
+// or "doc" are not the ones documentation means).
+func forms(key string) []string {
+	if full, ok := clipped(key); ok {
+		return []string{full}
+	}
+	return []string{key}
+}
+
+func (l *Lexicon) related(key string) []string {
+	seen := map[string]bool{}
+	add := func(w string) {
+		w = strings.ReplaceAll(strings.ToLower(w), "_", " ")
+		if w != strings.ReplaceAll(key, "_", " ") {
+			seen[w] = true
+		}
+	}
+	for _, form := range forms(key) {
+		add(form)
+		for p := range numPOS {
+			for _, lemma := range l.bases(p, form) {
+				for _, off := range l.senses(p, lemma) {
+					s, err := l.synsetAt(p, off)
+					if err != nil {
+						continue
+					}
+					own := 0 // 1-based number of lemma in s
+					for i, w := range s.words {
+						add(w)
+						if strings.EqualFold(w, lemma) {
+							own = i + 1
+						}
+					}
+					for _, ptr := range s.ptrs {
+						switch {
+						case wordRelations[ptr.symbol] && ptr.source == own && own > 0:
+							if t, err := l.synsetAt(ptr.pos, ptr.offset); err == nil && ptr.target <= len(t.words) {
+								add(t.words[ptr.target-1])
+							}
+						case synsetRelations[ptr.symbol] && ptr.source == 0:
+							if t, err := l.synsetAt(ptr.pos, ptr.offset); err == nil {
+								for _, w := range t.words {
+									add(w)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return sortedKeys(seen)
+}
+
+func (l *Lexicon) broader(key string) []string {
+	seen := map[string]bool{}
+	for _, form := range forms(key) {
+		for p := range numPOS {
+			for _, lemma := range l.bases(p, form) {
+				for _, off := range l.senses(p, lemma) {
+					s, err := l.synsetAt(p, off)
+					if err != nil {
+						continue
+					}
+					for _, ptr := range s.ptrs {
+						if ptr.symbol != "@" && ptr.symbol != "@i" {
+							continue
+						}
+						if t, err := l.synsetAt(ptr.pos, ptr.offset); err == nil {
+							for _, w := range t.words {
+								seen[strings.ReplaceAll(strings.ToLower(w), "_", " ")] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return sortedKeys(seen)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for w := range m {
+		out = append(out, w)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Same reports whether a and b (words or phrases) can mean the same thing
+// in a question and its answer: the same stems, one Related to the other,
+// or one a Broader word for the other ("maximum" and "limit"). Forms are
+// compared by stems, so inflections count ("enabled" and "enabling").
+func (l *Lexicon) Same(a, b string) bool {
+	sa, sb := stemPhrase(a), stemPhrase(b)
+	if sa == "" || sb == "" {
+		return false
+	}
+	if sa == sb {
+		return true
+	}
+	has := func(list []string, stem string) bool {
+		for _, r := range list {
+			if stemPhrase(r) == stem {
+				return true
+			}
+		}
+		return false
+	}
+	return has(l.Related(a), sb) || has(l.Related(b), sa) || has(l.Broader(a), sb) || has(l.Broader(b), sa)
+}
+
+// RelatedStems returns the stems (as Tokens makes them) of the one-word
+// Related forms of word, and of each phrase its stems joined by a space,
+// sorted and without word's own stem: what a caller matching token sets
+// adds to a word.
+func (l *Lexicon) RelatedStems(word string) []string {
+	own := stemPhrase(word)
+	seen := map[string]bool{}
+	for _, r := range l.Related(word) {
+		if s := stemPhrase(r); s != "" && s != own {
+			seen[s] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// stemPhrase is the stems of the words of s, joined by a space, as Tokens
+// makes them but keeping stopwords ("stand for", "turn on").
+func stemPhrase(s string) string {
+	ws := Words(s)
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, w.Stem)
+	}
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,133 @@
+package text
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// lexicon loads the system WordNet (Debian's wordnet-base, installed by
+// scripts/test.sh); a missing database fails the test.
+func lexicon(t *testing.T) *Lexicon {
+	t.Helper()
+	l, err := SharedLexicon()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestLexiconRelated(t *testing.T) {
+	l := lexicon(t)
+	tests := []struct {
+		word string
+		want []string // must all be present
+		not  []string // must all be absent
+	}{
+		{"maximum", []string{"upper limit", "maximal", "utmost"}, []string{"maximum"}},
+		{"maxima", []string{"upper limit"}, nil},                      // irregular plural through noun.exc
+		{"max", []string{"maximum", "upper limit"}, []string{"soap"}}, // a clipping means its full word only
+		{"stands for", []string{"represent", "stand for", "mean"}, nil},
+		{"acronym", []string{"acronymic"}, nil},
+		{"configure", []string{"configuration"}, nil},
+		{"turn on", []string{"switch on"}, nil},
+		{"run", []string{"go", "run away"}, []string{"melt", "campaign"}}, // rare senses are not followed
+	}
+	for _, tt := range tests {
+		got := l.Related(tt.word)
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("Related(%q) = %q, want it to hold %q", tt.word, got, w)
+			}
+		}
+		for _, w := range tt.not {
+			if slices.Contains(got, w) {
+				t.Errorf("Related(%q) = %q, want no %q", tt.word, got, w)
+			}
+		}
+		if !slices.IsSorted(got) {
+			t.Errorf("Related(%q) = %q, not sorted", tt.word, got)
+		}
+	}
+	if got := l.Related("qwzxv"); got != nil {
+		t.Errorf("Related of an unknown word = %q, want nil", got)
+	}
+	if got := l.Broader("maximum"); !slices.Contains(got, "limit") {
+		t.Errorf("Broader(maximum) = %q, want limit", got)
+	}
+}
+
+func TestLexiconSame(t *testing.T) {
+	l := lexicon(t)
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"maximum", "limit", true},    // one step broader
+		{"limit", "maximum", true},    // either way round
+		{"max", "maximal", true},      // clipping, then WordNet
+		{"enabled", "enabling", true}, // same stem
+		{"stands for", "represents", true},
+		{"turned on", "switch on", true}, // a phrase inflects its first word
+		{"why", "reason", true},
+		{"maximum", "minimum", false},
+		{"server", "database", false},
+		{"", "limit", false},
+	}
+	for _, tt := range tests {
+		if got := l.Same(tt.a, tt.b); got != tt.want {
+			t.Errorf("Same(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if got := l.RelatedStems("maximum"); !slices.Contains(got, Stem("maximal")) || !slices.Contains(got, "upper limit") {
+		t.Errorf("RelatedStems(maximum) = %q, want the stem of maximal and the phrase upper limit", got)
+	}
+}
+
+func TestLexiconNilFallsBackToStems(t *testing.T) {
+	var l *Lexicon
+	if !l.Same("servers", "server") || l.Same("maximum", "limit") {
+		t.Error("a nil Lexicon must compare stems only")
+	}
+	if l.Related("maximum") != nil || l.Broader("maximum") != nil {
+		t.Error("a nil Lexicon must know no relations")
+	}
+}
+
+func TestLoadLexiconMissingFiles(t *testing.T) {
+	dir := t.TempDir()
+	_, err := LoadLexicon(dir)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "index.noun")) {
+		t.Fatalf("LoadLexicon(empty dir) error = %v, want one naming index.noun", err)
+	}
+	// A database whose index lacks lemmas is refused too.
+	for _, name := range posNames {
+		for _, f := range []string{"index." + name, "data." + name, name + ".exc"} {
+			if err := os.WriteFile(filepath.Join(dir, f), []byte("  1 licence header\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := LoadLexicon(dir); err == nil || !strings.Contains(err.Error(), "no lemmas") {
+		t.Fatalf("LoadLexicon(header-only files) error = %v, want no lemmas", err)
+	}
+}
+
+func TestLexiconConcurrentUse(t *testing.T) {
+	l := lexicon(t)
+	words := []string{"maximum", "limit", "enable", "release", "version", "length", "cause", "fast"}
+	var wg sync.WaitGroup
+	results := make([][]string, 4*len(words))
+	for i := range results {
+		wg.Go(func() { results[i] = l.Related(words[i%len(words)]) })
+	}
+	wg.Wait()
+	for i, r := range results {
+		if !slices.Equal(r, results[i%len(words)]) {
+			t.Errorf("Related(%q) differs between goroutines: %q vs %q", words[i%len(words)], r, results[i%len(words)])
+		}
+	}
+}
