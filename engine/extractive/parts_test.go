@@ -251,6 +251,7 @@ func TestComparisonQuotesTheCounterpart(t *testing.T) {
 	}
 	q := "What does deep SCAN do differently from quick SCAN?"
 	_, md := synthesize(t, q, src, research.DepthStandard)
+	t.Logf("report:\n%s", md)
 	paired := 0
 	for _, sec := range strings.Split("\n"+md, "\n## ")[1:] {
 		quick := strings.Contains(sec, "Quick SCAN (without DEEP) only reads the block headers")

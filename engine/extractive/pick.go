@@ -113,6 +113,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 				rest = append(rest, i)
 			}
 		}
+		rest = slices.DeleteFunc(p.withCounterparts(rest, sides), func(i int) bool { return quoted[i] })
 		for _, i := range rest {
 			quoted[i] = true
 			all = append(all, i)

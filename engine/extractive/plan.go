@@ -172,8 +172,6 @@ func criteriaFor(q question) (criteria, headings []string) {
 			suffix = " for " + q.aspect
 		}
 		add(fmt.Sprintf("How do %s and %s differ%s?", a, b, suffix), "Differences")
-		add(fmt.Sprintf("What are the key characteristics of %s%s?", a, suffix), capitalise(a))
-		add(fmt.Sprintf("What are the key characteristics of %s%s?", b, suffix), capitalise(b))
 	}
 	if len(q.clauses) <= 1 && q.kind != kindCompare {
 		add(q.ask, heading(q.ask))
