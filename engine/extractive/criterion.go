@@ -41,6 +41,9 @@ type criterion struct {
 	// ("Which journal modes does …" → mode): its answer is every item
 	// the best source lists, not one sentence.
 	enum string
+	// meanings are, per core word, the stems of the words that say the
+	// same (meaningOf, from WordNet).
+	meanings map[string][]string
 	// caps are the tokens of the words the criterion writes in capitals
 	// ("LISTEN", "TCP"): names a value criterion's evidence must say.
 	caps []string
@@ -168,15 +171,9 @@ const adviceHints = "should avoid avoided not recommended unless needed instead 
 
 // attributeWords name the attribute a value question asks for ("the
 // default value of", "the maximum size of").
-var attributeWords = stems("default maximum minimum max min limit size length capacity upper lower bound")
+var attributeWords = stems(attributeWordList)
 
-// attributeSynonyms are the words a page may state an asked attribute
-// with: "the upper bound" is given as "the maximum number of … is 125".
-var attributeSynonyms = map[string][]string{
-	text.Stem("upper"): {text.Stem("maximum"), text.Stem("max")},
-	text.Stem("lower"): {text.Stem("minimum"), text.Stem("min")},
-	text.Stem("bound"): {text.Stem("maximum"), text.Stem("minimum"), text.Stem("max"), text.Stem("min"), text.Stem("limit")},
-}
+const attributeWordList = "default maximum minimum max min limit size length capacity upper lower bound"
 
 // directValueRe matches a sentence that gives an attribute's value
 // outright: "The default is 64MB", "the maximum value is 1200", "defaults
@@ -201,8 +198,9 @@ func (p *pool) statesAttribute(c criterion, i int) bool {
 		switch {
 		case attributeWords[t]:
 			attribute = attribute || s.set[t]
-			for _, syn := range attributeSynonyms[t] {
-				attribute = attribute || s.set[syn]
+			for a := range attributeWords {
+				// "the maximum number … is 125" states an upper bound.
+				attribute = attribute || s.set[a] && sameMeaning(t, a, attributeMeanings())
 			}
 		case !valueWords[t]:
 			subject = subject || s.set[t] || s.head[t]
@@ -351,10 +349,18 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	cr.query.Add(cr.ctx, 0.7)
 	cr.query.Add(text.Tokens(heading), 1)
 	cr.query.Add(toks, 1)
-	cr.query.Add(actionSynonymsOf(toks), 0.8)
+	cr.meanings = meaningsOf(c)
+	for _, t := range toks {
+		cr.query.Add(cr.meanings[t], meaningWeight)
+		cr.query.Add(actionSynonyms[t], 0.8)
+	}
 	cr.query.Add(text.Tokens(c), 1) // the topic in parentheses too
 	return cr
 }
+
+// meaningWeight is the query weight of a word that says what a word of
+// the criterion says: below the criterion's own words.
+const meaningWeight = 0.5
 
 // coreOf drops generic words from toks.
 func coreOf(toks []string) []string {
@@ -401,8 +407,11 @@ func phrasalVerb(m string) string {
 	return "enable"
 }
 
-// actionSynonyms are the verbs a manual may use for the asked one:
-// "activate … using the X statement" answers "how do I enable …".
+// actionSynonyms are the two verb pairs manuals use for one instruction
+// that WordNet 3.0 does not relate: its "enable" is "render capable", its
+// "activate" "set in motion", and neither is Related or Broader to the
+// other. Everything else that says the same comes from the lexicon
+// (meaningOf).
 var actionSynonyms = map[string][]string{
 	text.Stem("enable"):     {text.Stem("activate")},
 	text.Stem("activate"):   {text.Stem("enable")},
@@ -410,11 +419,22 @@ var actionSynonyms = map[string][]string{
 	text.Stem("deactivate"): {text.Stem("disable")},
 }
 
-// actionSynonymsOf returns the synonyms of the action verbs among toks.
-func actionSynonymsOf(toks []string) []string {
-	var out []string
-	for _, t := range toks {
-		out = append(out, actionSynonyms[t]...)
+// impliedBy returns the words of the criterion that sentence i says in
+// other words (meaningOf: "require" for "need", "signify" for "stand
+// for").
+func (p *pool) impliedBy(c criterion, i int) text.Set {
+	s := &p.sents[i]
+	out := text.Set{}
+	for _, t := range c.core {
+		if s.set[t] {
+			continue
+		}
+		for _, m := range slices.Concat(c.meanings[t], actionSynonyms[t]) {
+			if s.set[m] {
+				out[t] = true
+				break
+			}
+		}
 	}
 	return out
 }
@@ -467,12 +487,8 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	if c.style == styleValue && !p.namesSubject(c, i) {
 		return false // "well within the 16kB maximum" of something else
 	}
-	for _, t := range c.core {
-		for _, syn := range actionSynonyms[t] {
-			if s.set[syn] {
-				implied[t] = true // "activate" answers "how do I enable …"
-			}
-		}
+	for t := range p.impliedBy(c, i) {
+		implied[t] = true
 	}
 	if len(c.ctx) > 0 && !p.namesContext(c, i) {
 		return false // about something else than the part it leans on
