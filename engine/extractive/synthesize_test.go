@@ -358,3 +358,44 @@ func TestSynthesisKeepsANamedHeading(t *testing.T) {
 		t.Errorf("the Summary does not answer first:\n%s", md)
 	}
 }
+
+// When no source read answers, the report says so once per part and
+// quotes nothing: no "Key facts" filled with whatever the pages held.
+func TestSynthesisNothingRelevantQuotesNothing(t *testing.T) {
+	sources := []research.Source{
+		{ID: "S1", Title: "Senator posts about the harbour budget", Text: "The senator wrote on Tuesday that the harbour budget would grow by 4 percent next year. " +
+			"Her office said the figure was agreed with the city council in March."},
+		{ID: "S2", Title: "Westport Rovers win again", Text: "The Rovers beat Halden 31-17 on Sunday, their sixth win in a row. " +
+			"Their quarterback threw for 312 yards and three touchdowns."},
+	}
+	q := "What change to like counts did Pictogram begin testing?"
+	spec, md := synthesize(t, q, sources, research.DepthStandard)
+	if strings.Contains(md, "[S") {
+		t.Errorf("an unrelated sentence is quoted:\n%s", md)
+	}
+	if got := strings.Count(md, research.NotStatedLead); got != len(spec.Criteria) || strings.Count(md, "## ") != 1 {
+		t.Errorf("%d unstated parts for %d criteria, want one each under the Summary alone:\n%s", got, len(spec.Criteria), md)
+	}
+}
+
+// The one sentence that answers is quoted once, first, and nothing that
+// does not bear on the question follows it.
+func TestSynthesisQuotesTheAnswerOnce(t *testing.T) {
+	sources := []research.Source{
+		{ID: "S1", Title: "Tallyhall downloads", Text: "Downloads\n\nThe current release of Tallyhall is 4.2, published on 3 May 2025. " +
+			"Packages are built for Debian, Fedora and Alpine.\n\n" +
+			"Upgrading from version 3.9.1 is only needed on NetBSD."},
+		{ID: "S2", Title: "Tallyhall news", Text: "News\n\nThe project thanks its sponsors for the new build servers. " +
+			"A meetup is planned for the autumn in Westport."},
+	}
+	_, md := synthesize(t, "What is the current release of Tallyhall?", sources, research.DepthDeep)
+	answer := "The current release of Tallyhall is 4.2, published on 3 May 2025."
+	if n := strings.Count(md, answer); n != 1 || !strings.HasPrefix(answerTo(md, 0), answer) {
+		t.Errorf("the answer is quoted %d times, or not first:\n%s", n, md)
+	}
+	for _, stray := range []string{"NetBSD", "sponsors", "meetup"} {
+		if strings.Contains(md, stray) {
+			t.Errorf("%q does not bear on the question:\n%s", stray, md)
+		}
+	}
+}
