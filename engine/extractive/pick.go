@@ -219,11 +219,30 @@ func (p *pool) members(c criterion, lead, cands []int, scores []float64) (sents,
 // "at most", "no more than".
 var quantityRe = regexp.MustCompile(`(?i)\b(?:twice|half|double|triple|as (?:much|many|long|large) as|at (?:most|least)|(?:no )?(?:more|less|fewer) than)\b`)
 
-// answersTypeOf reports whether sentence i has the form of answer some
-// criterion of sec asks for, among those it is evidence for.
+// answersTypeOf reports whether sentence i, beyond a lead, bears on some
+// criterion of sec: it is evidence for it, in the form of answer it asks
+// for, holds most of its words and, when it asks for a named attribute,
+// states that attribute.
 func (p *pool) answersTypeOf(sec section, i int) bool {
 	for _, c := range sec.criteria {
-		if p.isEvidence(c, i) && p.answersType(c, i) {
+		if p.isEvidence(c, i) && p.answersType(c, i) && p.coverageWith(c.core, i, p.impliedBy(c, i)) >= restCoverage &&
+			(c.style != styleValue || !namesAttribute(c) || p.statesAttribute(c, i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// restCoverage is the share of a criterion's words a sentence beyond the
+// lead must hold: more than evidence needs (coverThreshold), since a
+// second sentence must be about the same thing, not only near it.
+const restCoverage = 0.7
+
+// namesAttribute reports whether c asks for an attribute by name ("the
+// default", "the upper bound"): a further sentence must state it.
+func namesAttribute(c criterion) bool {
+	for _, t := range c.core {
+		if attributeWords[t] {
 			return true
 		}
 	}
