@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/quarryhq/quarry/text"
 )
@@ -273,6 +274,10 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		if isTechnical(e) && len(g) > 1 {
 			cr.idents = append(cr.idents, g)
 			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
+		} else if isCamelName(e) {
+			// "KeepAliveTimeout": a name written as code, whose entry a
+			// reference page labels with it (entryOf).
+			cr.identNames = append(cr.identNames, strings.ToLower(e))
 		}
 	}
 	if !isCapitalsWord(c) { // a criterion written all in capitals names nothing by them
@@ -361,6 +366,25 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 // meaningWeight is the query weight of a word that says what a word of
 // the criterion says: below the criterion's own words.
 const meaningWeight = 0.5
+
+// isCamelName reports whether w is one word written in camel case, as
+// code names are ("KeepAliveTimeout", "maxRetries"): a lower-case letter
+// followed by a capital inside it, letters and digits only.
+func isCamelName(w string) bool {
+	if len(w) < 4 {
+		return false
+	}
+	prevLower := false
+	camel := false
+	for _, r := range w {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+		camel = camel || prevLower && unicode.IsUpper(r)
+		prevLower = unicode.IsLower(r)
+	}
+	return camel
+}
 
 // coreOf drops generic words from toks.
 func coreOf(toks []string) []string {

@@ -83,3 +83,30 @@ func TestOneKeyLineIsNoBox(t *testing.T) {
 		}
 	}
 }
+
+// An entry whose heading names it ("TallyTimeout Directive") above a box
+// of table rows, one of them a long description, is found by its camel
+// case name; its later paragraphs belong to it, and so do the other
+// entries' paragraphs to them.
+func TestCamelCaseEntryUnderItsHeading(t *testing.T) {
+	entry := func(name, desc, def, body string) string {
+		return name + " Directive\n\n" +
+			"Description: | " + desc + "\n\n" +
+			"Syntax: | " + name + " num\n\n" +
+			"Default: | " + name + " " + def + "\n\n" +
+			"Context: | server config, virtual host\n\n" + body + "\n\n"
+	}
+	page := "Tallyweb Core Features\n\n" +
+		entry("TallyTimeout", "Amount of time the server waits for the next request on a connection that stays open for the client", "5",
+			"The number of seconds Tallyweb waits before it closes an idle connection.\n\nSetting TallyTimeout high keeps more workers busy.") +
+		entry("TallyWorkers", "Upper limit on the number of workers", "16",
+			"The number of workers the server starts at most.\n\nThe default value differs between the process models of the server.")
+	src := []research.Source{{ID: "S1", Title: "Tallyweb Core Features", Text: page}}
+	_, md := synthesize(t, "What is the default value of the TallyTimeout directive in Tallyweb?", src, research.DepthStandard)
+	if !strings.HasPrefix(answerTo(md, 0), "`TallyTimeout` default: TallyTimeout 5 [S1]") {
+		t.Errorf("the Summary does not open with the entry's default:\n%s", md)
+	}
+	if strings.Contains(md, "differs between") || strings.Contains(md, "16") {
+		t.Errorf("another entry's paragraph is quoted:\n%s", md)
+	}
+}

@@ -145,11 +145,12 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	last := -1           // the span of the source's last quotable sentence
 	var stacked []string // terms on lines of their own above a label
 	inBox := false       // the spans since the label are its key/value box
+	inEntry := false     // the label names an entry with a box: it holds to the next heading
 	for i, sp := range spans {
 		if i == consumed {
 			continue
 		}
-		if label != "" && i > labelEnd+1 && strings.Contains(body[spans[i-1].End:sp.Start], "\n\n") {
+		if label != "" && !inEntry && i > labelEnd+1 && strings.Contains(body[spans[i-1].End:sp.Start], "\n\n") {
 			label, headSet = "", sectionSet
 		}
 		if inBox && i == labelEnd+1 && aloneOnLine(body, sp) && isBoxLine(text.OneLine(sp.Text)) {
@@ -166,18 +167,18 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		if isHeading(body, sp) {
 			section++
 			sectionSet = text.NewSet(text.Tokens(sp.Text))
-			headSet, label, inBox = sectionSet, "", false
+			headSet, label, inBox, inEntry = sectionSet, "", false, false
 			if boxNext {
 				// "KeepAlive Directive" above "Default: …": the heading
 				// names the entry its box and prose describe.
-				label, labelEnd, inBox = text.OneLine(sp.Text), i, true
+				label, labelEnd, inBox, inEntry = entryName(sp.Text), i, true, true
 				headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			}
 			continue
 		}
 		if boxNext && isNameLine(body, sp) {
 			// "client_body_size" on a line of its own above its box.
-			label, labelEnd, inBox = text.OneLine(sp.Text), i, true
+			label, labelEnd, inBox, inEntry = entryName(sp.Text), i, true, true
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			stacked = nil
 			continue
@@ -191,7 +192,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		if i+1 < len(spans) && isLabel(body, sp, spans[i+1]) {
 			// "--offline" / "Prevents Cargo from accessing the network":
 			// the description answers questions about the option it names.
-			label, labelEnd = strings.Join(append(stacked, text.OneLine(sp.Text)), ", "), i
+			label, labelEnd, inEntry = strings.Join(append(stacked, text.OneLine(sp.Text)), ", "), i, false
 			stacked = nil
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			continue
@@ -201,7 +202,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		if i+1 < len(spans) && startsLine(body, sp) && !startsLine(body, spans[i+1]) && isTermSentence(s) {
 			// "REAL. The value is a floating point value …": a list item
 			// that opens with the name it describes in a sentence of its own.
-			label, labelEnd = strings.TrimSuffix(s, "."), i
+			label, labelEnd, inEntry = strings.TrimSuffix(s, "."), i, false
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			continue
 		}
@@ -209,7 +210,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// "cache_pages (integer): Sets the amount … The default is
 			// 64MB.": a definition list flattened onto one paragraph; the
 			// term names what every sentence of the paragraph describes.
-			label, labelEnd, s = term, i-1, rest
+			label, labelEnd, s, inEntry = term, i-1, rest, false
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 		}
 		q := quality(s)
@@ -308,8 +309,9 @@ func isBoxLine(s string) bool {
 	return m != nil && !strings.HasSuffix(strings.TrimSpace(m[2]), ":") && len(strings.Fields(m[2])) <= maxBoxWords
 }
 
-// maxBoxWords bounds the value of a box line.
-const maxBoxWords = 12
+// maxBoxWords bounds the value of a box line: a description phrase, not
+// a paragraph.
+const maxBoxWords = 30
 
 // opensBox reports whether spans[i] and spans[i+1] are lines of one
 // key/value box: a box has at least two keys ("Syntax", "Default"), so a
@@ -338,11 +340,23 @@ func boxText(s string) string {
 }
 
 // isNameLine reports whether span sp of body is the name of an entry alone
-// on its line: a few words without end punctuation.
+// on its line: a few words without end punctuation, not itself a line of
+// a box.
 func isNameLine(body string, sp text.Span) bool {
 	t := text.OneLine(sp.Text)
 	last, _ := utf8.DecodeLastRuneInString(t)
-	return aloneOnLine(body, sp) && len(t) <= 80 && len(strings.Fields(t)) <= 6 && !strings.ContainsRune(".!?:;,", last)
+	return aloneOnLine(body, sp) && len(t) <= 80 && len(strings.Fields(t)) <= 6 && !strings.ContainsRune(".!?:;,", last) && !isBoxLine(t)
+}
+
+// entryName is the name an entry's heading gives it, without a last word
+// that only classifies it ("KeepAliveTimeout Directive" → "KeepAliveTimeout").
+func entryName(heading string) string {
+	h := text.OneLine(heading)
+	f := strings.Fields(h)
+	if len(f) >= 2 && genericHeads[text.Stem(strings.ToLower(f[len(f)-1]))] {
+		return strings.Join(f[:len(f)-1], " ")
+	}
+	return h
 }
 
 // paraBreakRe matches a blank line between paragraphs.
