@@ -42,6 +42,9 @@ type criterion struct {
 	// ("Which journal modes does …" → mode): its answer is every item
 	// the best source lists, not one sentence.
 	enum string
+	// measures are the stems of what the criterion asks to count or
+	// measure ("the number of columns" → column).
+	measures []string
 	// meanings are, per core word, the stems of the words that say the
 	// same (meaningOf, from WordNet).
 	meanings map[string][]string
@@ -194,7 +197,8 @@ const directBoost = 2.0
 // of time" states no maximum of a message payload.
 func (p *pool) statesAttribute(c criterion, i int) bool {
 	s := &p.sents[i]
-	attribute, subject := false, false
+	attribute := false
+	var subjects []string
 	for _, t := range c.core {
 		switch {
 		case attributeWords[t]:
@@ -204,13 +208,55 @@ func (p *pool) statesAttribute(c criterion, i int) bool {
 				attribute = attribute || s.set[a] && sameMeaning(t, a, attributeMeanings())
 			}
 		case !valueWords[t]:
-			subject = subject || s.set[t] || s.head[t]
+			subjects = append(subjects, t)
 		}
 	}
-	for _, t := range c.ctx {
+	subjects = append(subjects, c.ctx...)
+	// The product every page is about ("SQLite") names no subject while
+	// the question names another ("columns").
+	if own := slices.DeleteFunc(slices.Clone(subjects), func(t string) bool { return p.topical[t] }); len(own) > 0 {
+		subjects = own
+	}
+	if len(c.measures) > 0 {
+		subjects = c.measures // "the number of columns" is about columns
+	}
+	subject := false
+	for _, t := range subjects {
 		subject = subject || s.set[t] || s.head[t]
 	}
-	return attribute && subject
+	return attribute && subject && !p.measuresAnother(c, i)
+}
+
+// measureRe finds what a figure counts or measures: "the number of
+// columns", "the size of a page".
+var measureRe = regexp.MustCompile(`(?i)\b(?:number|amount|size|length|count)\s+of\s+(?:(?:the|a|an)\s+)?([\pL\pN_-]+)`)
+
+// measured returns the stems of what s counts or measures.
+func measured(s string) []string {
+	var out []string
+	for _, m := range measureRe.FindAllStringSubmatch(s, -1) {
+		out = append(out, text.Stem(strings.ToLower(m[1])))
+	}
+	return out
+}
+
+// measuresAnother reports whether sentence i states the measure of
+// something else than c asks: "the maximum number of pages … is
+// 2147483646" does not give "the maximum number of columns".
+func (p *pool) measuresAnother(c criterion, i int) bool {
+	if len(c.measures) == 0 {
+		return false
+	}
+	got := measured(p.sents[i].text)
+	if len(got) == 0 {
+		return false
+	}
+	for _, m := range got {
+		if slices.Contains(c.measures, m) {
+			return false
+		}
+	}
+	return true
 }
 
 var howQuantityRe = regexp.MustCompile(`(?i)^how\s+(\w+)\b`)
@@ -355,6 +401,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	cr.query.Add(text.Tokens(heading), 1)
 	cr.query.Add(toks, 1)
 	cr.meanings = meaningsOf(c)
+	cr.measures = measured(c)
 	for _, t := range toks {
 		cr.query.Add(cr.meanings[t], meaningWeight)
 		cr.query.Add(actionSynonyms[t], 0.8)

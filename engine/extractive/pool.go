@@ -146,6 +146,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	var stacked []string // terms on lines of their own above a label
 	inBox := false       // the spans since the label are its key/value box
 	inEntry := false     // the label names an entry with a box: it holds to the next heading
+	inList := false      // sp follows the items of a list a lead-in announced
 	for i, sp := range spans {
 		if i == consumed {
 			continue
@@ -164,7 +165,12 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		}
 		inBox = false
 		boxNext := opensBox(body, spans, i+1)
-		if isHeading(body, sp) {
+		// The items of a list a lead-in announces ("… an upper bound on:"
+		// / "The number of columns in a table") are no headings, though
+		// each stands alone on its line without a full stop.
+		listItem := i > 0 && (strings.HasSuffix(strings.TrimSpace(spans[i-1].Text), ":") || inList) && !boxNext
+		inList = listItem && isHeading(body, sp)
+		if isHeading(body, sp) && !listItem {
 			section++
 			sectionSet = text.NewSet(text.Tokens(sp.Text))
 			headSet, label, inBox, inEntry = sectionSet, "", false, false
