@@ -88,7 +88,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			}
 			l := lead{stated: true}
 			if !quoted[first] {
-				l.sents = p.withCounterparts(p.withContinuations([]int{first}), sides)
+				l.sents = p.withCounterparts(p.withContinuations(p.withSeconds(c, ranked[si], first, cands[si], quoted)), sides)
 				if c.enum != "" {
 					l.sents, l.items = p.members(c, l.sents, cands[si], ranked[si].scores)
 				}
@@ -167,10 +167,38 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 			news = i
 		}
 	}
+	if (c.style == styleValue || c.needsNum) && c.enum == "" && !c.member {
+		return -1 // a value question is not answered without a value
+	}
 	if news >= 0 {
 		return news
 	}
 	return first
+}
+
+// Seconds: the sentences that join a lead in the Summary because they
+// state more of the same answer — as strong (secondShare of the section's
+// best), of the asked form and holding most of the criterion's words —
+// at most maxSeconds of them.
+const (
+	secondShare = 0.7
+	maxSeconds  = 2
+)
+
+// withSeconds returns lead and the candidates that state more of c's
+// answer beside it, in rank order.
+func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted map[int]bool) []int {
+	out := []int{lead}
+	for _, i := range cands {
+		if len(out) > maxSeconds {
+			break
+		}
+		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.bearsOnCriterion(c, i) || p.duplicates(i, out) {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
 }
 
 // restateShare is the share of a sentence's words that are the
@@ -225,12 +253,18 @@ var quantityRe = regexp.MustCompile(`(?i)\b(?:twice|half|double|triple|as (?:muc
 // states that attribute.
 func (p *pool) answersTypeOf(sec section, i int) bool {
 	for _, c := range sec.criteria {
-		if p.isEvidence(c, i) && p.answersType(c, i) && p.coverageWith(c.core, i, p.impliedBy(c, i)) >= restCoverage &&
-			(c.style != styleValue || !namesAttribute(c) || p.statesAttribute(c, i)) {
+		if p.bearsOnCriterion(c, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// bearsOnCriterion reports whether sentence i, beside a lead, bears on c
+// (answersTypeOf).
+func (p *pool) bearsOnCriterion(c criterion, i int) bool {
+	return p.isEvidence(c, i) && p.answersType(c, i) && p.coverageWith(c.core, i, p.impliedBy(c, i)) >= restCoverage &&
+		(c.style != styleValue || !namesAttribute(c) || p.statesAttribute(c, i)) && !pointerRe.MatchString(p.sents[i].text)
 }
 
 // restCoverage is the share of a criterion's words a sentence beyond the
@@ -259,7 +293,7 @@ func (p *pool) answersType(c criterion, i int) bool {
 		if s.box {
 			return p.statesAttribute(c, i) // "Default: …" for the default, not "Context: …"
 		}
-		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text)
+		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || p.statesAttribute(c, i)
 	case c.style == styleReason:
 		return reasonRe.MatchString(s.text) || c.advice && adviceSentRe.MatchString(s.text)
 	}
