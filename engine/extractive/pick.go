@@ -88,7 +88,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			}
 			l := lead{stated: true}
 			if !quoted[first] {
-				l.sents = p.withCounterparts(p.withContinuations(p.withSeconds(c, ranked[si], first, cands[si], quoted)), sides)
+				l.sents = p.withCounterparts(p.withContinuations(p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted)), sides)
 				if c.enum != "" {
 					l.sents, l.items = p.members(c, l.sents, cands[si], ranked[si].scores)
 				}
@@ -134,10 +134,15 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 // evidence for c; -1 when none is.
 func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 	if len(e.sents) > 0 {
-		best := -1
+		// The entry's best evidence, a sentence of the asked form first
+		// ("Maximum value is 4095." over the entry's description).
+		best, bestTier := -1, -1
 		for _, i := range e.sents {
-			if p.isEvidence(c, i) && (best < 0 || r.scores[i] > r.scores[best]) {
-				best = i
+			if !p.isEvidence(c, i) {
+				continue
+			}
+			if t := p.answerTier(c, i); best < 0 || t > bestTier || t == bestTier && r.scores[i] > r.scores[best] {
+				best, bestTier = i, t
 			}
 		}
 		switch {
@@ -174,6 +179,23 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 		return news
 	}
 	return first
+}
+
+// answerTier ranks how directly sentence i answers c: 3 when it is a
+// short statement of the asked attribute ("Maximum value is 4095.",
+// "Default: 5"), 2 when it states it within a longer sentence ("defaults
+// to 7070"), 1 when it has the asked form, 0 otherwise.
+func (p *pool) answerTier(c criterion, i int) int {
+	s := &p.sents[i]
+	switch {
+	case !p.answersType(c, i):
+		return 0
+	case (s.box || statesValue(s.text)) && p.statesAttribute(c, i):
+		return 3
+	case directValueRe.MatchString(s.text) && p.statesAttribute(c, i):
+		return 2
+	}
+	return 1
 }
 
 // Seconds: the sentences that join a lead in the Summary because they
@@ -293,7 +315,7 @@ func (p *pool) answersType(c criterion, i int) bool {
 		if s.box {
 			return p.statesAttribute(c, i) // "Default: …" for the default, not "Context: …"
 		}
-		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || p.statesAttribute(c, i)
+		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || directValueRe.MatchString(s.text)
 	case c.style == styleReason:
 		return reasonRe.MatchString(s.text) || c.advice && adviceSentRe.MatchString(s.text)
 	}
