@@ -561,6 +561,16 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	for t := range p.impliedBy(c, i) {
 		implied[t] = true
 	}
+	if p.inAskedEntry(c, i) {
+		// "The minimum length is 4." under core.abbrev's label: the entry
+		// stands for the thing asked about; only what is asked of it
+		// must be said.
+		for _, t := range c.core {
+			if !attributeWords[t] && !valueWords[t] {
+				implied[t] = true
+			}
+		}
+	}
 	if len(c.ctx) > 0 && !p.namesContext(c, i) {
 		return false // about something else than the part it leans on
 	}
@@ -576,6 +586,22 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 		return cover >= ctxThreshold || p.explains(c, i)
 	}
 	return cover >= coverThreshold
+}
+
+// inAskedEntry reports whether sentence i belongs to the entry of an
+// identifier c names: its label is that identifier.
+func (p *pool) inAskedEntry(c criterion, i int) bool {
+	s := &p.sents[i]
+	if s.label == "" {
+		return false
+	}
+	l := strings.ToLower(s.label)
+	for _, n := range c.identNames {
+		if labelNames(l, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesContext reports whether sentence i is about what the part c leans
