@@ -199,12 +199,12 @@ func (p *pool) answerTier(c criterion, i int) int {
 }
 
 // Seconds: the sentences that join a lead in the Summary because they
-// state more of the same answer — as strong (secondShare of the section's
-// best), of the asked form and holding most of the criterion's words —
-// at most maxSeconds of them.
+// state more of the same answer — evidence for the part, half as strong
+// as the section's best (secondShare), of the asked form, stating the
+// asked attribute when the part names one — at most maxSeconds of them.
 const (
-	secondShare = 0.7
-	maxSeconds  = 2
+	secondShare = 0.5
+	maxSeconds  = 3
 )
 
 // withSeconds returns lead and the candidates that state more of c's
@@ -215,7 +215,9 @@ func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted
 		if len(out) > maxSeconds {
 			break
 		}
-		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.bearsOnCriterion(c, i) || p.duplicates(i, out) {
+		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.isEvidence(c, i) || !p.answersType(c, i) ||
+			c.style == styleValue && namesAttribute(c) && !p.statesAttribute(c, i) ||
+			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) {
 			continue
 		}
 		out = append(out, i)
