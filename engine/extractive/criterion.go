@@ -152,6 +152,18 @@ func (p *pool) styled(c criterion, i int) float64 {
 	return 1
 }
 
+// whichNounRe matches a question for one named thing of a kind: "Which
+// merge strategy does …", "Which index type is …".
+var whichNounRe = regexp.MustCompile(`(?i)^which\s+(?:[\w-]+\s+){0,2}?([\w-]+)\s+(?:does|do|did|is|was|will|would|should|can)\b`)
+
+// asksName reports whether c asks which thing of a kind, by a noun that
+// names no figure (not "which value", "which port number").
+func asksName(c string) bool {
+	m := whichNounRe.FindStringSubmatch(strings.TrimSpace(c))
+	return m != nil && !valueWords[text.Stem(strings.ToLower(m[1]))] && !attributeWords[text.Stem(strings.ToLower(m[1]))] &&
+		!valueCritRe.MatchString("what "+m[1])
+}
+
 // memberRe matches a question for one member of a set: "which one is the
 // default", "which of them is fastest".
 var memberRe = regexp.MustCompile(`(?i)^which\s+(?:one|ones|of)\b`)
@@ -286,6 +298,9 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	}
 	switch {
 	case cr.style != stylePlain:
+	case asksName(c):
+		// "Which index type does it create by default?": a name, not a
+		// figure.
 	case attributeCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleValue // "What is the upper bound?" asks for a value, not a definition
 	case definitionCritRe.MatchString(strings.TrimSpace(c)):

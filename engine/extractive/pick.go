@@ -154,16 +154,17 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 			return best
 		}
 	}
-	// The first candidate in the form of answer c asks for (a figure, a
-	// cause), else the first that says more than the question does, else
-	// the first that is evidence at all.
-	first, news := -1, -1
+	// The candidate that states the asked value most directly, else the
+	// first in the form of answer c asks for (a figure, a cause), else the
+	// first that says more than the question does, else the first that is
+	// evidence at all.
+	first, news, typed, tier := -1, -1, -1, 0
 	for _, i := range cands {
 		if !p.isEvidence(c, i) {
 			continue
 		}
-		if p.answersType(c, i) {
-			return i
+		if t := p.answerTier(c, i); t > tier {
+			typed, tier = i, t
 		}
 		if first < 0 {
 			first = i
@@ -171,6 +172,9 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 		if news < 0 && !p.restates(c, i) {
 			news = i
 		}
+	}
+	if typed >= 0 {
+		return typed
 	}
 	if (c.style == styleValue || c.needsNum) && c.enum == "" && !c.member {
 		return -1 // a value question is not answered without a value
@@ -194,8 +198,24 @@ func (p *pool) answerTier(c criterion, i int) int {
 		return 3
 	case directValueRe.MatchString(s.text) && p.statesAttribute(c, i):
 		return 2
+	case boundRe.MatchString(s.text) && asksBound(c):
+		return 2 // "it must be shorter than 8000 bytes" gives a maximum
 	}
 	return 1
+}
+
+// boundRe matches a figure stated as a bound: "shorter than 8000",
+// "no more than 64", "at most 32".
+var boundRe = regexp.MustCompile(`(?i)\b(?:\w+er|less|more|fewer)\s+than\s+\d|\bat\s+(?:most|least)\s+\d|\bup\s+to\s+\d`)
+
+// asksBound reports whether c asks for a maximum, minimum or limit.
+func asksBound(c criterion) bool {
+	for _, t := range c.core {
+		if attributeWords[t] && t != text.Stem("default") {
+			return true
+		}
+	}
+	return false
 }
 
 // Seconds: the sentences that join a lead in the Summary because they
