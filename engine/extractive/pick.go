@@ -219,12 +219,12 @@ func asksBound(c criterion) bool {
 }
 
 // Seconds: the sentences that join a lead in the Summary because they
-// state more of the same answer — evidence for the part, half as strong
-// as the section's best (secondShare), of the asked form, stating the
+// state more of the same answer — evidence for the part, at least
+// secondShare of the section's best, of the asked form, stating the
 // asked attribute when the part names one — at most maxSeconds of them.
 const (
-	secondShare = 0.5
-	maxSeconds  = 3
+	secondShare = 0.4
+	maxSeconds  = 4
 )
 
 // withSeconds returns lead and the candidates that state more of c's
