@@ -42,6 +42,9 @@ type criterion struct {
 	// ("Which journal modes does …" → mode): its answer is every item
 	// the best source lists, not one sentence.
 	enum string
+	// identTails are, for each of idents, the tokens of its last part when
+	// it is a qualified name ("functools.lru_cache" → lru, cache), or nil.
+	identTails [][]string
 	// measures are the stems of what the criterion asks to count or
 	// measure ("the number of columns" → column).
 	measures []string
@@ -334,6 +337,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		}
 		if isTechnical(e) && len(g) > 1 {
 			cr.idents = append(cr.idents, g)
+			cr.identTails = append(cr.identTails, qualifiedTail(e))
 			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
 		} else if isCamelName(e) {
 			// "KeepAliveTimeout": a name written as code, whose entry a
@@ -428,6 +432,22 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 // meaningWeight is the query weight of a word that says what a word of
 // the criterion says: below the criterion's own words.
 const meaningWeight = 0.5
+
+// qualifiedTail returns the tokens of the last part of a qualified name
+// ("functools.lru_cache" → lru, cache; "os.path.join" → join), or nil
+// when e has no qualifier or its last part names nothing of its own.
+func qualifiedTail(e string) []string {
+	e = strings.Trim(e, "`()")
+	k := strings.LastIndexAny(e, ".:/")
+	if k <= 0 || k == len(e)-1 {
+		return nil
+	}
+	toks := text.Tokens(e[k+1:])
+	if len(toks) == 0 || len(toks) == len(text.Tokens(e)) {
+		return nil
+	}
+	return toks
+}
 
 // isCamelName reports whether w is one word written in camel case, as
 // code names are ("KeepAliveTimeout", "maxRetries"): a lower-case letter
@@ -699,11 +719,19 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 // answered by a sentence that says "maximum" but nothing of clients.
 func (p *pool) namesIdentifiers(c criterion, i int) bool {
 	s := &p.sents[i]
-	for _, g := range c.idents {
+	has := func(g []string) bool {
 		for _, t := range g {
 			if !s.set[t] && !s.head[t] {
 				return false
 			}
+		}
+		return true
+	}
+	for k, g := range c.idents {
+		// A qualified name is named by its last part: "lru_cache" names
+		// "functools.lru_cache" on the page that documents it.
+		if !has(g) && (k >= len(c.identTails) || len(c.identTails[k]) == 0 || !has(c.identTails[k])) {
+			return false
 		}
 	}
 	return true

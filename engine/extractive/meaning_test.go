@@ -26,3 +26,19 @@ func TestMeaningFromTheLexicon(t *testing.T) {
 		t.Errorf("%q does not answer %q in other words", p.sents[i].text, c.text)
 	}
 }
+
+// A qualified name is named by its last part on the page that documents
+// it: "lru_cache" names "functools.lru_cache".
+func TestQualifiedNameNamedByItsLastPart(t *testing.T) {
+	if got := qualifiedTail("functools.lru_cache"); !slices.Equal(got, text.Tokens("lru_cache")) {
+		t.Errorf("qualifiedTail = %q", got)
+	}
+	if got := qualifiedTail("max_clients"); got != nil {
+		t.Errorf("qualifiedTail(max_clients) = %q, want nil", got)
+	}
+	p := docPool([2]string{"functools — Higher-order functions", "lru_cache\n\nThe decorator leaves the maxsize at its default value of 128 when none is given."})
+	c := newCriterion("What is the default maxsize of functools.lru_cache?", "Default maxsize", text.Tokens("What is the default maxsize of functools.lru_cache?"), nil)
+	if i := sentenceIndex(t, p, "The decorator leaves"); !p.namesIdentifiers(c, i) {
+		t.Errorf("%q does not name functools.lru_cache", p.sents[i].text)
+	}
+}
