@@ -39,13 +39,13 @@ const (
 	minRelative = 0.3
 	// restRelative is the share a sentence beyond the lead needs to be
 	// quoted at all: a short report rather than padding.
-	restRelative = 0.5
+	restRelative = 0.35
 )
 
 // maxQuotesPerPart is a ceiling on the sentences a section lists beyond
 // its lead, whatever the evidence: a reader wants the answer, not the
 // manual. It is never a quota; most sections list fewer.
-const maxQuotesPerPart = 3
+const maxQuotesPerPart = 4
 
 // pickAnswers chooses, for every part of the question, its lead and the
 // further sentences of its section.
@@ -312,9 +312,9 @@ func (p *pool) bearsOnCriterion(c criterion, i int) bool {
 }
 
 // restCoverage is the share of a criterion's words a sentence beyond the
-// lead must hold: more than evidence needs (coverThreshold), since a
-// second sentence must be about the same thing, not only near it.
-const restCoverage = 0.7
+// lead must hold, with the words it says in other words: as much as
+// evidence needs, counted without the page's title.
+const restCoverage = 0.5
 
 // namesAttribute reports whether c asks for an attribute by name ("the
 // default", "the upper bound"): a further sentence must state it.
