@@ -312,8 +312,8 @@ func (p *pool) bearsOnCriterion(c criterion, i int) bool {
 }
 
 // restCoverage is the share of a criterion's words a sentence beyond the
-// lead must hold, with the words it says in other words: as much as
-// evidence needs, counted without the page's title.
+// lead must hold, counting the words it says in other words: as much as
+// evidence needs (coverThreshold).
 const restCoverage = 0.5
 
 // namesAttribute reports whether c asks for an attribute by name ("the
