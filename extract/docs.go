@@ -285,6 +285,10 @@ func (b *docBuilder) walk(n *html.Node) {
 		case atom.Dt:
 			b.term(n)
 			return
+		case atom.Ul, atom.Ol:
+			if b.leadList(n, b.itemText) {
+				return
+			}
 		case atom.Pre:
 			b.flush()
 			b.inPre++
@@ -318,6 +322,14 @@ func (b *docBuilder) textOf(n *html.Node) string {
 	sub.children(n)
 	sub.flush()
 	return strings.Join(sub.paras, " ")
+}
+
+// itemText returns the paragraphs of a list item, chrome left out.
+func (b *docBuilder) itemText(li *html.Node) []string {
+	sub := &docBuilder{textBuilder: textBuilder{limit: maxRestoredItemLen + 1}, done: b.done, nav: b.nav}
+	sub.children(li)
+	sub.flush()
+	return sub.paras
 }
 
 // row writes a table row as one paragraph, its cells separated by " | ".

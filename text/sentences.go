@@ -56,16 +56,32 @@ var sentenceOpeners = map[string]bool{
 // and line breaks end a sentence unless the next line plainly continues it
 // (it starts in lower case after a line that does not end a sentence).
 // Periods after abbreviations, initials, decimals and list numbers do not.
+// A sentence that introduces a list (it ends with a colon, or stops
+// mid-sentence, and the next lines are items: "- item", "• item",
+// "1. item") is one span with its list, as extract writes such a list.
 func Sentences(s string) []Span {
 	var out []Span
 	blockStart := -1
 	prevEnd := 0 // end of the previous non-empty line, within the block
 	gap := false // a blank line since the previous non-empty line
+	listAt := -1 // start of the first item of the block's list, if any
 	flush := func() {
-		if blockStart >= 0 {
+		if blockStart >= 0 && listAt > blockStart {
+			// The lead-in's last sentence takes the list.
+			n := len(out)
+			out = splitBlock(s, blockStart, listAt, out)
+			if len(out) > n {
+				last := &out[len(out)-1]
+				last.End = prevEnd
+				last.Text = s[last.Start:last.End]
+			} else {
+				out = appendSpan(s, listAt, prevEnd, out)
+			}
+		} else if blockStart >= 0 {
 			out = splitBlock(s, blockStart, prevEnd, out)
 		}
 		blockStart = -1
+		listAt = -1
 	}
 	lineStart := 0
 	for lineStart <= len(s) {
@@ -75,9 +91,19 @@ func Sentences(s string) []Span {
 			lineEnd = lineStart + nl
 		}
 		line := strings.TrimSpace(s[lineStart:lineEnd])
+		item := listItem(line)
 		switch {
 		case line == "":
 			gap = true
+		case blockStart >= 0 && !gap && item && (listAt >= 0 || introduces(s[blockStart:prevEnd])):
+			// An item of the list the block's sentence introduces.
+			if listAt < 0 {
+				listAt = lineStart
+			}
+		case listAt >= 0:
+			// The list ended; what follows is a sentence of its own.
+			flush()
+			blockStart = lineStart
 		case blockStart >= 0 && !gap && continues(s[blockStart:prevEnd], line),
 			blockStart >= 0 && gap && continuesAcrossGap(s[blockStart:prevEnd], line):
 			// The line wraps the previous one: keep one block.
@@ -98,6 +124,35 @@ func Sentences(s string) []Span {
 	return out
 }
 
+// listItem reports a line that is a list item: a marker ("-", "*", "•",
+// "1.", "1)") and a space before its text.
+func listItem(line string) bool {
+	for _, m := range []string{"- ", "* ", "• "} {
+		if strings.HasPrefix(line, m) {
+			return true
+		}
+	}
+	i := 0
+	for i < len(line) && i < 3 && isDigitByte(line[i]) {
+		i++
+	}
+	return i > 0 && i+1 < len(line) && (line[i] == '.' || line[i] == ')') && line[i+1] == ' '
+}
+
+func isDigitByte(b byte) bool { return b >= '0' && b <= '9' }
+
+// introduces reports whether block, the text before a list, ends in a
+// sentence that introduces it: with a colon, or mid-sentence (after a
+// letter or a comma). An item of another list introduces nothing.
+func introduces(block string) bool {
+	block = strings.TrimRightFunc(block, unicode.IsSpace)
+	if listItem(strings.TrimSpace(block[strings.LastIndexByte(block, '\n')+1:])) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(block)
+	return last == ':' || last == ',' || unicode.IsLetter(last)
+}
+
 // tableCellSep separates the cells of a table row in extracted text.
 const tableCellSep = " | "
 
@@ -105,6 +160,9 @@ const tableCellSep = " | "
 // belongs to the sentence before it: extracted pages often put inline code
 // in paragraphs of its own ("use the" / "--all-targets" / "flag.").
 func continuesAcrossGap(block, line string) bool {
+	if listItem(line) {
+		return false // a numbered heading or an item starts a block
+	}
 	block = strings.TrimRightFunc(block, unicode.IsSpace)
 	lastLine := block[strings.LastIndexByte(block, '\n')+1:]
 	if strings.Contains(line, tableCellSep) || strings.Contains(lastLine, tableCellSep) {
@@ -152,7 +210,7 @@ func continues(block, line string) bool {
 		return false
 	}
 	first, _ := utf8.DecodeRuneInString(line)
-	return unicode.IsLower(first)
+	return unicode.IsLower(first) || strings.ContainsRune(")]}", first) // no sentence opens with a closing bracket
 }
 
 // splitBlock splits s[start:end], a run of text without paragraph breaks,
@@ -234,8 +292,8 @@ func endsSentence(s string, segStart, i int, r rune, j, k, end int) bool {
 		return false
 	case isDottedAcronym(bare):
 		return sentenceOpeners[nextWord]
-	case isAllDigits(bare) && strings.TrimSpace(s[segStart:i-len(word)]) == "":
-		return false // "1. Install the package" list numbering
+	case isAllDigits(strings.ReplaceAll(bare, ".", "")) && strings.TrimSpace(s[segStart:i-len(word)]) == "":
+		return false // "1. Install the package" list numbering, "1.1. Syntax" section numbering
 	}
 	return true
 }

@@ -22,6 +22,8 @@ func TestSentences(t *testing.T) {
 		{"e.g.", "Use a flag, e.g. Verbose mode. Done.", []string{"Use a flag, e.g. Verbose mode.", "Done."}},
 		{"paragraphs", "Installation\n\nRun the installer. It takes a minute.\n\nUsage", []string{"Installation", "Run the installer.", "It takes a minute.", "Usage"}},
 		{"list numbering", "1. Install Go.\n2. Run the tests.", []string{"1. Install Go.", "2. Run the tests."}},
+		{"numbered headings", "The WITHOUT ROWID Optimization\n\n1. Introduction\n\n1.1. Syntax\n\nCREATE TABLE t(\nword TEXT\n) WITHOUT ROWID;",
+			[]string{"The WITHOUT ROWID Optimization", "1. Introduction", "1.1. Syntax", "CREATE TABLE t(\nword TEXT\n) WITHOUT ROWID;"}},
 		{"wrapped line", "This sentence is wrapped\nover two lines. Next one.", []string{"This sentence is wrapped\nover two lines.", "Next one."}},
 		{"lines are items", "First item\nSecond item", []string{"First item", "Second item"}},
 		{"lower-case after period", "See fig. 3 for details. ok then.", []string{"See fig. 3 for details. ok then."}},
@@ -34,6 +36,12 @@ func TestSentences(t *testing.T) {
 		{"inline code split into paragraphs", "To run on all targets, use the\n\n--all-targets\n\nflag. This aligns it.\n\nNext heading",
 			[]string{"To run on all targets, use the\n\n--all-targets\n\nflag.", "This aligns it.", "Next heading"}},
 		{"heading then lower-case command", "Install it\n\ncargo install foo", []string{"Install it", "cargo install foo"}},
+		{"lead-in keeps its list", "Rowid tables are common. A rowid table is any table in a schema that\n- is not a virtual table, and\n- is not a WITHOUT ROWID table.\n\nMost tables are rowid tables.",
+			[]string{"Rowid tables are common.", "A rowid table is any table in a schema that\n- is not a virtual table, and\n- is not a WITHOUT ROWID table.", "Most tables are rowid tables."}},
+		{"colon keeps its numbered list", "The type must be one of:\n1. WHOLE.\n2. DECIMAL.\nNo other type is accepted.",
+			[]string{"The type must be one of:\n1. WHOLE.\n2. DECIMAL.", "No other type is accepted."}},
+		{"a finished sentence does not take a list", "It has three parts.\n- a head\n- a tail",
+			[]string{"It has three parts.", "- a head", "- a tail"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
