@@ -189,7 +189,7 @@ func cleanParagraphs(paras []string, idx *pageIndex) []string {
 				}
 			}
 			lines = items
-			if len(items) < 2 {
+			if len(items) == 0 {
 				lines = nil // a list of links: the lead-in is judged alone
 			}
 		}

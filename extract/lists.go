@@ -68,7 +68,7 @@ func listLines(n *html.Node, itemText func(*html.Node) []string) []string {
 		}
 		lines = append(lines, marker+paras[0])
 	}
-	if len(lines) < 2 {
+	if len(lines) == 0 {
 		return nil
 	}
 	return lines

@@ -158,7 +158,11 @@ const tableCellSep = " | "
 
 // continuesAcrossGap reports whether line, after a blank line, still
 // belongs to the sentence before it: extracted pages often put inline code
-// in paragraphs of its own ("use the" / "--all-targets" / "flag.").
+// in paragraphs of its own ("use the" / "--all-targets" / "flag."). A
+// paragraph is never taken into a heading or label before it ("Source
+// code: Lib/ipaddress.py" / "ipaddress provides …"): the sentence must be
+// left open by a function word ("the", "that", "of") or a comma, or by
+// such a fragment it already took in.
 func continuesAcrossGap(block, line string) bool {
 	if listItem(line) {
 		return false // a numbered heading or an item starts a block
@@ -173,14 +177,23 @@ func continuesAcrossGap(block, line string) bool {
 		return false
 	}
 	first, _ := utf8.DecodeRuneInString(line)
-	if unicode.IsLower(first) || strings.ContainsRune(",.;:)-–—", first) {
+	if strings.ContainsRune(",.;:)-–—", first) {
 		return true
 	}
+	lastWord := lastLine
+	if i := strings.LastIndexAny(lastLine, " \t"); i >= 0 {
+		lastWord = lastLine[i+1:]
+	}
+	open := last == ',' || IsStopword(strings.ToLower(lastWord)) ||
+		strings.Contains(block, "\n") && len(strings.Fields(lastLine)) <= 3
+	if unicode.IsLower(first) {
+		return open
+	}
 	// "… used as when the existing" / "Cargo.lock" / "file was generated.":
-	// a short code-like line inside a sentence that has not ended.
+	// a code-like word inside a sentence that has not ended.
 	end, _ := utf8.DecodeLastRuneInString(line)
-	short := len(strings.Fields(line)) <= 3 && !strings.ContainsRune(".!?:", end)
-	return short && unicode.IsLower(last) && hasWords(block, 4) && strings.ContainsAny(line, "._-:/()")
+	code := !strings.ContainsAny(line, " \t") && !strings.ContainsRune(".!?:", end) && strings.ContainsAny(line, "._-:/()")
+	return code && (open || unicode.IsLower(last)) && hasWords(block, 4)
 }
 
 // hasWords reports whether s holds at least n space-separated words,
@@ -294,6 +307,8 @@ func endsSentence(s string, segStart, i int, r rune, j, k, end int) bool {
 		return sentenceOpeners[nextWord]
 	case isAllDigits(strings.ReplaceAll(bare, ".", "")) && strings.TrimSpace(s[segStart:i-len(word)]) == "":
 		return false // "1. Install the package" list numbering, "1.1. Syntax" section numbering
+	case isLabelNumber(bare) && len(strings.Fields(s[segStart:i-len(word)])) == 1:
+		return false // "Table K.1. PostgreSQL Limits", "Example 3.2. Output"
 	}
 	return true
 }
@@ -370,6 +385,15 @@ func isDottedAcronym(w string) bool {
 		}
 	}
 	return true
+}
+
+// isLabelNumber matches the number of a table, figure or appendix
+// section: an optional letter, then numbers joined by dots ("K.1", "3.2").
+func isLabelNumber(w string) bool {
+	if len(w) > 2 && unicode.IsLetter(rune(w[0])) && w[1] == '.' {
+		return isAllDigits(strings.ReplaceAll(w[2:], ".", ""))
+	}
+	return strings.Contains(w, ".") && isAllDigits(strings.ReplaceAll(w, ".", ""))
 }
 
 func isAllDigits(w string) bool {
