@@ -366,10 +366,24 @@ func (b *docBuilder) grid(n *html.Node, k int) {
 }
 
 // cells writes the cells of one row as a paragraph, separated by " | ".
+// A row of a label and its value (a header cell beside a data cell, or a
+// first cell ending with a colon) is written "Label: value": a key/value
+// box ("Default:", "Context:") states something about its entry.
 func (b *docBuilder) cells(row []*html.Node) {
 	var cells []string
 	for _, c := range row {
 		cells = append(cells, b.textOf(c))
+	}
+	if len(row) == 2 && cells[0] != "" && cells[1] != "" &&
+		(row[0].DataAtom == atom.Th && row[1].DataAtom == atom.Td || strings.HasSuffix(cells[0], ":")) {
+		label := strings.TrimSpace(cells[0])
+		if !strings.HasSuffix(label, ":") {
+			label += ":"
+		}
+		p := label + " " + strings.TrimSpace(cells[1])
+		b.paras = append(b.paras, p)
+		b.size += len(p) + 2
+		return
 	}
 	if p := strings.TrimSpace(strings.Join(cells, " | ")); strings.Trim(p, "| ") != "" {
 		b.paras = append(b.paras, p)

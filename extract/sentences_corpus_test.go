@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
@@ -41,6 +42,11 @@ var sentenceCorpus = []sentenceCase{
 		whole: []string{"Table K.1. PostgreSQL Limitations", "Item | Upper Limit | Comment",
 			"identifier length | 63 bytes | can be increased by recompiling PostgreSQL"},
 		apart: [][2]string{{"identifier length", "function arguments"}}},
+	{name: "apache-core-limits", // one section per directive, each opening with a key/value box
+		whole: []string{"LimitRequestBody Directive", "Syntax: LimitRequestBody bytes", "Default: LimitRequestBody 1073741824",
+			"Context: server config, virtual host, directory, .htaccess",
+			"This directive specifies the number of bytes that are allowed in a request body."},
+		apart: [][2]string{{"LimitRequestBody Directive", "Description"}, {"1073741824", "Context"}}},
 	{name: "python-ipaddress", // a numbered list after a colon, definition terms, doctest blocks
 		whole: []string{"Source code: Lib/ipaddress.py",
 			"The following constitutes a valid IPv4 address:\n1. A string in decimal-dot notation, consisting of four decimal integers in the inclusive range 0–255, separated by dots (e.g. 192.168.0.1). Each integer represents an octet (byte) in the address. Leading zeroes are not tolerated to prevent confusion with octal notation.\n2. An integer that fits into 32 bits.\n3. An integer packed into a bytes object of length 4 (most significant octet first).",
@@ -83,8 +89,14 @@ func TestSentenceCorpus(t *testing.T) {
 			}
 			golden := filepath.Join("testdata", "sentences", c.name+".golden.json")
 			if *updateGolden {
-				b, _ := json.MarshalIndent(got, "", "  ")
-				if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
+				var buf bytes.Buffer
+				enc := json.NewEncoder(&buf)
+				enc.SetEscapeHTML(false)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(got); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
