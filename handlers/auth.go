@@ -63,7 +63,7 @@ func (s *Server) authHeader() string {
 // login page, health and metrics, static files and shared reports.
 func publicPath(p string) bool {
 	switch p {
-	case "/login", "/logout", "/healthz", "/readyz", "/metrics", "/favicon.ico":
+	case "/login", "/logout", "/healthz", "/readyz", "/metrics", "/favicon.ico", "/api/openapi.json":
 		return true
 	}
 	return strings.HasPrefix(p, "/static/") || strings.HasPrefix(p, "/r/")

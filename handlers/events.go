@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -78,7 +79,7 @@ func (s *Server) openStream(w http.ResponseWriter, r *http.Request) (ctx context
 	s.streamsMu.Lock()
 	if s.streamsShut {
 		s.streamsMu.Unlock()
-		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
+		streamError(w, r, http.StatusServiceUnavailable, "server is shutting down")
 		return nil, nil, false
 	}
 	s.streams.Add(1)
@@ -97,7 +98,7 @@ func (s *Server) openStream(w http.ResponseWriter, r *http.Request) (ctx context
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, run *db.Run, render renderFunc) {
 	broker := s.store.Broker()
 	if broker == nil {
-		http.Error(w, "live events are not available", http.StatusServiceUnavailable)
+		streamError(w, r, http.StatusServiceUnavailable, "live events are not available")
 		return
 	}
 	ctx, done, ok := s.openStream(w, r)
@@ -109,7 +110,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, run *db.Run
 	sub, err := broker.Subscribe(ctx, run.ID, 64)
 	if err != nil {
 		s.log.Error("subscribe to run events", "run_id", run.ID, "err", err)
-		http.Error(w, "cannot follow the run's events", http.StatusInternalServerError)
+		streamError(w, r, http.StatusInternalServerError, "cannot follow the run's events")
 		return
 	}
 	defer sub.Close()
@@ -118,7 +119,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, run *db.Run
 	cur, err := s.store.GetRun(ctx, run.ID)
 	if err != nil {
 		s.log.Error("read run for events", "run_id", run.ID, "err", err)
-		http.Error(w, "cannot read the run", http.StatusInternalServerError)
+		streamError(w, r, http.StatusInternalServerError, "cannot read the run")
 		return
 	}
 	after := min(resumeAfter(r), cur.LastSeq)
@@ -227,4 +228,14 @@ func (p *pump) send(ev db.Event) error {
 		p.ended = true
 	}
 	return nil
+}
+
+// streamError refuses a stream: JSON under /api/, as every API error,
+// plain text for the pages' streams.
+func streamError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if strings.Contains(r.URL.Path, "/api/") {
+		writeError(w, status, msg)
+		return
+	}
+	http.Error(w, msg, status)
 }

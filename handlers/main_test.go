@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -25,8 +26,16 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if err := installAPIContract(); err != nil {
+		fmt.Fprintln(os.Stderr, "the OpenAPI description:", err)
+		os.Exit(1)
+	}
 	code := dbtest.Run(m)
 	closeShared()
+	if problems := contract.report(); len(problems) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: %d answers from /api/ do not match handlers/openapi.yaml:\n  %s\n", len(problems), strings.Join(problems, "\n  "))
+		code = 1
+	}
 	os.Exit(code)
 }
 

@@ -65,6 +65,7 @@ func (s *Server) routes() http.Handler {
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "no such endpoint")
 		})
+		r.Get("/openapi.json", s.apiOpenAPI)
 		r.Get("/notifications", s.apiNotifications)
 		r.Post("/notifications/{id}/read", s.apiMarkNotificationRead)
 		r.With(s.limitRunCreation).Post("/runs", s.apiCreateRun)

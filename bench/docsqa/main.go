@@ -58,7 +58,7 @@ func main() {
 	dir := flag.String("dir", "/usr/share/doc/postgresql-doc-15/html", "directory of HTML pages")
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
 	addrFile := flag.String("addr-file", "", "write the bound host:port here once listening")
-	engine := flag.String("engine", "bm25", "search program in front of the pages: bm25 (our own page), omega, htdig, namazu or pagefind")
+	engine := flag.String("engine", "bm25", "search program in front of the pages: bm25 (our own page), omega, htdig, namazu, pagefind, swishe, swishpp or recoll")
 	cache := flag.String("cache", "", "directory for the search program's index, built once and reused (default .data/docsqa/ENGINE-DIRNAME)")
 	templateFile := flag.String("template-file", "", "write the results-page URL template (url:… engine) here once listening")
 	indexOnly := flag.Bool("index-only", false, "build the search program's index and exit")
@@ -66,6 +66,9 @@ func main() {
 
 	if real, err := filepath.EvalSymlinks(*dir); err == nil {
 		*dir = real // Debian links the docs directory to the versioned one
+	}
+	if abs, err := filepath.Abs(*dir); err == nil {
+		*dir = abs // the programs index from their cache directory
 	}
 	if *cache == "" {
 		*cache = filepath.Join(".data", "docsqa", *engine+"-"+filepath.Base(filepath.Dir(*dir))+"-"+filepath.Base(*dir))

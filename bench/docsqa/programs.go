@@ -40,12 +40,16 @@ var programs = map[string]program{
 	"htdig":    {index: htdigIndex, mount: htdigMount, needs: map[string]string{"htdig": "htdig", htsearchCGI: "htdig"}},
 	"namazu":   {index: namazuIndex, mount: namazuMount, needs: map[string]string{"mknmz": "namazu2-index-tools", namazuCGI: "namazu2"}},
 	"pagefind": {index: pagefindIndex, mount: pagefindMount, needs: map[string]string{"npx": "npm"}},
+	"swishe":   {index: swisheIndex, mount: swisheMount, needs: map[string]string{"swish-e": "swish-e", swishCGI: "swish-e"}},
+	"swishpp":  {index: swishppIndex, mount: swishppMount, needs: map[string]string{"index++": "swish++", "search++": "swish++"}},
+	"recoll":   {index: recollIndex, mount: recollMount, needs: map[string]string{"recollindex": "recollcmd", "recollq": "recollcmd"}},
 }
 
 const (
 	omegaCGI    = "/usr/lib/cgi-bin/omega/omega"
 	htsearchCGI = "/usr/lib/cgi-bin/htsearch"
 	namazuCGI   = "/usr/lib/cgi-bin/namazu.cgi"
+	swishCGI    = "/usr/lib/swish-e/swish.cgi"
 	// htdigSite is the placeholder site ht://Dig indexes the tree under;
 	// htsearch's url_part_aliases turn it into the server's real address,
 	// so the index outlives the (random) port it was built for.

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Answers benchmark (issue 22): six sources Quarry's other benchmarks do not
+# use, each served on loopback behind a real search program by
+# bench/docsqa's server, every question run through `quarry research --json`
+# with that program's results page as QUARRY_SEARCH_ENGINES=url:…, then
+# scored by bench/answers/score.py (facts in the Summary, facts anywhere,
+# sentence precision against bench/answers/labels.tsv, words per report).
+#
+#   bench/answers/run.sh [OUT=/tmp/answers-out] [DEPTH=standard]
+#
+#   set          questions                       pages (Debian package or testdata)          program
+#   apache       bench/answers/apache.tsv        apache2-doc manual/en (module reference)    swishe  (Swish-e, stock swish.cgi)
+#   postfix      bench/answers/postfix.tsv       postfix-doc html (postconf.5 reference)     swishpp (swish++ index++/search++)
+#   zsh          bench/answers/zsh.tsv           zsh-doc html (texi2html)                    recoll  (Recoll recollindex/recollq)
+#   readability  bench/answers/readability.tsv   testdata/readability (saved news/blogs)     swishpp
+#   trafilatura  bench/answers/trafilatura.tsv   testdata/trafilatura (saved news/blogs)     swishe
+#   postlight    bench/answers/postlight.tsv     testdata/postlight (saved news)             recoll
+#
+# Environment: SET=<name> runs one set; JOBS=3 runs that many sets at once
+# (each with its own server; questions within a set run one at a time);
+# DATABASE_URL (default the local trust-auth Postgres), QUARRY_CHROMIUM
+# (default /usr/bin/chromium). Reports stay in OUT/<set>/NN.json (NN.log
+# beside it); OUT/times.txt records how long each question and the whole
+# run took. Rescore with `python3 bench/answers/score.py OUT`.
+#
+# Missing Debian packages are installed by scripts/deps.sh when run as
+# root, otherwise it prints the apt-get command to run.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${1:-/tmp/answers-out}
+DEPTH=${2:-standard}
+export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
+export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
+JOBS=${JOBS:-3}
+
+scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
+	apache2-doc postfix-doc zsh-doc chromium python3
+
+# name questions pages program
+SETS=(
+	"apache bench/answers/apache.tsv /usr/share/doc/apache2-doc/manual/en swishe"
+	"postfix bench/answers/postfix.tsv /usr/share/doc/postfix/html swishpp"
+	"zsh bench/answers/zsh.tsv /usr/share/doc/zsh-common/html recoll"
+	"readability bench/answers/readability.tsv bench/answers/testdata/readability swishpp"
+	"trafilatura bench/answers/trafilatura.tsv bench/answers/testdata/trafilatura swishe"
+	"postlight bench/answers/postlight.tsv bench/answers/testdata/postlight recoll"
+)
+chosen=()
+for s in "${SETS[@]}"; do
+	read -r name _ <<<"$s"
+	if [ -z "${SET:-}" ] || [ "$SET" = "$name" ]; then chosen+=("$s"); fi
+done
+if [ ${#chosen[@]} -eq 0 ]; then
+	echo "run.sh: unknown SET=$SET" >&2
+	exit 2
+fi
+
+mkdir -p "$OUT"
+tmp=$(mktemp -d)
+trap 'for p in "$tmp"/*.pid; do [ -e "$p" ] && kill "$(cat "$p")" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+go build -o "$tmp/quarry" ./cmd/quarry
+go build -o "$tmp/docsqa" ./bench/docsqa
+git log -1 --format='commit %H %s' >"$OUT/commit.txt" 2>/dev/null || true
+
+# Build every index first, one at a time, so a broken program stops the
+# run before any question is asked.
+for s in "${chosen[@]}"; do
+	read -r name qs docs program <<<"$s"
+	if [ ! -d "$docs" ]; then
+		echo "run.sh: $docs is missing" >&2
+		exit 1
+	fi
+	"$tmp/docsqa" -engine "$program" -dir "$docs" -index-only
+done
+
+# run_set serves one source behind its program and asks its questions.
+run_set() {
+	local name=$1 qs=$2 docs=$3 program=$4
+	local out=$OUT/$name
+	mkdir -p "$out"
+	"$tmp/docsqa" -engine "$program" -dir "$docs" -addr-file "$tmp/$name.addr" \
+		-template-file "$tmp/$name.template" 2>"$out/serve.log" &
+	echo $! >"$tmp/$name.pid"
+	for _ in $(seq 600); do [ -s "$tmp/$name.template" ] && break; sleep 0.1; done
+	if [ ! -s "$tmp/$name.template" ]; then
+		echo "run.sh: $name: the $program server did not start:" >&2
+		cat "$out/serve.log" >&2
+		return 1
+	fi
+	local n=0 kind question f start
+	while IFS=$'\t' read -r kind question _; do
+		n=$((n + 1))
+		case $kind in '#excluded'*) continue ;; esac
+		f=$(printf '%s/%02d.json' "$out" "$n")
+		start=$(date +%s)
+		QUARRY_ALLOW_HOSTS=$(cat "$tmp/$name.addr") QUARRY_SEARCH_ENGINES="url:$(cat "$tmp/$name.template")" \
+			"$tmp/quarry" research --depth "$DEPTH" --json "$question" </dev/null >"$f" 2>"${f%.json}.log" || true
+		echo "$name $n $(( $(date +%s) - start ))s $question" | tee -a "$OUT/times.txt" >&2
+	done < <(awk '!/^[[:space:]]*$/ && (!/^#/ || /^#excluded/)' "$qs")
+	kill "$(cat "$tmp/$name.pid")" 2>/dev/null || true
+	rm -f "$tmp/$name.pid"
+}
+
+begin=$(date +%s)
+running=0
+for s in "${chosen[@]}"; do
+	read -r name qs docs program <<<"$s"
+	run_set "$name" "$qs" "$docs" "$program" &
+	running=$((running + 1))
+	if [ "$running" -ge "$JOBS" ]; then
+		wait -n || true
+		running=$((running - 1))
+	fi
+done
+wait
+echo "run took $(( $(date +%s) - begin ))s with JOBS=$JOBS" | tee -a "$OUT/times.txt" >&2
+
+python3 bench/answers/score.py "$OUT"

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Scores the answers benchmark (bench/answers/run.sh) for issue 22.
+
+    python3 bench/answers/score.py OUT [--labels FILE] [--unlabelled FILE] [--markdown]
+
+OUT holds OUT/<set>/NN.json, the `quarry research --json` output for the
+NN-th question of bench/answers/<set>.tsv. For every question it reports:
+
+- facts in Summary: every fact of the question appears in a cited sentence
+  of the report's first section (`## Summary`). A fact lists alternatives
+  separated by " | "; an alternative matches case-insensitively on word
+  boundaries, or case-sensitively when it starts with "=". A question of
+  kind "none" (no source states the answer) passes when the Summary says
+  that nothing read states it.
+- facts anywhere: the same, over every cited sentence of the report.
+- precision: the report's sentences (the Sources list left out), each
+  looked up by question id and normalised text in the labels file
+  (bench/answers/labels.tsv: id<TAB>sentence<TAB>1|0); precision is the
+  share of labelled sentences labelled 1. Sentences without a label are
+  counted apart and, with --unlabelled FILE, written there ready to label.
+- words: the words of the report, headings included, citation markers and
+  the Sources list left out; medians per source and per question kind.
+
+A question line in a .tsv that starts with "#excluded: reason" keeps its
+number but is neither run nor scored.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SETS = ["apache", "postfix", "zsh", "readability", "trafilatura", "postlight"]
+KINDS = ["one-fact", "several-facts", "why", "how", "compare", "list", "none"]
+CITE = re.compile(r"((?:\s*\[S\d+\])+)")
+# What a Summary says when nothing read answers (kind "none").
+ABSENT = re.compile(
+    r"\b(none of the sources|no source|not (?:state|stated|say|said|mention|mentioned|found|find)|"
+    r"does not (?:state|say|mention)|do not (?:state|say|mention)|could not (?:find|be found)|"
+    r"did not find|no (?:answer|information)|nothing (?:read|found))", re.I)
+
+
+def questions(path):
+    """The questions of one set: (number, kind, question, facts, excluded)."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.strip():
+                continue
+            excluded = line.startswith("#excluded")
+            if line.startswith("#") and not excluded:
+                continue
+            fields = line.split("\t")
+            if excluded:
+                fields = fields[1:]
+            kind, q, facts = fields[0], fields[1], fields[2:]
+            facts = [[a.strip() for a in fact.split(" | ")] for fact in facts if fact.strip()]
+            out.append((len(out) + 1, kind, q, facts, excluded))
+    return out
+
+
+def normalise(text):
+    """A sentence as labels.tsv keys it: citations and Markdown marks
+    removed, whitespace collapsed."""
+    text = CITE.sub(" ", text)
+    text = re.sub(r"\\(.)", r"\1", text).replace("`", "").replace("**", "")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def split_uncited(text):
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])", text) if s.strip()]
+
+
+def sections(markdown):
+    """The report's sections before the Sources list, as (heading, lines)."""
+    body = re.split(r"(?m)^## Sources\s*$", markdown)[0]
+    out = []
+    for line in body.splitlines():
+        if line.startswith("#"):
+            out.append((line.lstrip("#").strip(), []))
+            continue
+        if not out:
+            out.append(("", []))
+        out[-1][1].append(line)
+    return out
+
+
+def sentences(lines):
+    """The sentences of some report lines: (normalised text, cited)."""
+    out = []
+    for line in lines:
+        line = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", line).strip()
+        if not line or line.startswith("|---"):
+            continue
+        parts = CITE.split(line)
+        for i in range(0, len(parts), 2):
+            seg = parts[i]
+            cited = i + 1 < len(parts)
+            if cited:
+                if normalise(seg):
+                    out.append((normalise(seg), True))
+            else:
+                for s in split_uncited(seg):
+                    if normalise(s):
+                        out.append((normalise(s), False))
+    return out
+
+
+def words(secs):
+    n = 0
+    for heading, lines in secs:
+        for text in [heading] + lines:
+            n += sum(1 for w in normalise(text).split() if re.search(r"\w", w))
+    return n
+
+
+def matches(alt, text):
+    if alt.startswith("="):
+        return re.search(r"(?<!\w)" + re.escape(alt[1:]) + r"(?!\w)", text) is not None
+    return re.search(r"(?<!\w)" + re.escape(alt) + r"(?!\w)", text, re.I) is not None
+
+
+def facts_found(facts, sents, kind):
+    """Whether every fact is in a cited sentence (kind none: whether an
+    absence is stated), and the per-fact marks."""
+    if kind == "none":
+        ok = any(ABSENT.search(s) for s, _ in sents)
+        return ok, ["+absent" if ok else "-absent"]
+    marks = []
+    for fact in facts:
+        hit = any(matches(a, s) for a in fact for s, cited in sents if cited)
+        marks.append(("+" if hit else "-") + fact[0].lstrip("="))
+    return all(m.startswith("+") for m in marks), marks
+
+
+def load_labels(path):
+    labels = {}
+    if not os.path.exists(path):
+        return labels
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            try:
+                qid, text, label = line.split("\t")
+            except ValueError:
+                sys.exit("%s:%d: want id<TAB>sentence<TAB>1|0" % (path, n))
+            if label not in ("0", "1"):
+                sys.exit("%s:%d: label must be 1 or 0, not %r" % (path, n, label))
+            labels[(qid, normalise(text))] = label == "1"
+    return labels
+
+
+def score_report(markdown, kind, facts, qid, labels):
+    """One report's measures."""
+    secs = sections(markdown)
+    summary = secs[0][1] if secs else []
+    all_sents = [s for _, lines in secs for s in sentences(lines)]
+    in_summary, summary_marks = facts_found(facts, sentences(summary), kind)
+    anywhere, _ = facts_found(facts, all_sents, kind)
+    rel = lab = 0
+    unlabelled = []
+    for text, _ in all_sents:
+        label = labels.get((qid, text))
+        if label is None:
+            unlabelled.append(text)
+        else:
+            lab += 1
+            rel += label
+    return {
+        "summary": in_summary, "anywhere": anywhere, "marks": summary_marks,
+        "relevant": rel, "labelled": lab, "unlabelled": unlabelled, "words": words(secs),
+    }
+
+
+def pct(a, b):
+    return "%5.1f%%" % (100.0 * a / b) if b else "    –"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--labels", default=os.path.join(HERE, "labels.tsv"))
+    ap.add_argument("--unlabelled", help="write unlabelled sentences here (id<TAB>sentence<TAB>)")
+    ap.add_argument("--markdown", action="store_true", help="print the per-source table as Markdown")
+    ap.add_argument("--sets", default=",".join(SETS))
+    args = ap.parse_args()
+    labels = load_labels(args.labels)
+    rows, unl_out = {}, []
+    by_kind = {k: [] for k in KINDS}
+    for name in args.sets.split(","):
+        qs = questions(os.path.join(HERE, name + ".tsv"))
+        rows[name] = []
+        for n, kind, q, facts, excluded in qs:
+            if excluded:
+                continue
+            qid = "%s-%02d" % (name, n)
+            path = os.path.join(args.out, name, "%02d.json" % n)
+            status, markdown = "missing", ""
+            if os.path.exists(path):
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        rep = json.load(f)
+                    status, markdown = rep.get("status", "?"), rep.get("report_markdown", "")
+                except (ValueError, OSError) as e:
+                    status = "bad-json"
+            r = score_report(markdown, kind, facts, qid, labels)
+            r.update(qid=qid, kind=kind, status=status)
+            rows[name].append(r)
+            by_kind[kind].append(r["words"])
+            for s in r["unlabelled"]:
+                unl_out.append("%s\t%s\t" % (qid, s))
+            if not args.markdown:
+                print("%-14s %-13s %-9s S%s A%s %3d words %2d/%-2d rel %2d unl  %s  %s" % (
+                    qid, kind, status, "+" if r["summary"] else "-", "+" if r["anywhere"] else "-",
+                    r["words"], r["relevant"], r["labelled"], len(r["unlabelled"]), " ".join(r["marks"]), q))
+
+    def agg(rs):
+        n = len(rs)
+        s = sum(r["summary"] for r in rs)
+        a = sum(r["anywhere"] for r in rs)
+        rel = sum(r["relevant"] for r in rs)
+        lab = sum(r["labelled"] for r in rs)
+        unl = sum(len(r["unlabelled"]) for r in rs)
+        w = statistics.median([r["words"] for r in rs]) if rs else 0
+        w1 = [r["words"] for r in rs if r["kind"] == "one-fact"]
+        return n, s, a, rel, lab, unl, w, (statistics.median(w1) if w1 else 0)
+
+    everything = [r for rs in rows.values() for r in rs]
+    table = [(name, agg(rs)) for name, rs in rows.items()] + [("overall", agg(everything))]
+    if args.markdown:
+        print("| source | questions | facts in Summary | facts anywhere | precision | unlabelled | median words | median words, one-fact |")
+        print("|---|---|---|---|---|---|---|---|")
+        for name, (n, s, a, rel, lab, unl, w, w1) in table:
+            print("| %s | %d | %d/%d = %s | %d/%d = %s | %d/%d = %s | %d | %g | %g |" % (
+                name, n, s, n, pct(s, n).strip(), a, n, pct(a, n).strip(), rel, lab, pct(rel, lab).strip(), unl, w, w1))
+        print()
+        print("| kind | questions | median words |")
+        print("|---|---|---|")
+        for k in KINDS:
+            if by_kind[k]:
+                print("| %s | %d | %g |" % (k, len(by_kind[k]), statistics.median(by_kind[k])))
+    else:
+        print()
+        print("%-12s %4s  %-18s %-18s %-22s %5s %7s %9s" % ("source", "qs", "facts in Summary", "facts anywhere", "precision", "unlab", "words", "words 1f"))
+        for name, (n, s, a, rel, lab, unl, w, w1) in table:
+            print("%-12s %4d  %3d/%-3d %s     %3d/%-3d %s     %4d/%-4d %s     %5d %7g %9g" % (
+                name, n, s, n, pct(s, n), a, n, pct(a, n), rel, lab, pct(rel, lab), unl, w, w1))
+        print()
+        print("median words by kind: " + ", ".join(
+            "%s %g (%d)" % (k, statistics.median(by_kind[k]), len(by_kind[k])) for k in KINDS if by_kind[k]))
+    if args.unlabelled:
+        with open(args.unlabelled, "w", encoding="utf-8") as f:
+            f.write("\n".join(unl_out) + ("\n" if unl_out else ""))
+
+
+if __name__ == "__main__":
+    main()
