@@ -27,12 +27,19 @@ func holdAnswerFirst(report string, parts []part) string {
 	if len(secs) == 0 || len(parts) == 0 {
 		return report
 	}
+	spans := make([][]text.Span, len(secs))
+	taken := make([]map[int]bool, len(secs)) // sentences moved into the opening
+	for i := range secs {
+		spans[i] = text.Sentences(secs[i].body)
+		taken[i] = map[int]bool{}
+	}
+	opening := answers(parts, spans, taken)
 	var out []section
 	for i, s := range secs {
 		if i == 0 {
-			s.body = summaryBody(s.body, parts)
+			s.body = summaryBody(opening, s.body, spans[0], taken[0], parts)
 		} else {
-			s.body = relevantOnly(s.body, parts)
+			s.body = relevantOnly(s.body, spans[i], taken[i], parts)
 		}
 		if strings.TrimSpace(s.body) != "" || i == 0 {
 			out = append(out, s)
@@ -50,6 +57,55 @@ func holdAnswerFirst(report string, parts []part) string {
 		b.WriteString(strings.TrimSpace(s.body))
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// answers picks the opening sentence of each part, in order: the model's
+// sentence that best states it, from the first section if one there does,
+// else from a later section (moved up, not repeated); else the part's best
+// key sentence quoted with its citation; else the sentence that no source
+// states it. taken records the model's sentences used.
+func answers(parts []part, spans [][]text.Span, taken []map[int]bool) []string {
+	var opening []string
+	said := map[string]bool{} // a sentence that answers two parts is written once
+	add := func(s string) {
+		if k := text.OneLine(research.StripCitations(s)); !said[k] {
+			said[k] = true
+			opening = append(opening, s)
+		}
+	}
+	for _, p := range parts {
+		bestSec, best, score := -1, -1, 0.0
+		for si := range spans {
+			if si > 0 && bestSec == 0 {
+				break // the first section answers: nothing is moved
+			}
+			for k, sp := range spans[si] {
+				if taken[si][k] {
+					continue
+				}
+				plain := research.StripCitations(sp.Text)
+				s := answerScore(plain, p)
+				if si == 0 && !p.cov.Covered() && declaresUnknown(plain) && text.Containment(text.Tokens(p.criterion), text.NewSet(text.Tokens(plain))) >= 0.5 {
+					s = 1 // the model said so itself, naming the part
+				} else if declaresUnknown(plain) {
+					s = 0
+				}
+				if s >= minRelevance && s > score {
+					bestSec, best, score = si, k, s
+				}
+			}
+		}
+		switch {
+		case best >= 0:
+			taken[bestSec][best] = true
+			add(strings.TrimSpace(spans[bestSec][best].Text))
+		case len(p.key) > 0:
+			add(cite(p.key[0].text, p.key[0].id))
+		default:
+			add(notStated(p.criterion))
+		}
+	}
+	return opening
 }
 
 // section is a "## " heading line (empty before the first heading) and the
@@ -151,14 +207,13 @@ func declaresUnknown(plain string) bool {
 	return strings.Contains(strings.ToLower(plain), "could not be determined")
 }
 
-// relevantOnly removes from body the sentences that bear on no part,
-// keeping the rest as written.
-func relevantOnly(body string, parts []part) string {
-	spans := text.Sentences(body)
+// relevantOnly removes from body the sentences that bear on no part and
+// those moved into the opening, keeping the rest as written.
+func relevantOnly(body string, spans []text.Span, taken map[int]bool, parts []part) string {
 	var b strings.Builder
 	at := 0
-	for _, sp := range spans {
-		if keepSentence(research.StripCitations(sp.Text), parts) {
+	for k, sp := range spans {
+		if !taken[k] && keepSentence(research.StripCitations(sp.Text), parts) {
 			continue
 		}
 		b.WriteString(body[at:sp.Start])
@@ -203,47 +258,17 @@ func tidy(body string) string {
 	return strings.Join(lines, "\n")
 }
 
-// summaryBody rebuilds the first section: the answer to each part in
-// order, then the model's other sentences there that bear on a part.
-func summaryBody(body string, parts []part) string {
-	spans := text.Sentences(body)
-	used := make([]bool, len(spans))
-	var opening []string
-	said := map[string]bool{} // a sentence that answers two parts is written once
-	add := func(s string) {
-		if k := text.OneLine(research.StripCitations(s)); !said[k] {
-			said[k] = true
-			opening = append(opening, s)
-		}
+// summaryBody is the first section: the opening, then the model's other
+// sentences there that bear on a part.
+func summaryBody(opening []string, body string, spans []text.Span, taken map[int]bool, parts []part) string {
+	said := map[string]bool{}
+	for _, o := range opening {
+		said[text.OneLine(research.StripCitations(o))] = true
 	}
-	for _, p := range parts {
-		best, score := -1, 0.0
-		for i, sp := range spans {
-			if used[i] {
-				continue
-			}
-			plain := research.StripCitations(sp.Text)
-			s := answerScore(plain, p)
-			if !p.cov.Covered() && declaresUnknown(plain) && text.Containment(text.Tokens(p.criterion), text.NewSet(text.Tokens(plain))) >= 0.5 {
-				s = 1 // the model said so itself, naming the part
-			}
-			if s >= minRelevance && s > score {
-				best, score = i, s
-			}
-		}
-		switch {
-		case best >= 0:
-			used[best] = true
-			add(strings.TrimSpace(spans[best].Text))
-		case len(p.key) > 0:
-			add(cite(p.key[0].text, p.key[0].id))
-		default:
-			add(notStated(p.criterion))
-		}
-	}
-	for i, sp := range spans {
-		if !used[i] && keepSentence(research.StripCitations(sp.Text), parts) && !declaresUnknown(sp.Text) {
-			add(strings.TrimSpace(sp.Text))
+	for k, sp := range spans {
+		plain := research.StripCitations(sp.Text)
+		if !taken[k] && !said[text.OneLine(plain)] && !declaresUnknown(plain) && keepSentence(plain, parts) {
+			opening = append(opening, strings.TrimSpace(sp.Text))
 		}
 	}
 	var b strings.Builder

@@ -104,9 +104,10 @@ func TestEngineStagesEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Synthesize: %v", err)
 		}
-		// Held answer first: the Overview states every part, the span and
-		// total length (which the model left to Dimensions) quoted from S2.
-		held := "## Overview\nThe Golden Gate Bridge opened on May 28, 1937 [S1]. The Golden Gate Bridge has a main span of 1,280 metres and a total length of 2,737 metres [S2].\n\n## Dimensions\nIts main span is 1,280 metres [S2]."
+		// Held answer first: the Overview states every part in order — the
+		// span the model wrote under Dimensions moved up (Dimensions, left
+		// empty, is dropped), the total length it never wrote quoted from S2.
+		held := "## Overview\nThe Golden Gate Bridge opened on May 28, 1937 [S1]. Its main span is 1,280 metres [S2]. The Golden Gate Bridge has a main span of 1,280 metres and a total length of 2,737 metres [S2]."
 		if md != held {
 			t.Errorf("report = %q, want %q", md, held)
 		}
