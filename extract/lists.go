@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -174,6 +175,9 @@ func announcedLists(doc *html.Node) map[string]string {
 			if lead := leadIn(n); lead != "" {
 				if lines := listLines(n, plainItemText); lines != nil {
 					out[lead] = withList(lead, lines)
+					if tail := tailAfter(n); tail != "" {
+						out[lead] += "\n\n" + tail
+					}
 				}
 			}
 		}
@@ -183,6 +187,30 @@ func announcedLists(doc *html.Node) map[string]string {
 	}
 	walk(doc)
 	return out
+}
+
+// tailAfter returns the sentence a page writes right after list n outside
+// any paragraph ("<ul>…</ul> Most tables are rowid tables. <p>…"), which
+// extractors drop with the bare text around it: the inline content up to
+// the next block element, when it is a finished sentence of three words or
+// more; "" otherwise.
+func tailAfter(n *html.Node) string {
+	var b strings.Builder
+	for s := n.NextSibling; s != nil; s = s.NextSibling {
+		if s.Type == html.ElementNode && (blockTags[s.DataAtom] || !isKnownInline(s)) {
+			break
+		}
+		if s.Type == html.TextNode {
+			b.WriteString(s.Data)
+		} else if s.Type == html.ElementNode {
+			b.WriteString(strings.Join(nodeParagraphs(s, maxRestoredItemLen), " "))
+		}
+	}
+	t := collapseSpace(b.String())
+	if len(strings.Fields(t)) < 3 || !strings.ContainsAny(t[len(t)-1:], ".!?") {
+		return ""
+	}
+	return t
 }
 
 // leadIn returns the text of the paragraph right before list n when it
@@ -232,7 +260,11 @@ func restoreLists(paras []string, lists map[string]string) []string {
 			out = append(out, p)
 			continue
 		}
+		full, tail, _ := strings.Cut(full, "\n\n")
 		out = append(out, full)
+		if tail != "" && !slices.Contains(paras, tail) {
+			out = append(out, tail)
+		}
 		// Items the extraction kept as paragraphs are now in full.
 		_, lines := splitList(full)
 		for _, line := range lines {

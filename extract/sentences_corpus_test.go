@@ -27,7 +27,8 @@ type sentenceCase struct {
 
 var sentenceCorpus = []sentenceCase{
 	{name: "sqlite-rowidtable", // a list after "… that", then a paragraph
-		whole: []string{"A \"rowid table\" is any table in an SQLite schema that\n- is not a virtual table, and\n- is not a WITHOUT ROWID table."},
+		whole: []string{"A \"rowid table\" is any table in an SQLite schema that\n- is not a virtual table, and\n- is not a WITHOUT ROWID table.",
+			"Most tables in a typical SQLite database schema are rowid tables."},
 		apart: [][2]string{{"schema that", "Rowid tables are distinguished"}}},
 	{name: "sqlite-withoutrowid", // code blocks between sentences, numbered headings
 		whole: []string{"1.1. Syntax", "For example:", "CREATE TABLE IF NOT EXISTS wordcount(\nword TEXT PRIMARY KEY,\ncnt INTEGER\n) WITHOUT ROWID;",
