@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/quarryhq/quarry/text"
 )
 
 // Bounds on a list kept with the sentence that introduces it: longer
@@ -75,6 +77,23 @@ func listLines(n *html.Node, itemText func(*html.Node) []string) []string {
 	return lines
 }
 
+// carries reports whether the sentence lead keeps the list of lines: a
+// sentence left open always does (its items finish it); one that ends
+// with a colon does when every item is at most one sentence. Items that
+// are entries of their own ("NULL. The value is a NULL value.") stay
+// statements of their own.
+func carries(lead string, lines []string) bool {
+	if !strings.HasSuffix(strings.TrimSpace(lead), ":") {
+		return true
+	}
+	for _, l := range lines {
+		if len(text.Sentences(itemOf(l))) > 1 {
+			return false
+		}
+	}
+	return true
+}
+
 // withList is lead followed by its list's lines.
 func withList(lead string, lines []string) string {
 	return strings.TrimRightFunc(lead, unicode.IsSpace) + "\n" + strings.Join(lines, "\n")
@@ -105,7 +124,7 @@ func (b *textBuilder) leadList(n *html.Node, itemText func(*html.Node) []string)
 		return false
 	}
 	lines := listLines(n, itemText)
-	if lines == nil {
+	if lines == nil || !carries(lead, lines) {
 		return false
 	}
 	if fromCur {
@@ -173,7 +192,7 @@ func announcedLists(doc *html.Node) map[string]string {
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode && (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) {
 			if lead := leadIn(n); lead != "" {
-				if lines := listLines(n, plainItemText); lines != nil {
+				if lines := listLines(n, plainItemText); lines != nil && carries(lead, lines) {
 					out[lead] = withList(lead, lines)
 					if tail := tailAfter(n); tail != "" {
 						out[lead] += "\n\n" + tail

@@ -50,7 +50,8 @@ var sentenceCorpus = []sentenceCase{
 		apart: [][2]string{{"LimitRequestBody Directive", "Description"}, {"1073741824", "Context"}}},
 	{name: "python-ipaddress", // a numbered list after a colon, definition terms, doctest blocks
 		whole: []string{"Source code: Lib/ipaddress.py",
-			"The following constitutes a valid IPv4 address:\n1. A string in decimal-dot notation, consisting of four decimal integers in the inclusive range 0–255, separated by dots (e.g. 192.168.0.1). Each integer represents an octet (byte) in the address. Leading zeroes are not tolerated to prevent confusion with octal notation.\n2. An integer that fits into 32 bits.\n3. An integer packed into a bytes object of length 4 (most significant octet first).",
+			// Items that are several sentences each stay statements of their own.
+			"The following constitutes a valid IPv4 address:", "An integer that fits into 32 bits.",
 			"class ipaddress.IPv4Address(address): Construct an IPv4 address.",
 			"max_prefixlen: The total number of bits in the address representation for this version: 32 for IPv4, 128 for IPv6."},
 		apart: [][2]string{{"manipulation library", "Source code"}, {"Lib/ipaddress.py", "provides the capabilities"}, {"32 bits", ">>>"}}},
