@@ -368,8 +368,11 @@ func planJSON(engine string) string {
 const heartbeatDone = `{"done": true, "reason": "Every criterion is addressed by the sources gathered."}`
 
 // unsupportedClaim is a sentence no source states, cited to a real source
-// in the form the synthesis prompt asks for.
-const unsupportedClaim = "WeWork was fined $9 billion by the European Commission in 2019"
+// in the form the synthesis prompt asks for. It bears on the question (who
+// is investigating WeWork), so the answer-first check keeps it and only
+// verification can catch it. (Left irrelevant, it would be dropped by that
+// check before verification ever saw it.)
+const unsupportedClaim = "WeWork is being investigated by the European Commission, which fined it $9 billion in 2019"
 
 // evidenceSource is one source as the synthesis prompt shows it.
 type evidenceSource struct {

@@ -227,6 +227,12 @@ func keepSentence(plain string, parts []part) bool {
 	if declaresUnknown(plain) || len(text.Tokens(plain)) == 0 {
 		return true
 	}
+	// A disagreement note is Quarry's own statement about an asked value
+	// (the verifier checks it against both sources); it names the values,
+	// not the question's words.
+	if strings.HasPrefix(plain, research.DisagreePrefix) {
+		return true
+	}
 	for _, p := range parts {
 		if sentenceRelevance(plain, p) >= minRelevance {
 			return true
