@@ -154,7 +154,7 @@ func verify(sents []ReportSentence, sources []research.Source, prior []research.
 	for i, s := range sents {
 		c := SentenceCheck{Index: i, Section: s.Section, Text: s.Plain, Citations: research.Citations(s.Raw)}
 		c.Inference = inferenceRe.MatchString(s.Raw)
-		c.Undetermined = strings.Contains(text.Fold(s.Plain), "could not be determined")
+		c.Undetermined = research.IsUndetermined(s.Plain)
 		c.Valid = true
 		for _, id := range c.Citations {
 			markers++
@@ -401,7 +401,10 @@ func (s *docSet) idRange() string {
 
 // checkCriteria decides for each criterion whether the report answers it
 // (a valid cited sentence under its section, or relevant to it anywhere) or
-// declares it undetermined.
+// declares it undetermined. A report answers first (DESIGN.md,
+// Synthesize): its Summary opens with one answer per criterion in the
+// question's order, so a criterion still open after those checks takes the
+// first Summary sentence that no other criterion claimed.
 func checkCriteria(criteria []string, sents []SentenceCheck) []CriterionCheck {
 	var sections []string
 	seen := map[string]bool{}
@@ -411,11 +414,12 @@ func checkCriteria(criteria []string, sents []SentenceCheck) []CriterionCheck {
 			sections = append(sections, s.Section)
 		}
 	}
+	answers := func(s SentenceCheck) bool { return s.Factual && len(s.Citations) > 0 && s.Valid }
+	claimed := map[int]bool{}
 	out := make([]CriterionCheck, 0, len(criteria))
 	for _, cr := range criteria {
 		ct := text.NewSet(text.Tokens(cr))
 		check := CriterionCheck{Criterion: cr, Section: bestSection(ct, sections)}
-		answers := func(s SentenceCheck) bool { return s.Factual && len(s.Citations) > 0 && s.Valid }
 		for _, s := range sents {
 			if check.Section != "" && s.Section == check.Section && answers(s) {
 				check.Answered = true
@@ -445,7 +449,27 @@ func checkCriteria(criteria []string, sents []SentenceCheck) []CriterionCheck {
 				}
 			}
 		}
+		for _, i := range check.Sentences {
+			claimed[i] = true
+		}
 		out = append(out, check)
+	}
+	if len(sents) == 0 || len(sections) < 1 {
+		return out
+	}
+	summary := sections[0]
+	for k := range out {
+		if out[k].Answered || out[k].Undetermined {
+			continue
+		}
+		for _, s := range sents {
+			if s.Section == summary && answers(s) && !claimed[s.Index] {
+				claimed[s.Index] = true
+				out[k].Answered = true
+				out[k].Sentences = append(out[k].Sentences, s.Index)
+				break
+			}
+		}
 	}
 	return out
 }

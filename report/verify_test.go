@@ -242,3 +242,24 @@ func TestVerifyOptions(t *testing.T) {
 		t.Errorf("score %v should fail the default threshold", v.Sentences[0].Score)
 	}
 }
+
+// An answer-first Summary states each part in the question's order: a
+// sentence there answers the part nothing else claims, however few of its
+// words it repeats, and "None of the sources read states …" declares a
+// part unanswered.
+func TestVerifyAnswerFirstSummary(t *testing.T) {
+	md := "## Summary\n\nThe server reads its settings from /etc/ember/ember.conf at start-up. [S1]\n\n" + research.NotStated("How large is Titan?") + "\n"
+	v := report.Verify(md, verifySources, nil, verifyCriteria, report.DefaultVerifyOptions())
+	if c := v.Criteria[0]; !c.Answered || len(c.Sentences) != 1 || c.Sentences[0] != 0 {
+		t.Errorf("criterion %+v, want answered by the Summary's first sentence", c)
+	}
+	if c := v.Criteria[1]; c.Answered || !c.Undetermined {
+		t.Errorf("criterion %+v, want declared undetermined", c)
+	}
+	if !v.Sentences[1].Undetermined || v.Sentences[1].Factual {
+		t.Errorf("sentence %+v, want the unstated part read as undetermined", v.Sentences[1])
+	}
+	if v.CriteriaCoverage != 1 {
+		t.Errorf("criteria coverage %v, want 1", v.CriteriaCoverage)
+	}
+}

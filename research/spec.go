@@ -140,3 +140,20 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 // Undetermined is the sentence a report uses for a criterion the sources do
 // not answer.
 const Undetermined = "This could not be determined from the available sources."
+
+// NotStatedLead opens the sentence an answer-first Summary uses for a part
+// of the question that no source read states (NotStated).
+const NotStatedLead = "None of the sources read states"
+
+// NotStated is the sentence that says no source read answers part, a
+// criterion in the question's words.
+func NotStated(part string) string {
+	return NotStatedLead + " an answer to “" + strings.TrimSpace(part) + "”."
+}
+
+// IsUndetermined reports whether a report sentence (plain text) declares a
+// criterion unanswered, in either of the two forms above.
+func IsUndetermined(plain string) bool {
+	l := strings.ToLower(plain)
+	return strings.Contains(l, "could not be determined") || strings.HasPrefix(l, strings.ToLower(NotStatedLead))
+}

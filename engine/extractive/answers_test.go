@@ -5,13 +5,31 @@ import (
 	"testing"
 
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
-// summaryOf returns the report's summary paragraph.
+// summaryOf returns the report's Summary, without its heading.
 func summaryOf(md string) string {
 	_, rest, _ := strings.Cut(md, "## Summary\n\n")
-	s, _, _ := strings.Cut(rest, "\n\n")
-	return s
+	s, _, _ := strings.Cut(rest, "\n## ")
+	return strings.TrimSpace(s)
+}
+
+// answerTo returns the Summary's answer to part k of the question (from
+// 0): its k-th paragraph with the list that follows it, or "".
+func answerTo(md string, k int) string {
+	var paras []string
+	for _, block := range strings.Split(summaryOf(md), "\n\n") {
+		if strings.HasPrefix(block, "- ") && len(paras) > 0 {
+			paras[len(paras)-1] += "\n" + block
+			continue
+		}
+		paras = append(paras, block)
+	}
+	if k >= len(paras) {
+		return ""
+	}
+	return paras[k]
 }
 
 // A value stated in a sentence too short to quote on its own merits ("The
@@ -230,10 +248,11 @@ func TestTurnOnIsAnsweredByActivate(t *testing.T) {
 			"A store opened once with checksums keeps them for every later session."},
 	}
 	_, md := synthesize(t, "Are record checksums used by default in Quillstore, and how do I turn them on?", src, research.DepthStandard)
-	_, sec, _ := strings.Cut(sectionOf(md, "How to turn them on"), "\n")
-	sec = strings.TrimSpace(sec)
-	if !strings.HasPrefix(sec, "- Applications can activate record checksums") {
-		t.Errorf("the how-to section does not lead with the manual's way to turn them on:\n%s", md)
+	if !strings.HasPrefix(answerTo(md, 1), "Applications can activate record checksums") {
+		t.Errorf("the how-to part is not answered with the manual's way to turn them on:\n%s", md)
+	}
+	if strings.Contains(md, "Section 4 describes") {
+		t.Errorf("a pointer to another section is quoted:\n%s", md)
 	}
 }
 
@@ -247,5 +266,28 @@ func TestPhrasalVerbs(t *testing.T) {
 		if got := phrasalRe.ReplaceAllStringFunc(in, phrasalVerb); got != want {
 			t.Errorf("%q -> %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A value question about "the number of columns" is answered by the
+// sentence under the heading that names it, not by a figure for the
+// number of something else; the items of a list a lead-in announces are
+// no headings.
+func TestValueOfTheMeasuredThing(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Limits In Quillstore", Text: "Maximum Number Of Columns\n\n" +
+		"The QUILL_MAX_COLUMN compile-time parameter is used to set an upper bound on:\n\n" +
+		"The number of columns in a table\n\n" +
+		"The number of columns in an index\n\n" +
+		"The number of values in an INSERT statement\n\n" +
+		"The default setting for QUILL_MAX_COLUMN is 2000.\n\n" +
+		"Maximum Number Of Pages\n\n" +
+		"Since the maximum number of pages in a store file is 4294967294, this is also an upper bound on the number of tables in a schema."}}
+	_, md := synthesize(t, "What is the default maximum number of columns in a Quillstore table?", src, research.DepthStandard)
+	if !strings.HasPrefix(answerTo(md, 0), "The default setting for QUILL\\_MAX\\_COLUMN is 2000. [S1]") || strings.Contains(md, "4294967294") {
+		t.Errorf("the answer is not the columns' default alone:\n%s", md)
+	}
+	p := docPool([2]string{src[0].Title, src[0].Text})
+	if i := sentenceIndex(t, p, "The default setting"); !p.sents[i].head[text.Stem("columns")] {
+		t.Errorf("the list items replaced the heading: head %v", p.sents[i].head)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/quarryhq/quarry/text"
 )
@@ -41,6 +42,15 @@ type criterion struct {
 	// ("Which journal modes does …" → mode): its answer is every item
 	// the best source lists, not one sentence.
 	enum string
+	// identTails are, for each of idents, the tokens of its last part when
+	// it is a qualified name ("functools.lru_cache" → lru, cache), or nil.
+	identTails [][]string
+	// measures are the stems of what the criterion asks to count or
+	// measure ("the number of columns" → column).
+	measures []string
+	// meanings are, per core word, the stems of the words that say the
+	// same (meaningOf, from WordNet).
+	meanings map[string][]string
 	// caps are the tokens of the words the criterion writes in capitals
 	// ("LISTEN", "TCP"): names a value criterion's evidence must say.
 	caps []string
@@ -128,6 +138,8 @@ func (p *pool) styled(c criterion, i int) float64 {
 		return commandBoost
 	case c.style == styleHowTo && (instructionRe.MatchString(s.text) || youCanRe.MatchString(s.text)):
 		return styleBoost
+	case c.style == styleValue && s.box && p.statesAttribute(c, i):
+		return directBoost // "Default: …" in the asked entry's box
 	case c.style == styleValue && s.hasNum && p.statesAttribute(c, i):
 		if directValueRe.MatchString(s.text) {
 			return directBoost
@@ -141,6 +153,18 @@ func (p *pool) styled(c criterion, i int) float64 {
 		return commandBoost
 	}
 	return 1
+}
+
+// whichNounRe matches a question for one named thing of a kind: "Which
+// merge strategy does …", "Which index type is …".
+var whichNounRe = regexp.MustCompile(`(?i)^which\s+(?:[\w-]+\s+){0,2}?([\w-]+)\s+(?:does|do|did|is|was|will|would|should|can)\b`)
+
+// asksName reports whether c asks which thing of a kind, by a noun that
+// names no figure (not "which value", "which port number").
+func asksName(c string) bool {
+	m := whichNounRe.FindStringSubmatch(strings.TrimSpace(c))
+	return m != nil && !valueWords[text.Stem(strings.ToLower(m[1]))] && !attributeWords[text.Stem(strings.ToLower(m[1]))] &&
+		!valueCritRe.MatchString("what "+m[1])
 }
 
 // memberRe matches a question for one member of a set: "which one is the
@@ -166,15 +190,9 @@ const adviceHints = "should avoid avoided not recommended unless needed instead 
 
 // attributeWords name the attribute a value question asks for ("the
 // default value of", "the maximum size of").
-var attributeWords = stems("default maximum minimum max min limit size length capacity upper lower bound")
+var attributeWords = stems(attributeWordList)
 
-// attributeSynonyms are the words a page may state an asked attribute
-// with: "the upper bound" is given as "the maximum number of … is 125".
-var attributeSynonyms = map[string][]string{
-	text.Stem("upper"): {text.Stem("maximum"), text.Stem("max")},
-	text.Stem("lower"): {text.Stem("minimum"), text.Stem("min")},
-	text.Stem("bound"): {text.Stem("maximum"), text.Stem("minimum"), text.Stem("max"), text.Stem("min"), text.Stem("limit")},
-}
+const attributeWordList = "default maximum minimum max min limit size length capacity upper lower bound"
 
 // directValueRe matches a sentence that gives an attribute's value
 // outright: "The default is 64MB", "the maximum value is 1200", "defaults
@@ -194,22 +212,66 @@ const directBoost = 2.0
 // of time" states no maximum of a message payload.
 func (p *pool) statesAttribute(c criterion, i int) bool {
 	s := &p.sents[i]
-	attribute, subject := false, false
+	attribute := false
+	var subjects []string
 	for _, t := range c.core {
 		switch {
 		case attributeWords[t]:
 			attribute = attribute || s.set[t]
-			for _, syn := range attributeSynonyms[t] {
-				attribute = attribute || s.set[syn]
+			for a := range attributeWords {
+				// "the maximum number … is 125" states an upper bound.
+				attribute = attribute || s.set[a] && sameMeaning(t, a, attributeMeanings())
 			}
 		case !valueWords[t]:
-			subject = subject || s.set[t] || s.head[t]
+			subjects = append(subjects, t)
 		}
 	}
-	for _, t := range c.ctx {
+	subjects = append(subjects, c.ctx...)
+	// The product every page is about ("SQLite") names no subject while
+	// the question names another ("columns").
+	if own := slices.DeleteFunc(slices.Clone(subjects), func(t string) bool { return p.topical[t] }); len(own) > 0 {
+		subjects = own
+	}
+	if len(c.measures) > 0 {
+		subjects = c.measures // "the number of columns" is about columns
+	}
+	subject := false
+	for _, t := range subjects {
 		subject = subject || s.set[t] || s.head[t]
 	}
-	return attribute && subject
+	return attribute && subject && !p.measuresAnother(c, i)
+}
+
+// measureRe finds what a figure counts or measures: "the number of
+// columns", "the size of a page".
+var measureRe = regexp.MustCompile(`(?i)\b(?:number|amount|size|length|count)\s+of\s+(?:(?:the|a|an)\s+)?([\pL\pN_-]+)`)
+
+// measured returns the stems of what s counts or measures.
+func measured(s string) []string {
+	var out []string
+	for _, m := range measureRe.FindAllStringSubmatch(s, -1) {
+		out = append(out, text.Stem(strings.ToLower(m[1])))
+	}
+	return out
+}
+
+// measuresAnother reports whether sentence i states the measure of
+// something else than c asks: "the maximum number of pages … is
+// 2147483646" does not give "the maximum number of columns".
+func (p *pool) measuresAnother(c criterion, i int) bool {
+	if len(c.measures) == 0 {
+		return false
+	}
+	got := measured(p.sents[i].text)
+	if len(got) == 0 {
+		return false
+	}
+	for _, m := range got {
+		if slices.Contains(c.measures, m) {
+			return false
+		}
+	}
+	return true
 }
 
 var howQuantityRe = regexp.MustCompile(`(?i)^how\s+(\w+)\b`)
@@ -239,6 +301,9 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	}
 	switch {
 	case cr.style != stylePlain:
+	case asksName(c):
+		// "Which index type does it create by default?": a name, not a
+		// figure.
 	case attributeCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleValue // "What is the upper bound?" asks for a value, not a definition
 	case definitionCritRe.MatchString(strings.TrimSpace(c)):
@@ -250,6 +315,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	case whyCritRe.MatchString(strings.TrimSpace(c)):
 		cr.style = styleReason
 		hints = append(hints, text.Tokens(reasonHints)...)
+		hints = append(hints, hintsFor(text.Tokens("reasons"))...)
 	}
 	if cr.member = memberRe.MatchString(c); cr.member && lean != "" {
 		cr.group = enumNoun(stripTopicParen(lean))
@@ -271,7 +337,12 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		}
 		if isTechnical(e) && len(g) > 1 {
 			cr.idents = append(cr.idents, g)
+			cr.identTails = append(cr.identTails, qualifiedTail(e))
 			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
+		} else if isCamelName(e) {
+			// "KeepAliveTimeout": a name written as code, whose entry a
+			// reference page labels with it (entryOf).
+			cr.identNames = append(cr.identNames, strings.ToLower(e))
 		}
 	}
 	if !isCapitalsWord(c) { // a criterion written all in capitals names nothing by them
@@ -293,10 +364,13 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.core = append(cr.core, t)
 		}
 	}
+	// A criterion is generic when it adds only soft words of its own to
+	// the question's ("What are the key facts about X?" of an edited
+	// plan); a part of the question is never generic, whatever its words.
 	goalSet := text.NewSet(goal)
 	soft := false
 	for _, t := range toks {
-		soft = soft || isSoft(t)
+		soft = soft || isSoft(t) && !goalSet[t]
 	}
 	cr.generic = soft
 	for _, t := range cr.core {
@@ -345,9 +419,53 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	cr.query.Add(cr.ctx, 0.7)
 	cr.query.Add(text.Tokens(heading), 1)
 	cr.query.Add(toks, 1)
-	cr.query.Add(actionSynonymsOf(toks), 0.8)
+	cr.meanings = meaningsOf(c)
+	cr.measures = measured(c)
+	for _, t := range toks {
+		cr.query.Add(cr.meanings[t], meaningWeight)
+		cr.query.Add(actionSynonyms[t], 0.8)
+	}
 	cr.query.Add(text.Tokens(c), 1) // the topic in parentheses too
 	return cr
+}
+
+// meaningWeight is the query weight of a word that says what a word of
+// the criterion says: below the criterion's own words.
+const meaningWeight = 0.5
+
+// qualifiedTail returns the tokens of the last part of a qualified name
+// ("functools.lru_cache" → lru, cache; "os.path.join" → join), or nil
+// when e has no qualifier or its last part names nothing of its own.
+func qualifiedTail(e string) []string {
+	e = strings.Trim(e, "`()")
+	k := strings.LastIndexAny(e, ".:/")
+	if k <= 0 || k == len(e)-1 {
+		return nil
+	}
+	toks := text.Tokens(e[k+1:])
+	if len(toks) == 0 || len(toks) == len(text.Tokens(e)) {
+		return nil
+	}
+	return toks
+}
+
+// isCamelName reports whether w is one word written in camel case, as
+// code names are ("KeepAliveTimeout", "maxRetries"): a lower-case letter
+// followed by a capital inside it, letters and digits only.
+func isCamelName(w string) bool {
+	if len(w) < 4 {
+		return false
+	}
+	prevLower := false
+	camel := false
+	for _, r := range w {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+		camel = camel || prevLower && unicode.IsUpper(r)
+		prevLower = unicode.IsLower(r)
+	}
+	return camel
 }
 
 // coreOf drops generic words from toks.
@@ -395,8 +513,11 @@ func phrasalVerb(m string) string {
 	return "enable"
 }
 
-// actionSynonyms are the verbs a manual may use for the asked one:
-// "activate … using the X statement" answers "how do I enable …".
+// actionSynonyms are the two verb pairs manuals use for one instruction
+// that WordNet 3.0 does not relate: its "enable" is "render capable", its
+// "activate" "set in motion", and neither is Related or Broader to the
+// other. Everything else that says the same comes from the lexicon
+// (meaningOf).
 var actionSynonyms = map[string][]string{
 	text.Stem("enable"):     {text.Stem("activate")},
 	text.Stem("activate"):   {text.Stem("enable")},
@@ -404,11 +525,22 @@ var actionSynonyms = map[string][]string{
 	text.Stem("deactivate"): {text.Stem("disable")},
 }
 
-// actionSynonymsOf returns the synonyms of the action verbs among toks.
-func actionSynonymsOf(toks []string) []string {
-	var out []string
-	for _, t := range toks {
-		out = append(out, actionSynonyms[t]...)
+// impliedBy returns the words of the criterion that sentence i says in
+// other words (meaningOf: "require" for "need", "signify" for "stand
+// for").
+func (p *pool) impliedBy(c criterion, i int) text.Set {
+	s := &p.sents[i]
+	out := text.Set{}
+	for _, t := range c.core {
+		if s.set[t] {
+			continue
+		}
+		for _, m := range slices.Concat(c.meanings[t], actionSynonyms[t]) {
+			if s.set[m] {
+				out[t] = true
+				break
+			}
+		}
 	}
 	return out
 }
@@ -461,10 +593,16 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	if c.style == styleValue && !p.namesSubject(c, i) {
 		return false // "well within the 16kB maximum" of something else
 	}
-	for _, t := range c.core {
-		for _, syn := range actionSynonyms[t] {
-			if s.set[syn] {
-				implied[t] = true // "activate" answers "how do I enable …"
+	for t := range p.impliedBy(c, i) {
+		implied[t] = true
+	}
+	if p.inAskedEntry(c, i) {
+		// "The minimum length is 4." under core.abbrev's label: the entry
+		// stands for the thing asked about; only what is asked of it
+		// must be said.
+		for _, t := range c.core {
+			if !attributeWords[t] && !valueWords[t] {
+				implied[t] = true
 			}
 		}
 	}
@@ -483,6 +621,22 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 		return cover >= ctxThreshold || p.explains(c, i)
 	}
 	return cover >= coverThreshold
+}
+
+// inAskedEntry reports whether sentence i belongs to the entry of an
+// identifier c names: its label is that identifier.
+func (p *pool) inAskedEntry(c criterion, i int) bool {
+	s := &p.sents[i]
+	if s.label == "" {
+		return false
+	}
+	l := strings.ToLower(s.label)
+	for _, n := range c.identNames {
+		if labelNames(l, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesContext reports whether sentence i is about what the part c leans
@@ -565,11 +719,19 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 // answered by a sentence that says "maximum" but nothing of clients.
 func (p *pool) namesIdentifiers(c criterion, i int) bool {
 	s := &p.sents[i]
-	for _, g := range c.idents {
+	has := func(g []string) bool {
 		for _, t := range g {
 			if !s.set[t] && !s.head[t] {
 				return false
 			}
+		}
+		return true
+	}
+	for k, g := range c.idents {
+		// A qualified name is named by its last part: "lru_cache" names
+		// "functools.lru_cache" on the page that documents it.
+		if !has(g) && (k >= len(c.identTails) || len(c.identTails[k]) == 0 || !has(c.identTails[k])) {
+			return false
 		}
 	}
 	return true
@@ -585,7 +747,7 @@ func (p *pool) labelsAnother(c criterion, i int) bool {
 		return false
 	}
 	first, _, _ := strings.Cut(s.label, " ")
-	if !isTechnical(strings.Trim(first, ",:`")) {
+	if !s.entry && !isTechnical(strings.Trim(first, ",:`")) {
 		return false
 	}
 	l := strings.ToLower(s.label + " " + s.text)

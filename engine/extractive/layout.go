@@ -21,13 +21,18 @@ type section struct {
 	heading  string
 	summary  bool
 	criteria []criterion
+	// named marks a heading the plan asks for without a criterion of its
+	// own (one a person added on review): it answers to its heading, and
+	// says so under it when nothing does.
+	named bool
 }
 
-// layout maps the spec's sections and criteria onto report sections: a
-// summary first, then each deliverable heading with the criteria it
-// answers. Criteria are matched to headings by position when the counts
-// agree (as Plan builds them), otherwise by shared words; a criterion that
-// matches no heading gets a section of its own.
+// layout maps the spec's sections and criteria onto report sections: the
+// summary first (the spec's own summary heading, or "Summary"), then each
+// deliverable heading with the criteria it answers. Criteria are matched
+// to headings by position when the counts agree (as Plan builds them),
+// otherwise by shared words; a criterion that matches no heading gets a
+// section of its own.
 func layout(spec research.TaskSpec, question string, goal, extra []string) []section {
 	var headings []string
 	seen := map[string]bool{}
@@ -49,32 +54,22 @@ func layout(spec research.TaskSpec, question string, goal, extra []string) []sec
 	if len(crits) == 0 {
 		crits = []string{strings.TrimSpace(question)}
 	}
-	var secs []section
-	if len(headings) == 0 || !summaryLikeRe.MatchString(headings[0]) {
-		secs = append(secs, section{heading: summaryHeading, summary: true})
+	secs := []section{{heading: summaryHeading, summary: true}}
+	if len(headings) > 0 && summaryLikeRe.MatchString(headings[0]) {
+		secs[0].heading, headings = headings[0], headings[1:]
 	}
-	for i, h := range headings {
-		secs = append(secs, section{heading: h, summary: i == 0 && summaryLikeRe.MatchString(h)})
+	for _, h := range headings {
+		secs = append(secs, section{heading: h})
 	}
-	if len(headings) == 1 && secs[0].summary {
-		// A single "Answer" section (the fallback plan) is the report's
-		// body: it answers the criteria itself.
-		secs[0].summary = false
-	}
-	var body []int // indexes of non-summary sections
-	for i, s := range secs {
-		if !s.summary {
-			body = append(body, i)
-		}
-	}
+	body := len(secs) - 1 // sections 1…body are the spec's own
 	for ci, c := range crits {
 		target := -1
-		if len(body) == len(crits) {
-			target = body[ci]
+		if body == len(crits) {
+			target = 1 + ci
 		} else {
 			ct := text.NewSet(text.Tokens(c))
 			best := 0.0
-			for _, si := range body {
+			for si := 1; si <= body; si++ {
 				if sc := text.Containment(text.Tokens(secs[si].heading), ct); sc > best {
 					best, target = sc, si
 				}
@@ -92,25 +87,10 @@ func layout(spec research.TaskSpec, question string, goal, extra []string) []sec
 	for i := range secs {
 		if !secs[i].summary && len(secs[i].criteria) == 0 {
 			secs[i].criteria = []criterion{newCriterion(secs[i].heading, secs[i].heading, goal, extra)}
+			secs[i].named = true
 		}
 	}
 	return secs
-}
-
-// sentenceBudget returns how many sentences a section and the summary may
-// quote, from the context budget: a quick run gets a short report.
-func sentenceBudget(b research.Budget) (perSection, perSummary int) {
-	switch t := b.ContextTokens; {
-	case t <= 0:
-		return 4, 3
-	case t <= 8000:
-		return 3, 2
-	case t <= 24000:
-		return 4, 3
-	case t <= 64000:
-		return 5, 3
-	}
-	return 6, 4
 }
 
 // bannedSentences returns the keys of the previous draft's sentences that

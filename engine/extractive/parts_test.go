@@ -104,8 +104,8 @@ func TestLeaningPartNeedsItsOwnSentence(t *testing.T) {
 		t.Errorf("%q not covered by the page that gives the reason", why)
 	}
 	_, md := synthesize(t, q, []research.Source{{ID: "S1", Title: "Pools — Tallyhall manual", Text: reason}}, research.DepthStandard)
-	if sec := sectionOf(md, "Why is there such a limit"); !strings.Contains(sec, "This limit arises from the fact that worker ids") {
-		t.Errorf("the reason is not quoted under its part:\n%s", md)
+	if !strings.Contains(summaryOf(md), "This limit arises from the fact that worker ids") || strings.Contains(md, research.NotStatedLead) {
+		t.Errorf("the Summary does not give the reason:\n%s", md)
 	}
 }
 
@@ -125,12 +125,10 @@ func TestEachPartGetsItsOwnSentence(t *testing.T) {
 	}
 	q := "How long does tally prune keep snapshots by default, and how long for snapshots not referenced by any branch?"
 	_, md := synthesize(t, q, src, research.DepthStandard)
-	first := sectionOf(md, "How long does tally prune keep snapshots by default")
-	lines := strings.Split(strings.TrimSpace(first), "\n")
-	if len(lines) == 0 || !strings.Contains(lines[0], "defaults to 60 days") {
+	if !strings.Contains(answerTo(md, 0), "defaults to 60 days") {
 		t.Errorf("the first part does not lead with its own answer:\n%s", md)
 	}
-	if second := sectionOf(md, "How long for snapshots not referenced"); !strings.Contains(second, "defaults to 14 days") {
+	if !strings.Contains(answerTo(md, 1), "defaults to 14 days") {
 		t.Errorf("the second part lacks its answer:\n%s", md)
 	}
 }
@@ -156,13 +154,13 @@ func TestAnnouncedListOfParagraphs(t *testing.T) {
 	}
 	q := "Which built-in codecs does Tallyhall provide, and which one is the default?"
 	_, md := synthesize(t, q, src, research.DepthStandard)
-	first := sectionOf(md, "Which built-in codecs")
+	first := answerTo(md, 0)
 	for _, c := range []string{"The lz4 codec", "The zstd codec", "The deflate codec"} {
-		if !strings.Contains(first, c) {
+		if !strings.Contains(first, "- "+c) {
 			t.Errorf("the list leaves out %q:\n%s", c, md)
 		}
 	}
-	if second := sectionOf(md, "Which one is the default"); !strings.Contains(second, "The lz4 codec, tuned for speed. This is the default.") {
+	if !strings.Contains(summaryOf(md), "The lz4 codec, tuned for speed. This is the default.") || strings.Contains(md, research.NotStatedLead) {
 		t.Errorf("the default is not stated with its codec:\n%s", md)
 	}
 }
@@ -201,10 +199,10 @@ func TestWhyPartQuotesTheReason(t *testing.T) {
 	}
 	q := "Why does the Tallyhall documentation advise against AUTOSNAPSHOT, and where does Tallyhall keep the list of snapshots?"
 	_, md := synthesize(t, q, src, research.DepthStandard)
-	if sec := sectionOf(md, "Why does the Tallyhall documentation advise"); !strings.Contains(sec, "should be avoided if not strictly needed") {
-		t.Errorf("the advice is not quoted under its part:\n%s", md)
+	if !strings.Contains(answerTo(md, 0), "should be avoided if not strictly needed") {
+		t.Errorf("the advice does not answer its part:\n%s", md)
 	}
-	if sec := sectionOf(md, "Where does Tallyhall keep"); !strings.Contains(sec, "internal table named tally") {
+	if !strings.Contains(answerTo(md, 1), "internal table named tally") {
 		t.Errorf("the second part lacks its answer:\n%s", md)
 	}
 }
@@ -226,10 +224,13 @@ func TestUpperBoundIsAMaximum(t *testing.T) {
 	}
 	q := "How many replicas can a Tallyhall store have by default, and what is the upper bound?"
 	_, md := synthesize(t, q, src, research.DepthStandard)
-	if sec := sectionOf(md, "How many replicas"); !strings.Contains(sec, "set to 3 by default") {
+	if !strings.Contains(answerTo(md, 0), "set to 3 by default") {
 		t.Errorf("the first part lacks its answer:\n%s", md)
 	}
-	if sec := sectionOf(md, "Upper bound"); !strings.Contains(sec, "cannot be raised above 64") {
+	if strings.Contains(md, "A replica is a read-only copy") {
+		t.Errorf("a definition answers no part of a value question:\n%s", md)
+	}
+	if !strings.Contains(answerTo(md, 1), "cannot be raised above 64") {
 		t.Errorf("the upper bound is not quoted under its part:\n%s", md)
 	}
 }
@@ -250,8 +251,9 @@ func TestComparisonQuotesTheCounterpart(t *testing.T) {
 	}
 	q := "What does deep SCAN do differently from quick SCAN?"
 	_, md := synthesize(t, q, src, research.DepthStandard)
+	t.Logf("report:\n%s", md)
 	paired := 0
-	for _, sec := range strings.Split(md, "\n## ")[1:] {
+	for _, sec := range strings.Split("\n"+md, "\n## ")[1:] {
 		quick := strings.Contains(sec, "Quick SCAN (without DEEP) only reads the block headers")
 		deep := strings.Contains(sec, "Deep SCAN reads every block into memory")
 		if quick != deep {
@@ -284,7 +286,7 @@ func TestWhyPartFindsTheMechanismBesideTheFigure(t *testing.T) {
 	}
 	q := "How much free disk space can COMPACT need, and why?"
 	_, md := synthesize(t, q, src, research.DepthStandard)
-	why := sectionOf(md, "Why")
+	why := answerTo(md, 1) + sectionOf(md, "Why")
 	if !strings.Contains(why, "works by copying the contents of the store into a scratch file") {
 		t.Errorf("the mechanism is not quoted under the why-part:\n%s", md)
 	}

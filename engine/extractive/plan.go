@@ -11,9 +11,9 @@ import (
 	"github.com/quarryhq/quarry/text"
 )
 
-// Plan limits (DESIGN.md, Intake).
+// Plan limits (DESIGN.md, Intake). A question gets as many criteria as it
+// has parts, at most maxCriteria.
 const (
-	minCriteria      = 3
 	maxCriteria      = 6
 	minActions       = 2
 	maxActions       = 5
@@ -28,15 +28,14 @@ const defaultEngine = "duckduckgo"
 const summaryHeading = "Summary"
 
 var (
-	leadRe       = regexp.MustCompile(`(?i)^(what|which)\s+(is|are|was|were)\b`)
-	whatIsRe     = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(.+)$`)
-	howDoIRe     = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|should|could|would|to)\s+(?:i|you|we|one)\s+(.+)$`)
-	howToRe      = regexp.MustCompile(`(?i)^how\s+to\s+(.+)$`)
-	howWorkRe    = regexp.MustCompile(`(?i)^how\s+(?:does|do)\s+(.+?)\s+work$`)
-	leadConjRe   = regexp.MustCompile(`(?i)^(?:and|but|also|plus|then|or)\s+`)
-	pronounRe    = regexp.MustCompile(`(?i)\b(it|they|them|its|their)\b`)
-	vagueRe      = regexp.MustCompile(`\b(?:stuff|things|something|anything|everything|best|good|latest)\b`)
-	sensibleNums = regexp.MustCompile(`(?i)\b(?:history|timeline|statistics?|growth|market|prices?|pricing|costs?|revenue|sales|population|budget|salary|salaries|inflation|gdp|elections?|(?:1[5-9]|20)\d{2})\b`)
+	leadRe     = regexp.MustCompile(`(?i)^(what|which)\s+(is|are|was|were)\b`)
+	whatIsRe   = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(.+)$`)
+	howDoIRe   = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|should|could|would|to)\s+(?:i|you|we|one)\s+(.+)$`)
+	howToRe    = regexp.MustCompile(`(?i)^how\s+to\s+(.+)$`)
+	howWorkRe  = regexp.MustCompile(`(?i)^how\s+(?:does|do)\s+(.+?)\s+work$`)
+	leadConjRe = regexp.MustCompile(`(?i)^(?:and|but|also|plus|then|or)\s+`)
+	pronounRe  = regexp.MustCompile(`(?i)\b(it|they|them|its|their)\b`)
+	vagueRe    = regexp.MustCompile(`\b(?:stuff|things|something|anything|everything|best|good|latest)\b`)
 )
 
 // Plan routes the message and, for research, builds a TaskSpec from the
@@ -173,9 +172,6 @@ func criteriaFor(q question) (criteria, headings []string) {
 			suffix = " for " + q.aspect
 		}
 		add(fmt.Sprintf("How do %s and %s differ%s?", a, b, suffix), "Differences")
-		add(fmt.Sprintf("What are the key characteristics of %s%s?", a, suffix), capitalise(a))
-		add(fmt.Sprintf("What are the key characteristics of %s%s?", b, suffix), capitalise(b))
-		add(fmt.Sprintf("When should %s or %s be chosen%s?", a, b, suffix), "Which to choose")
 	}
 	if len(q.clauses) <= 1 && q.kind != kindCompare {
 		add(q.ask, heading(q.ask))
@@ -200,24 +196,13 @@ func criteriaFor(q question) (criteria, headings []string) {
 			add(cr, h)
 		}
 	}
-	kind := q.kind
-	if kind == kindHowTo && q.subject == q.topic {
-		kind = kindOther // "how …" without a verb phrase to build on
-	}
-	for _, tpl := range templates(kind) {
-		if len(criteria) >= minCriteria {
-			break
+	if len(criteria) == 0 || len(criteria) == 1 && !asksSomething(criteria[0]) {
+		// A bare topic ("kubernetes") asks for an overview: what it is,
+		// and the facts the sources give about it.
+		criteria, headings = nil, nil
+		for _, tpl := range topicCriteria {
+			add(fmt.Sprintf(tpl.criterion, t), tpl.heading)
 		}
-		add(fmt.Sprintf(tpl.criterion, t), tpl.heading)
-	}
-	if len(criteria) < maxCriteria && q.kind != kindQuantity && q.kind != kindWhen && q.kind != kindHowTo && sensibleNums.MatchString(q.text) {
-		add(fmt.Sprintf("What are the key figures and dates for %s?", t), "Key figures and dates")
-	}
-	for _, tpl := range templates(kindOther) {
-		if len(criteria) >= minCriteria {
-			break
-		}
-		add(fmt.Sprintf(tpl.criterion, t), tpl.heading)
 	}
 	return criteria, headings
 }
@@ -408,55 +393,18 @@ func heading(criterion string) string {
 
 type template struct{ criterion, heading string }
 
-// templates are the supporting criteria of each question kind; %s is the
-// topic.
-func templates(kind string) []template {
-	switch kind {
-	case kindDefinition:
-		return []template{
-			{"How does %s work and how is it used?", "How it works"},
-			{"What are the key features, limits or caveats of %s?", "Key details and caveats"},
-		}
-	case kindHowTo:
-		return []template{
-			{"What is required before you can %s?", "Requirements"},
-			{"What options, caveats or common problems apply when you %s?", "Options and caveats"},
-		}
-	case kindFact:
-		return []template{
-			{"What conditions, exceptions or caveats apply to %s?", "Conditions and caveats"},
-			{"What related details do the sources give about %s?", "Related details"},
-		}
-	case kindWhy:
-		return []template{
-			{"What are the main reasons given for %s?", "Reasons"},
-			{"What trade-offs or counter-arguments apply to %s?", "Trade-offs"},
-		}
-	case kindWhen:
-		return []template{
-			{"What are the key dates for %s?", "Key dates"},
-			{"What is the context of %s?", "Context"},
-		}
-	case kindWho:
-		return []template{
-			{"What is %s known for?", "Background"},
-			{"What roles or affiliations are given for %s?", "Role"},
-		}
-	case kindQuantity:
-		return []template{
-			{"What are the key figures for %s?", "Key figures"},
-			{"Under which conditions, or as of when, do the figures for %s apply?", "Conditions"},
-		}
-	case kindYesNo:
-		return []template{
-			{"Under which conditions or limits does the answer for %s hold?", "Conditions and limits"},
-			{"What details support the answer for %s?", "Details"},
-		}
-	case kindCompare:
-		return nil
-	}
-	return []template{
-		{"What are the key facts about %s?", "Key facts"},
-		{"What context or limitations apply to %s?", "Context and limitations"},
-	}
+// topicCriteria are the criteria of a message that names a topic without
+// asking anything of it; %s is the topic. A question gets only its own
+// parts: no template adds caveats, trade-offs or "related details" that
+// nobody asked for.
+var topicCriteria = []template{
+	{"What is %s?", "What it is"},
+	{"What are the key facts about %s?", "Key facts"},
+}
+
+// asksSomething reports whether criterion c is a question or a request
+// ("What …?", "Is …?", "List …"), not a bare topic.
+func asksSomething(c string) bool {
+	first := strings.ToLower(firstWord(c))
+	return strings.HasSuffix(strings.TrimSpace(c), "?") || whWords[first] || auxVerb[first] || isImperative(first)
 }

@@ -52,6 +52,12 @@ type sentence struct {
 	pos     int  // index among the source's quotable sentences
 	section int  // headings of the source above it
 	para    bool // it opens a paragraph (or list item)
+	// box marks a line of an entry's key/value box ("Default: 1m;"): a
+	// statement about the entry its label names.
+	box bool
+	// entry marks a label that names an entry of a reference page (the
+	// name above a key/value box), however it is written.
+	entry bool
 }
 
 // doc is one citable document of the pool.
@@ -138,17 +144,49 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	consumed := -1       // a command line already quoted with the sentence before it
 	last := -1           // the span of the source's last quotable sentence
 	var stacked []string // terms on lines of their own above a label
+	inBox := false       // the spans since the label are its key/value box
+	inEntry := false     // the label names an entry with a box: it holds to the next heading
+	inList := false      // sp follows the items of a list a lead-in announced
 	for i, sp := range spans {
 		if i == consumed {
 			continue
 		}
-		if label != "" && i > labelEnd+1 && strings.Contains(body[spans[i-1].End:sp.Start], "\n\n") {
+		if label != "" && !inEntry && i > labelEnd+1 && strings.Contains(body[spans[i-1].End:sp.Start], "\n\n") {
 			label, headSet = "", sectionSet
 		}
-		if isHeading(body, sp) {
+		if inBox && i == labelEnd+1 && aloneOnLine(body, sp) && isBoxLine(text.OneLine(sp.Text)) {
+			// A line of the entry's box: quoted as a statement about the
+			// entry ("`client_body_size` default: 1m;").
+			labelEnd = i
+			p.addBoxLine(id, src, label, boxText(text.OneLine(sp.Text)), headSet, titleSet, pos, section, &d, banned)
+			last = i
+			pos++
+			continue
+		}
+		inBox = false
+		boxNext := opensBox(body, spans, i+1)
+		// The items of a list a lead-in announces ("… an upper bound on:"
+		// / "The number of columns in a table") are no headings, though
+		// each stands alone on its line without a full stop.
+		listItem := i > 0 && (strings.HasSuffix(strings.TrimSpace(spans[i-1].Text), ":") || inList) && !boxNext
+		inList = listItem && isHeading(body, sp)
+		if isHeading(body, sp) && !listItem {
 			section++
 			sectionSet = text.NewSet(text.Tokens(sp.Text))
-			headSet, label = sectionSet, ""
+			headSet, label, inBox, inEntry = sectionSet, "", false, false
+			if boxNext {
+				// "KeepAlive Directive" above "Default: …": the heading
+				// names the entry its box and prose describe.
+				label, labelEnd, inBox, inEntry = entryName(sp.Text), i, true, true
+				headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			}
+			continue
+		}
+		if boxNext && isNameLine(body, sp) {
+			// "client_body_size" on a line of its own above its box.
+			label, labelEnd, inBox, inEntry = entryName(sp.Text), i, true, true
+			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			stacked = nil
 			continue
 		}
 		if i+2 < len(spans) && isTermLine(body, sp) && isLabel(body, spans[i+1], spans[i+2]) {
@@ -160,7 +198,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		if i+1 < len(spans) && isLabel(body, sp, spans[i+1]) {
 			// "--offline" / "Prevents Cargo from accessing the network":
 			// the description answers questions about the option it names.
-			label, labelEnd = strings.Join(append(stacked, text.OneLine(sp.Text)), ", "), i
+			label, labelEnd, inEntry = strings.Join(append(stacked, text.OneLine(sp.Text)), ", "), i, false
 			stacked = nil
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			continue
@@ -170,7 +208,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		if i+1 < len(spans) && startsLine(body, sp) && !startsLine(body, spans[i+1]) && isTermSentence(s) {
 			// "REAL. The value is a floating point value …": a list item
 			// that opens with the name it describes in a sentence of its own.
-			label, labelEnd = strings.TrimSuffix(s, "."), i
+			label, labelEnd, inEntry = strings.TrimSuffix(s, "."), i, false
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			continue
 		}
@@ -178,7 +216,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// "cache_pages (integer): Sets the amount … The default is
 			// 64MB.": a definition list flattened onto one paragraph; the
 			// term names what every sentence of the paragraph describes.
-			label, labelEnd, s = term, i-1, rest
+			label, labelEnd, s, inEntry = term, i-1, rest, false
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 		}
 		q := quality(s)
@@ -242,6 +280,89 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	}
 	d.set = text.NewSet(d.toks)
 	p.docs = append(p.docs, d)
+}
+
+// addBoxLine adds line s of the key/value box of entry label as a
+// quotable sentence.
+func (p *pool) addBoxLine(id string, src int, label, s string, head, title text.Set, pos, section int, d *doc, banned map[string]bool) {
+	key := text.Fold(label + " " + s)
+	if banned[key] || len(p.ids[key]) > 0 || len(p.sents) >= maxPoolSents {
+		return
+	}
+	p.ids[key] = []string{id}
+	toks := append(text.Tokens(s), flagTokens(s)...)
+	d.toks = append(d.toks, toks...)
+	p.sents = append(p.sents, sentence{
+		src: src, text: s, label: label, key: key, toks: toks, set: text.NewSet(toks),
+		head: head, title: title, quality: boxQuality, hasNum: hasNumber(toks), pos: pos,
+		section: section, para: true, box: true, entry: true,
+	})
+}
+
+// boxQuality is the quality of a line of a key/value box: a statement of
+// fact, though not a sentence.
+const boxQuality = 0.9
+
+// boxLineRe matches a line of a key/value box as the extractor writes it:
+// a short key in capitals, a colon or a cell separator, and a value
+// ("Default: 1m;", "Context: | http, server", "Type | integer").
+var boxLineRe = regexp.MustCompile(`^(\p{Lu}[\p{L}]*(?: [\p{L}]+){0,2})\s*(?::\s*\|?|\|)\s*(\S.{0,200})$`)
+
+// isBoxLine reports whether s is a line of a key/value box: its value is
+// short, not a sentence of prose.
+func isBoxLine(s string) bool {
+	m := boxLineRe.FindStringSubmatch(s)
+	return m != nil && !strings.HasSuffix(strings.TrimSpace(m[2]), ":") && len(strings.Fields(m[2])) <= maxBoxWords
+}
+
+// maxBoxWords bounds the value of a box line: a description phrase, not
+// a paragraph.
+const maxBoxWords = 30
+
+// opensBox reports whether spans[i] and spans[i+1] are lines of one
+// key/value box: a box has at least two keys ("Syntax", "Default"), so a
+// single "Note: …" under a heading is no box.
+func opensBox(body string, spans []text.Span, i int) bool {
+	if i+1 >= len(spans) {
+		return false
+	}
+	for _, sp := range spans[i : i+2] {
+		if !aloneOnLine(body, sp) || !isBoxLine(text.OneLine(sp.Text)) {
+			return false
+		}
+	}
+	return true
+}
+
+// boxText writes a line of a box as "Key: value", without the table's
+// cell separators.
+func boxText(s string) string {
+	m := boxLineRe.FindStringSubmatch(s)
+	if m == nil {
+		return s
+	}
+	value := strings.Join(strings.FieldsFunc(m[2], func(r rune) bool { return r == '|' }), ";")
+	return m[1] + ": " + text.OneLine(value)
+}
+
+// isNameLine reports whether span sp of body is the name of an entry alone
+// on its line: a few words without end punctuation, not itself a line of
+// a box.
+func isNameLine(body string, sp text.Span) bool {
+	t := text.OneLine(sp.Text)
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return aloneOnLine(body, sp) && len(t) <= 80 && len(strings.Fields(t)) <= 6 && !strings.ContainsRune(".!?:;,", last) && !isBoxLine(t)
+}
+
+// entryName is the name an entry's heading gives it, without a last word
+// that only classifies it ("KeepAliveTimeout Directive" → "KeepAliveTimeout").
+func entryName(heading string) string {
+	h := text.OneLine(heading)
+	f := strings.Fields(h)
+	if len(f) >= 2 && genericHeads[text.Stem(strings.ToLower(f[len(f)-1]))] {
+		return strings.Join(f[:len(f)-1], " ")
+	}
+	return h
 }
 
 // paraBreakRe matches a blank line between paragraphs.

@@ -1,0 +1,178 @@
+package extractive
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Stage 1 of synthesis: find the entry. A reference page documents many
+// things side by side — one entry per option, directive, function or
+// setting, each opening with its name as a label, a term line or a
+// key/value box. When a part of the question names such a thing ("the
+// -q option", "client_body_size"), the entry that carries that name is
+// where its answer is; sentences of the other entries answer only when
+// they name it themselves (pool.labelsAnother).
+
+// entry is the entry of the thing one criterion asks about: the
+// sentences under the label that names it, in page order, on the page
+// where it reads best. An empty entry means the criterion names nothing
+// that a page documents as an entry of its own.
+type entry struct {
+	name  string // the label as the page writes it ("--sort, --no-sort")
+	sents []int
+}
+
+// opening is the entry's first sentence of prose (after its key/value
+// box), else its first line, or -1.
+func (e entry) opening(p *pool) int {
+	for _, i := range e.sents {
+		if !p.sents[i].box {
+			return i
+		}
+	}
+	if len(e.sents) == 0 {
+		return -1
+	}
+	return e.sents[0]
+}
+
+// findEntries returns, for each section and each of its criteria, the
+// entry of the thing the criterion names.
+func findEntries(p *pool, secs []section) [][]entry {
+	out := make([][]entry, len(secs))
+	for si, sec := range secs {
+		out[si] = make([]entry, len(sec.criteria))
+		for ci, c := range sec.criteria {
+			out[si][ci] = p.entryOf(c)
+		}
+	}
+	return out
+}
+
+// entryOf returns the entry whose label names what c asks about — a flag
+// c names ("-q") or an identifier written as in the question
+// ("client_body_size") — on the most relevant page that has one.
+func (p *pool) entryOf(c criterion) entry {
+	if c.generic {
+		return entry{}
+	}
+	var flags []string
+	for _, t := range c.core {
+		if strings.HasPrefix(t, flagPrefix+"-") {
+			flags = append(flags, t)
+		}
+	}
+	if len(flags) == 0 && len(c.identNames) == 0 {
+		return entry{}
+	}
+	names := func(label string) bool {
+		for _, f := range flagTokens(label) {
+			if slices.Contains(flags, f) {
+				return true
+			}
+		}
+		l := strings.ToLower(label)
+		for _, n := range c.identNames {
+			if labelNames(l, n) {
+				return true
+			}
+		}
+		return false
+	}
+	best, bestRel := entry{}, -1.0
+	for i := 0; i < len(p.sents); i++ {
+		s := &p.sents[i]
+		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || !names(s.label) {
+			continue // not the first sentence of an entry that names it
+		}
+		e := entry{name: s.label}
+		for j := i; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
+			e.sents = append(e.sents, j)
+		}
+		if rel := p.docRel[s.src]; rel > bestRel {
+			best, bestRel = e, rel
+		}
+	}
+	return best
+}
+
+// labelNames reports whether label (lower case) names identifier n as its
+// term: the label's first term is n, not a longer name that contains it
+// ("cache.size" is not named by "cache.sizeLimit").
+func labelNames(label, n string) bool {
+	for _, term := range strings.FieldsFunc(label, func(r rune) bool { return r == ',' || r == ' ' || r == '(' || r == '`' }) {
+		if term == n {
+			return true
+		}
+	}
+	return false
+}
+
+// exactBoost multiplies the score of a sentence that names an identifier of
+// the question exactly ("max_clients", "json.Marshal", "--release").
+const exactBoost = 1.3
+
+// exactTerms are the identifiers and quoted phrases of a question, lower
+// case: words a documentation page repeats verbatim.
+func exactTerms(question string) []string {
+	var out []string
+	for _, e := range entities(question) {
+		if isTechnical(e) || strings.Contains(e, " ") && quotedRe.MatchString(question) {
+			out = append(out, strings.ToLower(e))
+		}
+	}
+	return out
+}
+
+// mentionsExactly reports whether sentence i (with its label and command)
+// contains one of terms as written.
+func (p *pool) mentionsExactly(i int, terms []string) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	s := &p.sents[i]
+	l := strings.ToLower(s.label + " " + s.text + " " + s.code)
+	for _, t := range terms {
+		if containsTerm(l, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsTerm reports whether s holds t as a whole term: "sort_mem" is
+// not mentioned by "bulk_sort_mem".
+func containsTerm(s, t string) bool {
+	for off := 0; ; {
+		k := strings.Index(s[off:], t)
+		if k < 0 {
+			return false
+		}
+		start, end := off+k, off+k+len(t)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if !isTermRune(before) && !isTermRune(after) {
+			return true
+		}
+		off = start + 1
+	}
+}
+
+func isTermRune(r rune) bool {
+	return r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// namesFlag reports whether sentence i (or the label it describes) names a
+// command-line flag that criterion c asks about: "-q: Suppress all
+// output …" answers "What does the -q option do?" in the manual's words.
+func (p *pool) namesFlag(c criterion, i int) bool {
+	s := &p.sents[i]
+	for _, t := range c.core {
+		if strings.HasPrefix(t, flagPrefix+"-") && (s.set[t] || s.head[t]) {
+			return true
+		}
+	}
+	return false
+}

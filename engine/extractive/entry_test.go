@@ -1,0 +1,112 @@
+package extractive
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarryhq/quarry/research"
+)
+
+// directivesPage is a reference page of the kind many generators write:
+// one entry per directive, its name on a line of its own, a key/value box
+// ("Syntax", "Default", "Context"), then its description.
+const directivesPage = "Module tally_http_core\n\n" +
+	"Directives\n\n" +
+	"body_read_timeout\n\n" +
+	"Syntax: body_read_timeout time;\n" +
+	"Default: body_read_timeout 45s;\n" +
+	"Context: http, server, location\n\n" +
+	"Limits how long Tallyweb waits between two reads of a request body from the client. " +
+	"When the client sends nothing for that long, the request is closed with an error.\n\n" +
+	"body_size_cap\n\n" +
+	"Syntax: body_size_cap size;\n" +
+	"Default: body_size_cap 2m;\n" +
+	"Context: http, server, location\n\n" +
+	"Caps the size of the body a client may send with one request. " +
+	"A request whose body is larger is refused with status 413, and a cap of 0 turns the check off.\n\n" +
+	"header_pool_size\n\n" +
+	"Syntax: header_pool_size size;\n" +
+	"Default: header_pool_size 2k;\n" +
+	"Context: http, server\n\n" +
+	"This directive specifies the number of bytes kept for reading the headers of a request body. " +
+	"Larger headers get buffers from a second pool."
+
+// A key/value box under an entry's name is a statement about that entry:
+// "What is the default …" is answered by its Default line, quoted with
+// the entry's name, and the other entries' sentences, which do not name
+// the asked directive, are left out.
+func TestEntryBoxAnswersTheDefault(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Module tally_http_core — Tallyweb", Text: directivesPage},
+		{ID: "S2", Title: "Tallyweb tuning", Text: "Tuning\n\nLarge uploads need a larger body cap and a longer read timeout than the defaults. " +
+			"The header pool rarely needs changing."},
+	}
+	_, md := synthesize(t, "What is the default value of body_size_cap in Tallyweb?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "`body_size_cap` default: body\\_size\\_cap 2m; [S1]") {
+		t.Errorf("the Summary does not open with the entry's Default line:\n%s", md)
+	}
+	t.Logf("report:\n%s", md)
+	for _, other := range []string{"45s", "2k", "This directive specifies", "Limits how long"} {
+		if strings.Contains(md, other) {
+			t.Errorf("a sentence of another entry (%q) is quoted:\n%s", other, md)
+		}
+	}
+}
+
+// "What does X do?" is answered by the entry's description, not its box,
+// and a table row form of the box ("Default: | 2m;") is read the same way.
+func TestEntryDescriptionAnswersWhatItDoes(t *testing.T) {
+	page := strings.NewReplacer("Syntax: ", "Syntax: | ", "Default: ", "Default: | ", "Context: ", "Context: | ").Replace(directivesPage)
+	p := docPool([2]string{"Module tally_http_core — Tallyweb", page})
+	i := sentenceIndex(t, p, "Default: body_size_cap 2m;")
+	if s := p.sents[i]; !s.box || s.label != "body_size_cap" {
+		t.Errorf("box line %+v, want a box line of body_size_cap", s)
+	}
+	if got := quote(p, i); got != "`body_size_cap` default: body\\_size\\_cap 2m; [S1]" {
+		t.Errorf("quote = %q", got)
+	}
+	_, md := synthesize(t, "What does the body_size_cap directive of Tallyweb do?", []research.Source{{ID: "S1", Title: "Module tally_http_core — Tallyweb", Text: page}}, research.DepthStandard)
+	if !strings.HasPrefix(answerTo(md, 0), "`body_size_cap`: Caps the size of the body a client may send with one request. [S1]") {
+		t.Errorf("the Summary does not open with the entry's description:\n%s", md)
+	}
+	if strings.Contains(md, "This directive specifies") {
+		t.Errorf("another entry's description answers:\n%s", md)
+	}
+}
+
+// A single "Key: value" line under a heading is no box.
+func TestOneKeyLineIsNoBox(t *testing.T) {
+	p := docPool([2]string{"Install", "Installation\n\nNote: the installer needs a network connection.\n\nThe installer copies the files into the data directory of the store."})
+	for _, s := range p.sents {
+		if s.box {
+			t.Errorf("%q read as a box line", s.text)
+		}
+	}
+}
+
+// An entry whose heading names it ("TallyTimeout Directive") above a box
+// of table rows, one of them a long description, is found by its camel
+// case name; its later paragraphs belong to it, and so do the other
+// entries' paragraphs to them.
+func TestCamelCaseEntryUnderItsHeading(t *testing.T) {
+	entry := func(name, desc, def, body string) string {
+		return name + " Directive\n\n" +
+			"Description: | " + desc + "\n\n" +
+			"Syntax: | " + name + " num\n\n" +
+			"Default: | " + name + " " + def + "\n\n" +
+			"Context: | server config, virtual host\n\n" + body + "\n\n"
+	}
+	page := "Tallyweb Core Features\n\n" +
+		entry("TallyTimeout", "Amount of time the server waits for the next request on a connection that stays open for the client", "5",
+			"The number of seconds Tallyweb waits before it closes an idle connection.\n\nSetting TallyTimeout high keeps more workers busy.") +
+		entry("TallyWorkers", "Upper limit on the number of workers", "16",
+			"The number of workers the server starts at most.\n\nThe default value differs between the process models of the server.")
+	src := []research.Source{{ID: "S1", Title: "Tallyweb Core Features", Text: page}}
+	_, md := synthesize(t, "What is the default value of the TallyTimeout directive in Tallyweb?", src, research.DepthStandard)
+	if !strings.HasPrefix(answerTo(md, 0), "`TallyTimeout` default: TallyTimeout 5 [S1]") {
+		t.Errorf("the Summary does not open with the entry's default:\n%s", md)
+	}
+	if strings.Contains(md, "differs between") || strings.Contains(md, "16") {
+		t.Errorf("another entry's paragraph is quoted:\n%s", md)
+	}
+}

@@ -1,0 +1,99 @@
+package extractive
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/quarryhq/quarry/text"
+)
+
+// Meaning: which words of a sentence say what a word of the question says
+// in other words. It comes from WordNet through text.Lexicon — the
+// words of the same common senses, their derived forms, and the words one
+// step broader ("maximum" → "limit", "bound") — never from a list written
+// here. Without WordNet installed the lexicon is nil and only the stems
+// themselves match.
+
+// lexicon returns the process's lexicon, or nil when WordNet is missing.
+func lexicon() *text.Lexicon {
+	l, err := text.SharedLexicon()
+	if err != nil {
+		return nil
+	}
+	return l
+}
+
+// meaningCache holds meaningOf's answers: criteria are prepared for every
+// synthesis and coverage check, and WordNet lookups are not free.
+var meaningCache sync.Map // lower-case word → []string
+
+// meaningOf returns the stems of the one-word terms that share a meaning
+// with word or are one step broader than it, without word's own stem.
+func meaningOf(word string) []string {
+	word = strings.ToLower(word)
+	if v, ok := meaningCache.Load(word); ok {
+		return v.([]string)
+	}
+	var out []string
+	if l := lexicon(); l != nil {
+		own := text.Stem(word)
+		seen := map[string]bool{own: true}
+		add := func(terms []string) {
+			for _, t := range terms {
+				if strings.Contains(t, " ") || strings.Contains(t, "-") {
+					continue // a phrase is no one token of a sentence
+				}
+				if st := text.Stem(t); st != "" && !seen[st] && !text.IsStopword(t) {
+					seen[st] = true
+					out = append(out, st)
+				}
+			}
+		}
+		add(l.Related(word))
+		add(l.Broader(word))
+	}
+	meaningCache.Store(word, out)
+	return out
+}
+
+// meaningsOf returns, for each content word of s, the stems that say the
+// same (meaningOf), keyed by the word's own stem.
+func meaningsOf(s string) map[string][]string {
+	out := map[string][]string{}
+	for _, w := range text.Words(s) {
+		if w.Stop || w.Num || out[w.Stem] != nil {
+			continue
+		}
+		if m := meaningOf(w.Lower); len(m) > 0 {
+			out[w.Stem] = m
+		}
+	}
+	return out
+}
+
+// sameMeaning reports whether the stems a and b can say the same thing:
+// one is among the other's meanings. words maps stems to their meanings.
+func sameMeaning(a, b string, words map[string][]string) bool {
+	for _, m := range words[a] {
+		if m == b {
+			return true
+		}
+	}
+	for _, m := range words[b] {
+		if m == a {
+			return true
+		}
+	}
+	return false
+}
+
+// attributeMeanings are the meanings of the attribute words (attributeWords),
+// by stem: a page states "the upper bound" as "the maximum …", whose
+// broader words are "bound" and "limit".
+var attributeMeanings = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, w := range strings.Fields(attributeWordList) {
+		out[text.Stem(w)] = meaningOf(w)
+	}
+	return out
+})

@@ -1,0 +1,44 @@
+package extractive
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/quarryhq/quarry/text"
+)
+
+// What a sentence says in other words comes from WordNet: "requires"
+// answers "need", and "maximum" states an upper "bound".
+func TestMeaningFromTheLexicon(t *testing.T) {
+	if lexicon() == nil {
+		t.Fatal("WordNet is not installed (Debian package wordnet-base)")
+	}
+	if m := meaningOf("need"); !slices.Contains(m, text.Stem("require")) {
+		t.Errorf("meaningOf(need) = %q, want it to hold require", m)
+	}
+	if !sameMeaning(text.Stem("bound"), text.Stem("maximum"), attributeMeanings()) {
+		t.Error("bound and maximum do not share a meaning")
+	}
+	p := docPool([2]string{"Replicas — Tallyhall", "Replicas\n\nEvery Tallyhall replica requires a network port of its own on the host."})
+	c := newCriterion("What does a Tallyhall replica need?", "What a replica needs", text.Tokens("What does a Tallyhall replica need?"), nil)
+	i := sentenceIndex(t, p, "Every Tallyhall replica requires")
+	if !p.impliedBy(c, i)[text.Stem("need")] || !p.isEvidence(c, i) {
+		t.Errorf("%q does not answer %q in other words", p.sents[i].text, c.text)
+	}
+}
+
+// A qualified name is named by its last part on the page that documents
+// it: "lru_cache" names "functools.lru_cache".
+func TestQualifiedNameNamedByItsLastPart(t *testing.T) {
+	if got := qualifiedTail("functools.lru_cache"); !slices.Equal(got, text.Tokens("lru_cache")) {
+		t.Errorf("qualifiedTail = %q", got)
+	}
+	if got := qualifiedTail("max_clients"); got != nil {
+		t.Errorf("qualifiedTail(max_clients) = %q, want nil", got)
+	}
+	p := docPool([2]string{"functools — Higher-order functions", "lru_cache\n\nThe decorator leaves the maxsize at its default value of 128 when none is given."})
+	c := newCriterion("What is the default maxsize of functools.lru_cache?", "Default maxsize", text.Tokens("What is the default maxsize of functools.lru_cache?"), nil)
+	if i := sentenceIndex(t, p, "The decorator leaves"); !p.namesIdentifiers(c, i) {
+		t.Errorf("%q does not name functools.lru_cache", p.sents[i].text)
+	}
+}

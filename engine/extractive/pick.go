@@ -1,0 +1,509 @@
+package extractive
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/quarryhq/quarry/text"
+)
+
+// Stage 3 of synthesis: pick per criterion. Each part of the question gets
+// its lead — the sentence that states its answer (with the sentence that
+// finishes its thought, the other side of a comparison, or the members of
+// a list it announces) — which the Summary quotes in the question's order;
+// then each section gets the further relevant sentences, none already
+// quoted. Length follows the evidence: a sentence is quoted only when it
+// is evidence scoring near the section's best, and a section left with
+// nothing is dropped.
+
+// lead is what the Summary says for one criterion.
+type lead struct {
+	sents  []int // the sentences that state the answer, in the order quoted
+	items  []int // the members of the list sents[0] announces
+	stated bool  // some source states it (its lead may be an earlier part's)
+}
+
+// picks is what the report quotes.
+type picks struct {
+	leads [][]lead // per section, per criterion; nil for the summary
+	rest  [][]int  // per section: what its own heading lists
+}
+
+// Relative scores, as shares of a section's best relevant sentence.
+const (
+	// minRelative drops a candidate below this share of the best.
+	minRelative = 0.3
+	// restRelative is the share a sentence beyond the lead needs to be
+	// quoted at all: a short report rather than padding.
+	restRelative = 0.35
+)
+
+// maxQuotesPerPart is a ceiling on the sentences a section lists beyond
+// its lead, whatever the evidence: a reader wants the answer, not the
+// manual. It is never a quota; most sections list fewer.
+const maxQuotesPerPart = 4
+
+// pickAnswers chooses, for every part of the question, its lead and the
+// further sentences of its section.
+func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking, found [][]entry, question string) (picks, error) {
+	sides := analyse(question).compare
+	home := p.homes(secs, ranked)
+	cands := make([][]int, len(secs))
+	var used []int
+	for si, sec := range secs {
+		if err := ctx.Err(); err != nil {
+			return picks{}, fmt.Errorf("synthesize: %w", err)
+		}
+		if !sec.summary {
+			cands[si] = p.pickSection(si, ranked[si], home, len(sec.criteria)+maxQuotesPerPart, used)
+			used = append(used, cands[si]...)
+		}
+	}
+	out := picks{leads: make([][]lead, len(secs)), rest: make([][]int, len(secs))}
+	// Every part the question asks leads the Summary; a part written only
+	// in generic words ("Key facts" of an edited plan) answers in its
+	// own section, unless the plan has nothing else.
+	ownParts := false
+	for _, sec := range secs {
+		ownParts = ownParts || !sec.summary && !allGeneric(sec.criteria)
+	}
+	quoted := map[int]bool{}
+	var all []int
+	for si, sec := range secs {
+		if sec.summary {
+			continue
+		}
+		out.leads[si] = make([]lead, len(sec.criteria))
+		for ci, c := range sec.criteria {
+			if c.generic && ownParts {
+				continue
+			}
+			first := p.leadOf(c, ranked[si], found[si][ci], cands[si])
+			if first < 0 {
+				continue
+			}
+			l := lead{stated: true}
+			if !quoted[first] {
+				l.sents = p.withCounterparts(p.withContinuations(p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted)), sides)
+				if c.enum != "" {
+					l.sents, l.items = p.members(c, l.sents, cands[si], ranked[si].scores)
+				}
+				for _, j := range slices.Concat(l.sents, l.items) {
+					quoted[j] = true
+					all = append(all, j)
+				}
+			}
+			out.leads[si][ci] = l
+		}
+	}
+	for si, sec := range secs {
+		if sec.summary {
+			continue
+		}
+		var rest []int
+		for _, i := range cands[si] {
+			// Beyond the lead, only sentences that answer in their own
+			// words: no pointer elsewhere, and the form of answer asked.
+			if len(rest) < maxQuotesPerPart && !quoted[i] && ranked[si].relevant(i, restRelative) && p.answersTypeOf(sec, i) &&
+				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) {
+				rest = append(rest, i)
+			}
+		}
+		rest = slices.DeleteFunc(p.withCounterparts(rest, sides), func(i int) bool { return quoted[i] })
+		for _, i := range rest {
+			quoted[i] = true
+			all = append(all, i)
+		}
+		out.rest[si] = rest
+		for ci, c := range sec.criteria {
+			if c.generic && ownParts {
+				out.leads[si][ci].stated = anyEvidence(p, c, rest)
+			}
+		}
+	}
+	return out, nil
+}
+
+// leadOf returns the sentence that states the answer to c: in the asked
+// entry, the one that states the asked value, else the entry's opening
+// (what the option does); else the best candidate of the section that is
+// evidence for c; -1 when none is.
+func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
+	if len(e.sents) > 0 {
+		// The entry's best evidence, a sentence of the asked form first
+		// ("Maximum value is 4095." over the entry's description).
+		best, bestTier := -1, -1
+		for _, i := range e.sents {
+			if !p.isEvidence(c, i) {
+				continue
+			}
+			if t := p.answerTier(c, i); best < 0 || t > bestTier || t == bestTier && r.scores[i] > r.scores[best] {
+				best, bestTier = i, t
+			}
+		}
+		switch {
+		case best >= 0 && (c.style == styleValue || c.needsNum):
+			return best
+		case c.style != styleValue && !c.needsNum && r.scores[e.opening(p)] > 0:
+			return e.opening(p)
+		case best >= 0:
+			return best
+		}
+	}
+	// The candidate that states the asked value most directly, else the
+	// first in the form of answer c asks for (a figure, a cause), else the
+	// first that says more than the question does, else the first that is
+	// evidence at all.
+	first, news, typed, tier := -1, -1, -1, 0
+	for _, i := range cands {
+		if !p.isEvidence(c, i) {
+			continue
+		}
+		if t := p.answerTier(c, i); t > tier {
+			typed, tier = i, t
+		}
+		if first < 0 {
+			first = i
+		}
+		if news < 0 && !p.restates(c, i) {
+			news = i
+		}
+	}
+	if typed >= 0 {
+		return typed
+	}
+	if (c.style == styleValue || c.needsNum) && c.enum == "" && !c.member {
+		return -1 // a value question is not answered without a value
+	}
+	if news >= 0 {
+		return news
+	}
+	return first
+}
+
+// answerTier ranks how directly sentence i answers c: 3 when it is a
+// short statement of the asked attribute ("Maximum value is 4095.",
+// "Default: 5"), 2 when it states it within a longer sentence ("defaults
+// to 7070"), 1 when it has the asked form, 0 otherwise.
+func (p *pool) answerTier(c criterion, i int) int {
+	s := &p.sents[i]
+	switch {
+	case !p.answersType(c, i):
+		return 0
+	case (s.box || statesValue(s.text)) && p.statesAttribute(c, i):
+		return 3
+	case directValueRe.MatchString(s.text) && p.statesAttribute(c, i):
+		return 2
+	case boundRe.MatchString(s.text) && asksBound(c):
+		return 2 // "it must be shorter than 8000 bytes" gives a maximum
+	}
+	return 1
+}
+
+// boundRe matches a figure stated as a bound: "shorter than 8000",
+// "no more than 64", "at most 32".
+var boundRe = regexp.MustCompile(`(?i)\b(?:\w+er|less|more|fewer)\s+than\s+\d|\bat\s+(?:most|least)\s+\d|\bup\s+to\s+\d`)
+
+// asksBound reports whether c asks for a maximum, minimum or limit.
+func asksBound(c criterion) bool {
+	for _, t := range c.core {
+		if attributeWords[t] && t != text.Stem("default") {
+			return true
+		}
+	}
+	return false
+}
+
+// Seconds: the sentences that join a lead in the Summary because they
+// state more of the same answer — evidence for the part, at least
+// secondShare of the section's best, of the asked form, stating the
+// asked attribute when the part names one — at most maxSeconds of them.
+const (
+	secondShare = 0.4
+	maxSeconds  = 4
+)
+
+// withSeconds returns lead and the candidates that state more of c's
+// answer beside it, in rank order.
+func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted map[int]bool) []int {
+	out := []int{lead}
+	for _, i := range cands {
+		if len(out) > maxSeconds {
+			break
+		}
+		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.isEvidence(c, i) || !p.answersType(c, i) ||
+			c.style == styleValue && namesAttribute(c) && !p.statesAttribute(c, i) ||
+			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// restateShare is the share of a sentence's words that are the
+// criterion's own above which it only restates what was asked.
+const restateShare = 0.6
+
+// restates reports whether sentence i only restates criterion c: most of
+// its words are c's ("X is being investigated by Y" for "why is Y
+// investigating X"), so it cannot say why or how.
+func (p *pool) restates(c criterion, i int) bool {
+	s := &p.sents[i]
+	if len(s.toks) == 0 {
+		return true
+	}
+	own := 0
+	for _, t := range text.Unique(s.toks) {
+		if c.query[t] >= 1 {
+			own++
+		}
+	}
+	return float64(own) >= restateShare*float64(len(text.Unique(s.toks)))
+}
+
+// members returns the lead of an enumeration c and the members it lists:
+// the list the section's candidates point to (pool.enumerate), after the
+// sentence that announces it when that is not already the lead.
+func (p *pool) members(c criterion, lead, cands []int, scores []float64) (sents, items []int) {
+	if len(cands) == 0 {
+		return lead, nil
+	}
+	sents = lead
+	if a := p.enumAnchor(c, cands, scores); strings.HasSuffix(p.sents[a].text, ":") && !slices.Contains(sents, a) {
+		sents = append(sents, a)
+	}
+	for n, j := range p.enumerate(c, cands, scores) {
+		s := &p.sents[j]
+		member := n >= len(cands) || s.set[c.enum] || s.label != "" && slices.Contains(text.Tokens(s.label), c.enum)
+		if member && !slices.Contains(sents, j) {
+			items = append(items, j)
+		}
+	}
+	return sents, items
+}
+
+// quantityRe matches an amount stated without digits: "twice the size",
+// "at most", "no more than".
+var quantityRe = regexp.MustCompile(`(?i)\b(?:twice|half|double|triple|as (?:much|many|long|large) as|at (?:most|least)|(?:no )?(?:more|less|fewer) than)\b`)
+
+// answersTypeOf reports whether sentence i, beyond a lead, bears on some
+// criterion of sec: it is evidence for it, in the form of answer it asks
+// for, holds most of its words and, when it asks for a named attribute,
+// states that attribute.
+func (p *pool) answersTypeOf(sec section, i int) bool {
+	for _, c := range sec.criteria {
+		if p.bearsOnCriterion(c, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// bearsOnCriterion reports whether sentence i, beside a lead, bears on c
+// (answersTypeOf).
+func (p *pool) bearsOnCriterion(c criterion, i int) bool {
+	return p.isEvidence(c, i) && p.answersType(c, i) && p.coverageWith(c.core, i, p.impliedBy(c, i)) >= restCoverage &&
+		(c.style != styleValue || !namesAttribute(c) || p.statesAttribute(c, i)) && !pointerRe.MatchString(p.sents[i].text)
+}
+
+// restCoverage is the share of a criterion's words a sentence beyond the
+// lead must hold, counting the words it says in other words: as much as
+// evidence needs (coverThreshold).
+const restCoverage = 0.5
+
+// namesAttribute reports whether c asks for an attribute by name ("the
+// default", "the upper bound"): a further sentence must state it.
+func namesAttribute(c criterion) bool {
+	for _, t := range c.core {
+		if attributeWords[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// answersType reports whether sentence i has the form of answer c asks
+// for: a value question wants a figure or a stated value, a why-question
+// a cause or a piece of advice. Other questions take any form.
+func (p *pool) answersType(c criterion, i int) bool {
+	s := &p.sents[i]
+	switch {
+	case c.style == styleValue || c.needsNum:
+		if s.box {
+			return p.statesAttribute(c, i) // "Default: …" for the default, not "Context: …"
+		}
+		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || directValueRe.MatchString(s.text)
+	case c.style == styleReason:
+		return reasonRe.MatchString(s.text) || c.advice && adviceSentRe.MatchString(s.text)
+	}
+	return true
+}
+
+// pickSection chooses the candidates of section si: evidence whose home it
+// is, unlike the sentences already chosen for other sections. When it gets
+// none, it takes evidence homed elsewhere but unused, and as a last resort
+// the best evidence even if another section has it (its lead then names
+// it once).
+func (p *pool) pickSection(si int, r ranking, home []int, k int, used []int) []int {
+	homed := func(i int) bool { return home[i] == si && r.accept(i) }
+	if picks := p.pick(r.scores, k, homed, used, minRelative); len(picks) > 0 {
+		return picks
+	}
+	if picks := p.pick(r.scores, 1, r.accept, used, minRelative); len(picks) > 0 {
+		return picks
+	}
+	return p.pick(r.scores, 1, r.accept, nil, minRelative)
+}
+
+func anyEvidence(p *pool, c criterion, picks []int) bool {
+	for _, i := range picks {
+		if p.isEvidence(c, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// continuationRe opens a sentence that finishes the thought of the one
+// before it ("Instead, Rust wraps the value.").
+var continuationRe = regexp.MustCompile(`^(?:Instead|However|Otherwise|In (?:that|this|such a) case|This|That|These|It|They|Then|So|Thus|As a result|For example|In other words|Note that)\b`)
+
+// pronounSubjectRe opens a sentence whose subject, after a short opening
+// phrase, is a pronoun for what the sentence before named ("Depending on
+// the column types, it is between 250 and 1600.").
+var pronounSubjectRe = regexp.MustCompile(`^[A-Z][^,.;:]{0,50},\s+(?:it|this|they|these|that)\s+(?:is|are|was|were|can|cannot|may|must|will|has|have|does|do)\b`)
+
+// consequenceRe opens a sentence that draws a consequence from the one
+// before it.
+var consequenceRe = regexp.MustCompile(`^(?:As a (?:consequence|result)|For (?:this|that|these) reasons?|This is why|That(?:'s|’s| is) why|Therefore|Hence|Thus|Consequently|Because of this|This means that)\b`)
+
+// withContinuations adds before a pick that draws a consequence the
+// sentence it draws it from, and after each pick the next sentence of its source
+// when that sentence continues it, so that a quoted answer is not cut off
+// before its point.
+func (p *pool) withContinuations(picks []int) []int {
+	in := map[int]bool{}
+	for _, i := range picks {
+		in[i] = true
+	}
+	out := make([]int, 0, len(picks)+2)
+	for _, i := range picks {
+		// "For this reason, …" states a consequence of the sentence
+		// before it, which is the reason a why-question asks for.
+		if h := i - 1; consequenceRe.MatchString(p.sents[i].text) && h >= 0 && !in[h] &&
+			p.sents[h].src == p.sents[i].src && p.sents[h].pos == p.sents[i].pos-1 && !p.duplicates(h, out) {
+			in[h] = true
+			out = append(out, h)
+		}
+		out = append(out, i)
+		j := i + 1
+		if j < len(p.sents) && !in[j] && p.sents[j].src == p.sents[i].src && p.sents[j].pos == p.sents[i].pos+1 &&
+			(continuationRe.MatchString(p.sents[j].text) || pronounSubjectRe.MatchString(p.sents[j].text)) && !p.duplicates(j, out) {
+			in[j] = true
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// withCounterparts adds, for a comparison of sides (A, B), after each pick
+// whose subject is one side the nearest sentence of the same paragraph
+// whose subject is the other: "Quick SCAN only reads the headers …" and,
+// two sentences on, "Deep SCAN reads every block …" —
+// the difference is the pair.
+func (p *pool) withCounterparts(picks []int, sides []string) []int {
+	if len(sides) != 2 {
+		return picks
+	}
+	a, b := text.Tokens(sides[0]), text.Tokens(sides[1])
+	if len(a) == 0 || len(b) == 0 || slices.Equal(a, b) {
+		return picks
+	}
+	in := map[int]bool{}
+	for _, i := range picks {
+		in[i] = true
+	}
+	out := append([]int(nil), picks...)
+	for _, i := range picks {
+		var other []string
+		switch {
+		case p.opensWith(i, a):
+			other = b
+		case p.opensWith(i, b):
+			other = a
+		default:
+			continue
+		}
+		lo, hi := p.paragraphSpan(i)
+		best := -1
+		for j := lo; j < hi; j++ {
+			if j != i && p.opensWith(j, other) && (best < 0 || abs(j-i) < abs(best-i)) {
+				best = j
+			}
+		}
+		if best >= 0 && !in[best] && !p.duplicates(best, out) {
+			in[best] = true
+			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// opensWith reports whether sentence i's first tokens are side's, as its
+// subject: "Quick SCAN (without DEEP) only …" opens with "quick SCAN",
+// not with "deep SCAN".
+func (p *pool) opensWith(i int, side []string) bool {
+	toks := p.sents[i].toks
+	if len(toks) < len(side) {
+		return false
+	}
+	return text.Containment(side, text.NewSet(toks[:len(side)])) == 1
+}
+
+// paragraphSpan returns the range [lo, hi) of the sentences of sentence i's
+// paragraph.
+func (p *pool) paragraphSpan(i int) (lo, hi int) {
+	s := &p.sents[i]
+	lo = i
+	for lo > 0 && !p.sents[lo].para && p.sents[lo-1].src == s.src && p.sents[lo-1].section == s.section {
+		lo--
+	}
+	hi = i + 1
+	for hi < len(p.sents) && !p.sents[hi].para && p.sents[hi].src == s.src && p.sents[hi].section == s.section {
+		hi++
+	}
+	return lo, hi
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// inReadingOrder groups picks by source (sources in the order of their
+// best pick) and orders each group as the source does, so that quoted
+// sentences read in the order they were written.
+func (p *pool) inReadingOrder(picks []int) []int {
+	rank := map[int]int{}
+	for n, i := range picks {
+		if _, ok := rank[p.sents[i].src]; !ok {
+			rank[p.sents[i].src] = n
+		}
+	}
+	out := append([]int(nil), picks...)
+	sort.SliceStable(out, func(a, b int) bool {
+		sa, sb := p.sents[out[a]], p.sents[out[b]]
+		if sa.src != sb.src {
+			return rank[sa.src] < rank[sb.src]
+		}
+		return sa.pos < sb.pos
+	})
+	return out
+}

@@ -1,0 +1,212 @@
+package extractive
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/quarryhq/quarry/text"
+)
+
+// Stage 2 of synthesis: score relevance. Every sentence of the pool gets,
+// for each section, a score from the question's own terms (BM25 against
+// the section's criteria, pool.scores), raised for the form of answer the
+// criteria ask for (a figure, a definition, a command, a reason), for the
+// asked identifier written out and for the asked entry's own sentences,
+// and lowered for a pointer elsewhere and for what another part of the
+// question asks. A sentence is relevant to a section only when it is
+// evidence for one of its criteria (pool.isEvidence): it names the thing
+// asked about and holds the answer type.
+
+// ranking is a section's scores over the pool and its evidence test.
+type ranking struct {
+	scores []float64
+	top    float64 // the best score of a relevant sentence
+	accept func(int) bool
+}
+
+// relevant reports whether sentence i is relevant to the section: evidence
+// scoring at least share of its best.
+func (r ranking) relevant(i int, share float64) bool {
+	return r.top > 0 && r.scores[i] >= share*r.top && r.accept(i)
+}
+
+// scoreRelevance ranks the pool for every section but the summary.
+func scoreRelevance(p *pool, secs []section, found [][]entry, question string) []ranking {
+	exact := exactTerms(question)
+	out := make([]ranking, len(secs))
+	for si, sec := range secs {
+		if sec.summary {
+			continue
+		}
+		out[si] = p.rankSection(sec, exact, p.siblingWords(secs, si))
+		for _, e := range found[si] {
+			for _, i := range e.sents {
+				// The asked entry's own sentences come first: it is the
+				// page's statement about the thing asked.
+				out[si].scores[i] *= entryBoost
+				if out[si].scores[i] > out[si].top && out[si].accept(i) {
+					out[si].top = out[si].scores[i]
+				}
+			}
+		}
+	}
+	return out
+}
+
+// entryBoost multiplies the score of a sentence of the asked entry.
+const entryBoost = 1.5
+
+// pointerRe matches a sentence that sends the reader elsewhere for what
+// it names ("Section 2 describes the steps …", "See the --depth option
+// for details", "… as described in chapter 4"): it names the asked words
+// without giving the answer.
+var pointerRe = regexp.MustCompile(`(?i)^(?:(?:section|chapter|appendix)\s+[\d.]+\s+(?:describes|explains|covers|shows|lists)|see\s)|\b(?:is|are)\s+(?:described|explained|covered|documented)\s+(?:in|below|above|later)\b`)
+
+// pointerWeight scales the score of a pointer sentence: below any sentence
+// that answers in its own words.
+const pointerWeight = 0.6
+
+// rankSection scores every sentence for a section: against its heading,
+// criteria and the question, sentences of the form its criteria ask for
+// ranking higher; evidence is a sentence that answers one of its criteria.
+func (p *pool) rankSection(sec section, exact []string, siblings [][]string) ranking {
+	q := text.Query{}
+	for _, c := range sec.criteria {
+		for t, w := range c.query {
+			if q[t] < w {
+				q[t] = w
+			}
+		}
+	}
+	r := ranking{scores: p.scores(q)}
+	r.accept = func(i int) bool {
+		for _, c := range sec.criteria {
+			if p.isEvidence(c, i) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range r.scores {
+		boost := 1.0
+		for _, c := range sec.criteria {
+			boost = max(boost, p.styled(c, i))
+			if p.namesFlag(c, i) {
+				boost = max(boost, directBoost)
+			}
+		}
+		if r.scores[i] > 0 && p.mentionsExactly(i, exact) {
+			boost *= exactBoost
+		}
+		if pointerRe.MatchString(p.sents[i].text) {
+			boost *= pointerWeight
+		}
+		if p.answersSibling(i, siblings) {
+			boost *= siblingPenalty
+		}
+		r.scores[i] *= boost
+		if r.scores[i] > r.top && r.accept(i) {
+			r.top = r.scores[i]
+		}
+	}
+	return r
+}
+
+// siblingPenalty scales the score, in a section answering one part of a
+// question, of a sentence that holds what another part asks and this one
+// does not: "snapshots not referenced by any branch … 14 days" answers
+// the part about unreferenced snapshots, not "how long are snapshots kept".
+const siblingPenalty = 0.5
+
+// siblingWords returns, for section si, the words that set apart each other
+// part of the question: the core of another section's own criteria that si
+// neither asks nor leans on, without value words and the words of every
+// page. Generic sections (templates) are no parts.
+func (p *pool) siblingWords(secs []section, si int) [][]string {
+	if secs[si].summary || allGeneric(secs[si].criteria) {
+		return nil
+	}
+	mine := text.Set{}
+	for _, c := range secs[si].criteria {
+		for _, t := range slices.Concat(c.core, c.ctx) {
+			mine[t] = true
+		}
+	}
+	var out [][]string
+	for sj, sec := range secs {
+		if sj == si || sec.summary {
+			continue
+		}
+		for _, c := range sec.criteria {
+			if c.generic {
+				continue
+			}
+			var own []string
+			for _, t := range c.core {
+				if !mine[t] && !valueWords[t] {
+					own = append(own, t)
+				}
+			}
+			if len(own) > 0 {
+				out = append(out, own)
+			}
+		}
+	}
+	return out
+}
+
+// answersSibling reports whether sentence i holds at least half the words
+// that set apart another part of the question.
+func (p *pool) answersSibling(i int, siblings [][]string) bool {
+	s := &p.sents[i]
+	for _, words := range siblings {
+		n := 0
+		for _, t := range words {
+			if s.set[t] {
+				n++
+			}
+		}
+		if 2*n >= len(words) && n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// homes assigns each sentence that is evidence somewhere to the section
+// where it ranks highest relative to that section's best, so that the
+// answer to "how do I change it" lands under that heading rather than under
+// the first one that could hold it.
+func (p *pool) homes(secs []section, ranked []ranking) []int {
+	home := make([]int, len(p.sents))
+	for i := range home {
+		home[i] = -1
+		// Sections that answer the question itself come first; a generic
+		// section ("Requirements") only gets what none of them can use.
+		for _, generic := range []bool{false, true} {
+			best := 0.0
+			for si, sec := range secs {
+				r := ranked[si]
+				if sec.summary || allGeneric(sec.criteria) != generic || r.top == 0 || r.scores[i] == 0 {
+					continue
+				}
+				if rel := r.scores[i] / r.top; rel > best+1e-9 && r.accept(i) {
+					best, home[i] = rel, si
+				}
+			}
+			if home[i] >= 0 {
+				break
+			}
+		}
+	}
+	return home
+}
+
+func allGeneric(cs []criterion) bool {
+	for _, c := range cs {
+		if !c.generic {
+			return false
+		}
+	}
+	return true
+}
