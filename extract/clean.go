@@ -170,14 +170,29 @@ const maxTailWords = 60
 func cleanParagraphs(paras []string, idx *pageIndex) []string {
 	// A "more stories" heading in the second half starts the teasers that
 	// follow an article: cut there.
+	// A paragraph that carries a list (see withList) is judged by its
+	// lead-in, and its items each as a paragraph of their own.
 	for i := len(paras) / 2; i < len(paras); i++ {
-		if i > 0 && wordCount(paras[i]) <= maxHeadingWords && moreStoriesRe.MatchString(paras[i]) {
+		if lead, _ := splitList(paras[i]); i > 0 && wordCount(lead) <= maxHeadingWords && moreStoriesRe.MatchString(lead) {
 			paras = paras[:i]
 			break
 		}
 	}
 	kept := make([]string, 0, len(paras))
 	for i, p := range paras {
+		p, lines := splitList(p)
+		if lines != nil {
+			var items []string
+			for _, line := range lines {
+				if b, ok := idx.blocks[tokenKey(itemOf(line))]; !ok || b.linkShare < linkListShare {
+					items = append(items, line)
+				}
+			}
+			lines = items
+			if len(items) == 0 {
+				lines = nil // a list of links: the lead-in is judged alone
+			}
+		}
 		// The top of an extraction repeats the headline, byline and
 		// dateline that the article body does not contain.
 		if i < leadWindow && len(paras) > 1 && (idx.isTitle(p) || bylineRe.MatchString(p) || isDateline(p)) {
@@ -188,6 +203,9 @@ func cleanParagraphs(paras []string, idx *pageIndex) []string {
 		}
 		if n := wordCount(p); (n <= linkListWords && teaserRe.MatchString(p)) || (n <= maxFurnitureWords && tailRe.MatchString(p)) || (n <= maxHeadingWords && uiLabelRe.MatchString(p)) {
 			continue
+		}
+		if lines != nil {
+			p = withList(p, lines)
 		}
 		kept = append(kept, p)
 	}

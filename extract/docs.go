@@ -285,6 +285,10 @@ func (b *docBuilder) walk(n *html.Node) {
 		case atom.Dt:
 			b.term(n)
 			return
+		case atom.Ul, atom.Ol:
+			if b.leadList(n, b.itemText) {
+				return
+			}
 		case atom.Pre:
 			b.flush()
 			b.inPre++
@@ -318,6 +322,14 @@ func (b *docBuilder) textOf(n *html.Node) string {
 	sub.children(n)
 	sub.flush()
 	return strings.Join(sub.paras, " ")
+}
+
+// itemText returns the paragraphs of a list item, chrome left out.
+func (b *docBuilder) itemText(li *html.Node) []string {
+	sub := &docBuilder{textBuilder: textBuilder{limit: maxRestoredItemLen + 1}, done: b.done, nav: b.nav}
+	sub.children(li)
+	sub.flush()
+	return sub.paras
 }
 
 // row writes a table row as one paragraph, its cells separated by " | ".
@@ -354,10 +366,24 @@ func (b *docBuilder) grid(n *html.Node, k int) {
 }
 
 // cells writes the cells of one row as a paragraph, separated by " | ".
+// A row of a label and its value (a header cell beside a data cell, or a
+// first cell ending with a colon) is written "Label: value": a key/value
+// box ("Default:", "Context:") states something about its entry.
 func (b *docBuilder) cells(row []*html.Node) {
 	var cells []string
 	for _, c := range row {
 		cells = append(cells, b.textOf(c))
+	}
+	if len(row) == 2 && cells[0] != "" && cells[1] != "" &&
+		(row[0].DataAtom == atom.Th && row[1].DataAtom == atom.Td || strings.HasSuffix(cells[0], ":")) {
+		label := strings.TrimSpace(cells[0])
+		if !strings.HasSuffix(label, ":") {
+			label += ":"
+		}
+		p := label + " " + strings.TrimSpace(cells[1])
+		b.paras = append(b.paras, p)
+		b.size += len(p) + 2
+		return
 	}
 	if p := strings.TrimSpace(strings.Join(cells, " | ")); strings.Trim(p, "| ") != "" {
 		b.paras = append(b.paras, p)

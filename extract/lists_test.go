@@ -38,7 +38,7 @@ func TestAnnouncedListRestored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "The type must be one of the following:\n\nWHOLE\n\nDECIMAL\n\nSTRING\n\nBYTES\n\nNo other type names"
+	want := "The type must be one of the following:\n- WHOLE\n- DECIMAL\n- STRING\n- BYTES\n\nNo other type names"
 	if !strings.Contains(page.Text, want) {
 		t.Errorf("text lacks the announced list:\n%s", page.Text)
 	}
@@ -51,13 +51,13 @@ func TestAnnouncedListRestored(t *testing.T) {
 }
 
 func TestRestoreListsKeepsWhatIsThere(t *testing.T) {
-	lists := map[string][]string{"Pick one of:": {"red", "blue"}}
+	lists := map[string]string{"Pick one of:": "Pick one of:\n- red\n- blue"}
 	got := restoreLists([]string{"Pick one of:", "red", "blue", "Done."}, lists)
-	if strings.Join(got, "|") != "Pick one of:|red|blue|Done." {
+	if strings.Join(got, "|") != "Pick one of:\n- red\n- blue|Done." {
 		t.Errorf("restoreLists repeated a kept list: %q", got)
 	}
 	got = restoreLists([]string{"Pick one of:", "Done."}, lists)
-	if strings.Join(got, "|") != "Pick one of:|red|blue|Done." {
+	if strings.Join(got, "|") != "Pick one of:\n- red\n- blue|Done." {
 		t.Errorf("restoreLists = %q", got)
 	}
 }

@@ -80,6 +80,9 @@ func (b *textBuilder) walk(n *html.Node) {
 		if n.DataAtom == atom.Td || n.DataAtom == atom.Th {
 			b.cur.WriteString(" ")
 		}
+		if (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) && b.leadList(n, b.itemText) {
+			return
+		}
 	case html.CommentNode, html.DoctypeNode:
 		return
 	}

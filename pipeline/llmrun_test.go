@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -382,29 +383,23 @@ var sourceHeadRe = regexp.MustCompile(`(?m)^\[(S\d+)\] .*\nURL: (\S+)`)
 // parseEvidence reads the sources and their key findings out of the user
 // turn of a synthesis request.
 func parseEvidence(user string) []evidenceSource {
-	heads := sourceHeadRe.FindAllStringSubmatchIndex(user, -1)
+	sources, evidence, _ := strings.Cut(user, "\nEvidence for each part of the question")
 	var out []evidenceSource
-	for i, h := range heads {
-		end := len(user)
-		if i+1 < len(heads) {
-			end = heads[i+1][0]
+	at := map[string]int{}
+	for _, h := range sourceHeadRe.FindAllStringSubmatch(sources, -1) {
+		at[h[1]] = len(out)
+		out = append(out, evidenceSource{ID: h[1], URL: h[2]})
+	}
+	// Each part's key sentences: "[S2] sentence", quotable as findings.
+	for _, m := range evidenceLineRe.FindAllStringSubmatch(evidence, -1) {
+		if i, ok := at[m[1]]; ok && !slices.Contains(out[i].Findings, m[2]) {
+			out[i].Findings = append(out[i].Findings, m[2])
 		}
-		src := evidenceSource{ID: user[h[2]:h[3]], URL: user[h[4]:h[5]]}
-		in := false
-		for _, line := range strings.Split(user[h[1]:end], "\n") {
-			switch {
-			case line == "Key findings:":
-				in = true
-			case in && strings.HasPrefix(line, "- "):
-				src.Findings = append(src.Findings, strings.TrimPrefix(line, "- "))
-			default:
-				in = false
-			}
-		}
-		out = append(out, src)
 	}
 	return out
 }
+
+var evidenceLineRe = regexp.MustCompile(`(?m)^\[(S\d+)\] (.+)$`)
 
 // parseSections reads the headings the synthesis prompt asks for.
 func parseSections(user string) []string {
@@ -429,6 +424,24 @@ var innerStopRe = regexp.MustCompile(`[.!?]["”’)]?\s`)
 func quotable(f string) bool {
 	return len(f) >= 40 && len(f) <= 300 && strings.HasSuffix(f, ".") &&
 		!innerStopRe.MatchString(f) && !strings.ContainsAny(f, "[]*_`#")
+}
+
+// heldFrom reports whether a published report is the model's text held
+// answer first (engine/llm): it opens with the model's first heading, and
+// every cited sentence it has before its Sources list is one the model
+// wrote or a key sentence of the evidence it was given.
+func heldFrom(published, written string) bool {
+	body, _, _ := strings.Cut(published, "\n## Sources")
+	first, _, _ := strings.Cut(strings.TrimSpace(written), "\n")
+	if !strings.HasPrefix(body, first) {
+		return false
+	}
+	for _, h := range regexp.MustCompile(`(?m)^## .*$`).FindAllString(body, -1) {
+		if !strings.Contains(written, h) {
+			return false
+		}
+	}
+	return true
 }
 
 // draft is what the scripted model writes: one section per requested
@@ -463,10 +476,16 @@ func citedReport(t *testing.T, user string) *draft {
 				}
 			}
 		}
-		if line == "" {
-			t.Errorf("no quotable finding left for section %q in:\n%s", rep.sections[i], clipText(user, 3000))
+		// A section the evidence has nothing more for stays empty, as the
+		// prompt asks (length follows the evidence).
+		var lines []string
+		if line != "" {
+			lines = []string{line}
 		}
-		rep.lines = append(rep.lines, []string{line})
+		rep.lines = append(rep.lines, lines)
+	}
+	if len(rep.quoted) == 0 {
+		t.Errorf("no quotable finding in:\n%s", clipText(user, 3000))
 	}
 	return rep
 }
@@ -664,8 +683,8 @@ func TestOpenAIRunEndToEnd(t *testing.T) {
 	if want := api.provider + " (" + testModel + ")"; rep.Engine != want {
 		t.Errorf("report engine = %q, want %q", rep.Engine, want)
 	}
-	if !strings.HasPrefix(rep.Markdown, strings.TrimSpace(written)) || !strings.Contains(rep.Markdown, "## Sources") {
-		t.Errorf("published report is not the synthesis plus a Sources list:\n%s", rep.Markdown)
+	if !heldFrom(rep.Markdown, written) || !strings.Contains(rep.Markdown, "## Sources") {
+		t.Errorf("published report is not the synthesis, held answer first, plus a Sources list:\n%s", rep.Markdown)
 	}
 	checkCitationsResolve(t, store, run.ID, rep.Markdown)
 	checkSpend(t, done, api, 3, testPrice)
@@ -741,8 +760,8 @@ func TestAnthropicRunEndToEnd(t *testing.T) {
 	if !ver.Passed || ver.Validity != 1 {
 		t.Errorf("verification = %+v, want passed\n%s", ver, rep.Markdown)
 	}
-	if !strings.HasPrefix(rep.Markdown, strings.TrimSpace(written)) {
-		t.Errorf("published report is not the synthesis:\n%s", rep.Markdown)
+	if !heldFrom(rep.Markdown, written) {
+		t.Errorf("published report is not the synthesis, held answer first:\n%s", rep.Markdown)
 	}
 	checkCitationsResolve(t, store, run.ID, rep.Markdown)
 	// Both plan answers are paid for; the refused 429 is not.

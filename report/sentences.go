@@ -57,6 +57,8 @@ func splitSentences(markdown string) ([]ReportSentence, []blockSpan) {
 	inFence := false
 	var block []string
 	var span blockSpan
+	itemBlock := false // the block is a list item
+	leadList := false  // the block is a lead-in taking in its list's items
 	flush := func() {
 		if len(block) > 0 && !skip {
 			out = appendBlock(out, section, strings.Join(block, " "))
@@ -65,6 +67,7 @@ func splitSentences(markdown string) ([]ReportSentence, []blockSpan) {
 			}
 		}
 		block = block[:0]
+		itemBlock, leadList = false, false
 	}
 	add := func(text string, start, end int) {
 		if len(block) == 0 {
@@ -103,8 +106,15 @@ func splitSentences(markdown string) ([]ReportSentence, []blockSpan) {
 			}
 			add(strings.Join(cells, " "), start, end)
 			flush()
+		case listItemRe.MatchString(line) && (leadList || len(block) > 0 && !itemBlock && introducesList(block[len(block)-1])):
+			// A sentence that introduces a list, quoted with its list
+			// ("… any table that" / "- is not a virtual table, and" /
+			// "- is not … table [S1]."), is one sentence with its items.
+			leadList = true
+			add(listItemRe.ReplaceAllString(line, ""), start, end)
 		case listItemRe.MatchString(line):
 			flush()
+			itemBlock = true
 			add(listItemRe.ReplaceAllString(line, ""), start, end)
 		default:
 			add(strings.TrimLeft(trimmed, "> "), start, end)
@@ -112,6 +122,15 @@ func splitSentences(markdown string) ([]ReportSentence, []blockSpan) {
 	}
 	flush()
 	return out, spans
+}
+
+// introducesList reports whether a paragraph line ends a sentence that
+// introduces the list after it: with a colon, or left open after a word or
+// a comma.
+func introducesList(line string) bool {
+	line = strings.TrimSpace(line)
+	last, _ := utf8.DecodeLastRuneInString(line)
+	return last == ':' || last == ',' || unicode.IsLetter(last)
 }
 
 var (

@@ -2,6 +2,7 @@ package report
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/quarryhq/quarry/research"
@@ -45,4 +46,24 @@ func FuzzReportSentences(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A quoted sentence that introduces a list, written with its list, is one
+// sentence with its citation; a list after a finished sentence or a blank
+// line is read item by item.
+func TestReportSentencesLeadInKeepsItsList(t *testing.T) {
+	md := "## Summary\nA \"rowid table\" is any table in an SQLite schema that\n- is not a virtual table, and\n- is not a WITHOUT ROWID table [S1].\n\n" +
+		"Tables differ in two ways.\n- Keys are stored twice [S2].\n- Rows move on VACUUM [S2].\n"
+	got := ReportSentences(md)
+	var raws []string
+	for _, s := range got {
+		raws = append(raws, s.Raw)
+	}
+	want := []string{
+		`A "rowid table" is any table in an SQLite schema that is not a virtual table, and is not a WITHOUT ROWID table [S1].`,
+		"Tables differ in two ways.", "Keys are stored twice [S2].", "Rows move on VACUUM [S2].",
+	}
+	if !slices.Equal(raws, want) {
+		t.Errorf("ReportSentences =\n%q\nwant\n%q", raws, want)
+	}
 }

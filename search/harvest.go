@@ -45,6 +45,9 @@ func Harvest(engine, pageURL, html string) ([]Result, error) {
 		return nil, fmt.Errorf("harvest %s: parse: %w", engine, err)
 	}
 	h := harvester{engine: e, base: base, seen: map[string]bool{}, max: maxResults}
+	if e == nil || len(e.ownHosts) == 0 {
+		h.chrome = chromeLinks(doc, base)
+	}
 	if strings.HasPrefix(engine, "url:") {
 		h.max = maxSiteResults
 	}
@@ -66,6 +69,10 @@ type harvester struct {
 	seen   map[string]bool
 	out    []Result
 	max    int // results kept at most
+	// chrome holds the canonical URLs the page links only from its
+	// navigation, header, footer and side bars: on a site's own search
+	// those are the site's furniture (help, about, sections), never a result.
+	chrome map[string]bool
 }
 
 func (h *harvester) specific(doc *goquery.Document, sel resultSelector) {
@@ -135,6 +142,47 @@ func (h *harvester) headingLinks(doc *goquery.Document) []block {
 		return len(out) < 2*maxResults
 	})
 	return out
+}
+
+// chromeSelector finds a page's chrome: navigation, banners, footers and
+// side bars, by element or by role.
+const chromeSelector = "nav, aside, header, footer, [role=navigation], [role=banner], [role=contentinfo], [role=complementary]"
+
+// chromeLinks returns the canonical URLs that the page links from its
+// chrome (as prune removes it: a header or footer that belongs to an item,
+// such as an <article>'s <header> holding its title, is the item's) and
+// nowhere else. A link the content gives too stays a candidate: a manual's
+// side bar lists every page of the manual, its search results some of them.
+func chromeLinks(doc *goquery.Document, base *url.URL) map[string]bool {
+	chrome := map[string]bool{}
+	inChrome := map[*html.Node]bool{}
+	doc.Find(chromeSelector).Each(func(_ int, c *goquery.Selection) {
+		if c.ParentsFiltered("article, li, dd, dt, td").Length() > 0 {
+			return
+		}
+		c.Find("a[href]").Each(func(_ int, a *goquery.Selection) {
+			inChrome[a.Nodes[0]] = true
+		})
+	})
+	content := map[string]bool{}
+	doc.Find("a[href]").Each(func(_ int, a *goquery.Selection) {
+		href, _ := a.Attr("href")
+		u, err := base.Parse(strings.TrimSpace(href))
+		if err != nil {
+			return
+		}
+		u.Fragment = ""
+		key := extract.CanonicalURL(u.String())
+		if inChrome[a.Nodes[0]] {
+			chrome[key] = true
+		} else {
+			content[key] = true
+		}
+	})
+	for k := range content {
+		delete(chrome, k)
+	}
+	return chrome
 }
 
 // prune removes what is never a result: scripts, navigation, and the
@@ -329,7 +377,26 @@ func (h *harvester) scoreGroup(siblings []*html.Node, members []int) *group {
 		g.blocks = append(g.blocks, block{href: ht.href, title: ht.title, snippet: text.OneLine(snippet)})
 		g.score += 1 + float64(min(len([]rune(snippet)), 300))/50
 	}
+	if isMenu(g.blocks) {
+		return nil
+	}
 	return g
+}
+
+// menuTitleWords is the most words a menu entry's link has ("Help",
+// "About us", "Privacy policy").
+const menuTitleWords = 2
+
+// isMenu reports a group that reads as a site's menu rather than results:
+// every block a bare link of a word or two, with no text beside it. A
+// results list names its pages by their titles or says something of each.
+func isMenu(blocks []block) bool {
+	for _, b := range blocks {
+		if b.snippet != "" || len(strings.Fields(b.title)) > menuTitleWords {
+			return false
+		}
+	}
+	return len(blocks) > 0
 }
 
 // mainLink is the prominent link of a result block: one in or around a
@@ -481,20 +548,14 @@ func (h *harvester) isOwn(u *url.URL) bool {
 	}
 	// A site's own search (url:https://docs.example.org/search?q={query})
 	// lists pages of that site, so same-site links are kept unless they are
-	// the results page again (pagination, filters) or site furniture.
+	// the results page again (pagination, filters), the home page, or the
+	// site's furniture: what its navigation, header and footer link. Which
+	// paths those are is read from the page, never from their names: a
+	// news site's articles live under /news/.
 	if u.Path == h.base.Path || u.Path == "/" || u.Path == "" {
 		return true
 	}
-	first := strings.ToLower(strings.Split(strings.Trim(u.Path, "/"), "/")[0])
-	return siteFurniture[first]
-}
-
-// siteFurniture are first path segments of pages no search result is.
-var siteFurniture = map[string]bool{
-	"login": true, "signin": true, "sign-in": true, "signup": true, "register": true, "account": true,
-	"settings": true, "preferences": true, "prefs": true, "help": true, "about": true, "privacy": true,
-	"terms": true, "legal": true, "contact": true, "feedback": true, "search": true, "images": true,
-	"videos": true, "news": true, "maps": true, "shopping": true, "advanced_search": true, "cookies": true,
+	return h.chrome[extract.CanonicalURL(u.String())]
 }
 
 // unwrapRedirect returns the target of an engine's click-tracking link:

@@ -56,16 +56,32 @@ var sentenceOpeners = map[string]bool{
 // and line breaks end a sentence unless the next line plainly continues it
 // (it starts in lower case after a line that does not end a sentence).
 // Periods after abbreviations, initials, decimals and list numbers do not.
+// A sentence that introduces a list (it ends with a colon, or stops
+// mid-sentence, and the next lines are items: "- item", "• item",
+// "1. item") is one span with its list, as extract writes such a list.
 func Sentences(s string) []Span {
 	var out []Span
 	blockStart := -1
 	prevEnd := 0 // end of the previous non-empty line, within the block
 	gap := false // a blank line since the previous non-empty line
+	listAt := -1 // start of the first item of the block's list, if any
 	flush := func() {
-		if blockStart >= 0 {
+		if blockStart >= 0 && listAt > blockStart {
+			// The lead-in's last sentence takes the list.
+			n := len(out)
+			out = splitBlock(s, blockStart, listAt, out)
+			if len(out) > n {
+				last := &out[len(out)-1]
+				last.End = prevEnd
+				last.Text = s[last.Start:last.End]
+			} else {
+				out = appendSpan(s, listAt, prevEnd, out)
+			}
+		} else if blockStart >= 0 {
 			out = splitBlock(s, blockStart, prevEnd, out)
 		}
 		blockStart = -1
+		listAt = -1
 	}
 	lineStart := 0
 	for lineStart <= len(s) {
@@ -75,9 +91,19 @@ func Sentences(s string) []Span {
 			lineEnd = lineStart + nl
 		}
 		line := strings.TrimSpace(s[lineStart:lineEnd])
+		item := listItem(line)
 		switch {
 		case line == "":
 			gap = true
+		case blockStart >= 0 && !gap && item && (listAt >= 0 || introduces(s[blockStart:prevEnd])):
+			// An item of the list the block's sentence introduces.
+			if listAt < 0 {
+				listAt = lineStart
+			}
+		case listAt >= 0:
+			// The list ended; what follows is a sentence of its own.
+			flush()
+			blockStart = lineStart
 		case blockStart >= 0 && !gap && continues(s[blockStart:prevEnd], line),
 			blockStart >= 0 && gap && continuesAcrossGap(s[blockStart:prevEnd], line):
 			// The line wraps the previous one: keep one block.
@@ -98,13 +124,49 @@ func Sentences(s string) []Span {
 	return out
 }
 
+// listItem reports a line that is a list item: a marker ("-", "*", "•",
+// "1.", "1)") and a space before its text.
+func listItem(line string) bool {
+	for _, m := range []string{"- ", "* ", "• "} {
+		if strings.HasPrefix(line, m) {
+			return true
+		}
+	}
+	i := 0
+	for i < len(line) && i < 3 && isDigitByte(line[i]) {
+		i++
+	}
+	return i > 0 && i+1 < len(line) && (line[i] == '.' || line[i] == ')') && line[i+1] == ' '
+}
+
+func isDigitByte(b byte) bool { return b >= '0' && b <= '9' }
+
+// introduces reports whether block, the text before a list, ends in a
+// sentence that introduces it: with a colon, or mid-sentence (after a
+// letter or a comma). An item of another list introduces nothing.
+func introduces(block string) bool {
+	block = strings.TrimRightFunc(block, unicode.IsSpace)
+	if listItem(strings.TrimSpace(block[strings.LastIndexByte(block, '\n')+1:])) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(block)
+	return last == ':' || last == ',' || unicode.IsLetter(last)
+}
+
 // tableCellSep separates the cells of a table row in extracted text.
 const tableCellSep = " | "
 
 // continuesAcrossGap reports whether line, after a blank line, still
 // belongs to the sentence before it: extracted pages often put inline code
-// in paragraphs of its own ("use the" / "--all-targets" / "flag.").
+// in paragraphs of its own ("use the" / "--all-targets" / "flag."). A
+// paragraph is never taken into a heading or label before it ("Source
+// code: Lib/ipaddress.py" / "ipaddress provides …"): the sentence must be
+// left open by a function word ("the", "that", "of") or a comma, or by
+// such a fragment it already took in.
 func continuesAcrossGap(block, line string) bool {
+	if listItem(line) {
+		return false // a numbered heading or an item starts a block
+	}
 	block = strings.TrimRightFunc(block, unicode.IsSpace)
 	lastLine := block[strings.LastIndexByte(block, '\n')+1:]
 	if strings.Contains(line, tableCellSep) || strings.Contains(lastLine, tableCellSep) {
@@ -115,14 +177,23 @@ func continuesAcrossGap(block, line string) bool {
 		return false
 	}
 	first, _ := utf8.DecodeRuneInString(line)
-	if unicode.IsLower(first) || strings.ContainsRune(",.;:)-–—", first) {
+	if strings.ContainsRune(",.;:)-–—", first) {
 		return true
 	}
+	lastWord := lastLine
+	if i := strings.LastIndexAny(lastLine, " \t"); i >= 0 {
+		lastWord = lastLine[i+1:]
+	}
+	open := last == ',' || IsStopword(strings.ToLower(lastWord)) ||
+		strings.Contains(block, "\n") && len(strings.Fields(lastLine)) <= 3
+	if unicode.IsLower(first) {
+		return open
+	}
 	// "… used as when the existing" / "Cargo.lock" / "file was generated.":
-	// a short code-like line inside a sentence that has not ended.
+	// a code-like word inside a sentence that has not ended.
 	end, _ := utf8.DecodeLastRuneInString(line)
-	short := len(strings.Fields(line)) <= 3 && !strings.ContainsRune(".!?:", end)
-	return short && unicode.IsLower(last) && hasWords(block, 4) && strings.ContainsAny(line, "._-:/()")
+	code := !strings.ContainsAny(line, " \t") && !strings.ContainsRune(".!?:", end) && strings.ContainsAny(line, "._-:/()")
+	return code && (open || unicode.IsLower(last)) && hasWords(block, 4)
 }
 
 // hasWords reports whether s holds at least n space-separated words,
@@ -152,7 +223,7 @@ func continues(block, line string) bool {
 		return false
 	}
 	first, _ := utf8.DecodeRuneInString(line)
-	return unicode.IsLower(first)
+	return unicode.IsLower(first) || strings.ContainsRune(")]}", first) // no sentence opens with a closing bracket
 }
 
 // splitBlock splits s[start:end], a run of text without paragraph breaks,
@@ -234,8 +305,10 @@ func endsSentence(s string, segStart, i int, r rune, j, k, end int) bool {
 		return false
 	case isDottedAcronym(bare):
 		return sentenceOpeners[nextWord]
-	case isAllDigits(bare) && strings.TrimSpace(s[segStart:i-len(word)]) == "":
-		return false // "1. Install the package" list numbering
+	case isAllDigits(strings.ReplaceAll(bare, ".", "")) && strings.TrimSpace(s[segStart:i-len(word)]) == "":
+		return false // "1. Install the package" list numbering, "1.1. Syntax" section numbering
+	case isLabelNumber(bare) && len(strings.Fields(s[segStart:i-len(word)])) == 1:
+		return false // "Table K.1. PostgreSQL Limits", "Example 3.2. Output"
 	}
 	return true
 }
@@ -312,6 +385,15 @@ func isDottedAcronym(w string) bool {
 		}
 	}
 	return true
+}
+
+// isLabelNumber matches the number of a table, figure or appendix
+// section: an optional letter, then numbers joined by dots ("K.1", "3.2").
+func isLabelNumber(w string) bool {
+	if len(w) > 2 && unicode.IsLetter(rune(w[0])) && w[1] == '.' {
+		return isAllDigits(strings.ReplaceAll(w[2:], ".", ""))
+	}
+	return strings.Contains(w, ".") && isAllDigits(strings.ReplaceAll(w, ".", ""))
 }
 
 func isAllDigits(w string) bool {

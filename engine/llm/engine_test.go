@@ -104,10 +104,14 @@ func TestEngineStagesEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Synthesize: %v", err)
 		}
-		if md != strings.TrimSpace(report) {
-			t.Errorf("report = %q", md)
+		// Held answer first: the Overview states every part in order — the
+		// span the model wrote under Dimensions moved up (Dimensions, left
+		// empty, is dropped), the total length it never wrote quoted from S2.
+		held := "## Overview\nThe Golden Gate Bridge opened on May 28, 1937 [S1]. Its main span is 1,280 metres [S2]. The Golden Gate Bridge has a main span of 1,280 metres and a total length of 2,737 metres [S2]."
+		if md != held {
+			t.Errorf("report = %q, want %q", md, held)
 		}
-		if len(*deltas) < 5 || strings.TrimSpace(strings.Join(*deltas, "")) != md {
+		if len(*deltas) < 5 || strings.TrimSpace(strings.Join(*deltas, "")) != strings.TrimSpace(report) {
 			t.Errorf("streamed %d deltas %q, want the report incrementally", len(*deltas), *deltas)
 		}
 		if u3.OutputTokens != 120 {

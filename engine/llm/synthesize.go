@@ -12,24 +12,31 @@ import (
 
 // undetermined is the sentence the report uses for a criterion without
 // evidence (DESIGN.md, Synthesize).
-const undetermined = "This could not be determined from the available sources."
+const undetermined = research.Undetermined
 
 // Synthesize writes the report, streaming its visible text to stream as it
-// arrives. Sources are ranked by relevance to the question and cut to fit
-// both the model's window and req.Budget.ContextTokens. On a repair pass
-// the feedback and the previous draft are included. A Sources list written
-// by the model is dropped: code renders that from the run's sources.
+// arrives. The model is given each part of the question (a criterion) with
+// the passages of the sources that bear on it, cut to fit both the model's
+// window and req.Budget.ContextTokens; its report is then held to the
+// answer-first rules (holdAnswerFirst). On a repair pass the feedback and
+// the previous draft are included. A Sources list written by the model is
+// dropped: code renders that from the run's sources.
 func (e *Engine) Synthesize(ctx context.Context, req engine.SynthesisRequest, stream func(delta string)) (string, engine.Usage, error) {
 	system, err := e.render("synthesize", promptData{})
 	if err != nil {
 		return "", engine.Usage{}, err
 	}
-	user := e.synthesisMessage(req, e.inputBudget()-estimateTokens(system)-messagesTokens([]message{{}}))
+	parts := questionParts(req.Question, req.Spec, req.Sources)
+	user := e.synthesisMessage(req, parts, e.inputBudget()-estimateTokens(system)-messagesTokens([]message{{}}))
 	call, err := e.fit(system, []message{{Role: roleUser, Content: user}}, 0.2)
 	if err != nil {
 		return "", engine.Usage{}, fmt.Errorf("synthesize: %w", err)
 	}
-	return e.writeText(ctx, "synthesize", call, stream, !sectionNamedSources(req.Spec.Sections), "report")
+	report, usage, err := e.writeText(ctx, "synthesize", call, stream, !sectionNamedSources(req.Spec.Sections), "report")
+	if err != nil {
+		return "", usage, err
+	}
+	return holdAnswerFirst(report, parts), usage, nil
 }
 
 // writeText streams a prose answer for stage and cleans it: reasoning
@@ -55,9 +62,9 @@ func (e *Engine) writeText(ctx context.Context, stage string, call request, stre
 
 // synthesisMessage builds the user turn in at most budget tokens. The fixed
 // parts (question, criteria, sections, feedback) always go in; the previous
-// draft and prior sections get bounded shares; the sources get the rest,
-// further capped by the run's context budget.
-func (e *Engine) synthesisMessage(req engine.SynthesisRequest, budget int) string {
+// draft and prior sections get bounded shares; the evidence for the parts
+// of the question gets the rest, further capped by the run's context budget.
+func (e *Engine) synthesisMessage(req engine.SynthesisRequest, parts []part, budget int) string {
 	var task strings.Builder
 	fmt.Fprintf(&task, "Question: %s\n", text.ClipBytes(strings.TrimSpace(req.Question), maxQuestionChars))
 	if g := strings.TrimSpace(req.Spec.Goal); g != "" {
@@ -106,15 +113,13 @@ func (e *Engine) synthesisMessage(req engine.SynthesisRequest, budget int) strin
 	if req.Budget.ContextTokens > 0 {
 		evidence = min(evidence, req.Budget.ContextTokens)
 	}
-	q := relevanceQuery(req.Question, append([]string{req.Spec.Goal}, req.Spec.Criteria...)...)
-	pack, _ := packSources(req.Sources, q, max(evidence, 0)*4)
+	pack := partsBlock(parts, req.Sources, max(evidence, 0)*4)
 
 	var b strings.Builder
 	if pack != "" {
-		b.WriteString("Sources:\n\n")
 		b.WriteString(pack)
 	} else {
-		b.WriteString("Sources: none were found. Declare every criterion undetermined.\n")
+		b.WriteString("Sources: none of the sources read bears on the question. Declare every criterion undetermined.\n")
 	}
 	if prior != "" {
 		b.WriteString("\n")
