@@ -7,7 +7,7 @@
 #   make generate  templ → *_templ.go
 #   make lint      go vet, generated code current, gofmt clean, go.mod tidy
 #   make bench     Go benchmarks, extraction eval and fetch benchmark
-#   make faults    replicas behind nginx, and each fault x10 (QUARRY_FAULT_REPS)
+#   make faults    replicas behind nginx, scheduler replicas, each fault x10 (QUARRY_FAULT_REPS); not in make test
 #   make load      20 concurrent runs (pool of 4 tabs) and 1,000 SSE viewers
 #   make serp-corpus  rerun the search programs that made search/testdata/serp/
 #   make db-stop   stop the private Postgres under .data/postgres, if running
@@ -37,7 +37,7 @@ generate:
 	$(GO) tool templ generate
 
 lint:
-	$(GO) vet ./...
+	$(GO) vet -tags faults,load ./...
 	@scripts/check-generated.sh
 	@scripts/check-tidy.sh
 

@@ -48,6 +48,19 @@ var dummyHash = sync.OnceValue(func() []byte {
 	return h
 })
 
+// CheapRefusalsForTests makes CheckPassword's refusals of unknown or
+// malformed names compare against a dummy hash at bcrypt.MinCost, and
+// returns the function that puts the PasswordCost one back. It is for
+// tests that check which logins pass: at PasswordCost each such refusal
+// takes seconds under the race detector. A server must never call it, as
+// unknown names would then be refused faster than known ones.
+func CheapRefusalsForTests() (restore func()) {
+	h, _ := bcrypt.GenerateFromPassword([]byte("not a password of anyone"), bcrypt.MinCost)
+	old := dummyHash
+	dummyHash = func() []byte { return h }
+	return func() { dummyHash = old }
+}
+
 // CheckPassword reports whether password is the stored password of the
 // user name. An unknown or malformed name is a wrong password (false, no
 // error) and costs as much time as one; an error means the users could

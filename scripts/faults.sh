@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# faults.sh faults|load — the deployment suite of test/faults, beyond what
-# `make test` runs:
-#   faults   two replicas behind nginx, then every fault (SIGKILL of the
-#            server mid-gather and mid-synthesis, Chromium killed, Postgres
-#            restarted) QUARRY_FAULT_REPS times (default 10)
+# faults.sh faults|load — the deployment suites of test/faults, which
+# `make test` leaves out (their files carry the build tags faults and load):
+#   faults   two replicas behind nginx, the end-to-end security check, then
+#            every fault (SIGKILL of the server mid-gather and
+#            mid-synthesis, Chromium killed, Postgres restarted, scheduler
+#            replicas killed) QUARRY_FAULT_REPS times (default 10)
 #   load     20 concurrent standard runs on a pool of 4 tabs, and 1,000 SSE
 #            viewers of one run (build tag `load`)
 # The tests start their own Postgres cluster, nginx and quarry processes on
@@ -21,9 +22,9 @@ log=.data/$suite.log
 case $suite in
 faults)
 	export QUARRY_FAULT_REPS=${QUARRY_FAULT_REPS:-10}
-	echo "==> go test ./test/faults (QUARRY_FAULT_REPS=$QUARRY_FAULT_REPS)"
+	echo "==> go test -tags faults ./test/faults (QUARRY_FAULT_REPS=$QUARRY_FAULT_REPS)"
 	set +e
-	go test -count=1 -v -timeout 120m -run 'TestReplicas|TestFault' ./test/faults 2>&1 | tee "$log"
+	go test -tags faults -count=1 -v -timeout 120m -run 'TestReplicas|TestSecurity|TestFault' ./test/faults 2>&1 | tee "$log"
 	status=${PIPESTATUS[0]}
 	;;
 load)

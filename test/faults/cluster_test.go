@@ -1,3 +1,5 @@
+//go:build faults || load
+
 package faults
 
 import (

@@ -3,9 +3,12 @@
 // start, behind nginx, gathering from a loopback site with headless
 // Chromium, while the tests kill replicas, Chromium and Postgres.
 //
-//	go test ./test/faults                       the quick versions (part of make test)
-//	QUARRY_FAULT_REPS=10 go test ./test/faults  every fault ten times (make faults)
-//	go test -tags load -run Load ./test/faults  20 concurrent runs, 1,000 viewers (make load)
+//	go test -tags faults ./test/faults                       each suite once: replicas behind nginx, each fault, scheduler replicas, security end to end
+//	QUARRY_FAULT_REPS=10 go test -tags faults ./test/faults  every fault ten times (make faults)
+//	go test -tags load -run Load ./test/faults               20 concurrent runs, 1,000 viewers (make load)
 //
-// It needs the Debian packages postgresql, chromium and nginx.
+// Every test file carries the build tag `faults` or `load`: the suites need
+// minutes of real time and a build of the server of their own, so
+// `go test ./...` (make test) leaves them out and make faults runs them.
+// They need the Debian packages postgresql, chromium and nginx.
 package faults

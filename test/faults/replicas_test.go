@@ -1,3 +1,5 @@
+//go:build faults
+
 package faults
 
 import (
@@ -186,16 +188,6 @@ func pageLinks(t *testing.T, url string) []string {
 		}
 	})
 	return out
-}
-
-func status(t *testing.T, url string) int {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode
 }
 
 func getJSON(t *testing.T, url string, v any) {
