@@ -152,7 +152,10 @@ def load_labels(path):
                 sys.exit("%s:%d: want id<TAB>sentence<TAB>1|0" % (path, n))
             if label not in ("0", "1"):
                 sys.exit("%s:%d: label must be 1 or 0, not %r" % (path, n, label))
-            labels[(qid, normalise(text))] = label == "1"
+            # The text is stored normalised already; normalising it again
+            # would drop a backslash the sentence itself holds (zsh's quote-line writes '\'').
+            labels[(qid, text)] = label == "1"
+            labels.setdefault((qid, normalise(text)), label == "1")
     return labels
 
 
