@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -85,7 +86,17 @@ type forwarder struct {
 	next   atomic.Int64
 	mu     sync.Mutex
 	calls  map[string]*mcp.CallToolRequest // by the progress token sent to the remote
+	// lastProgress is when a progress notification was last relayed (unix
+	// nanoseconds), so a call's result can wait for the notifications
+	// still in flight behind it.
+	lastProgress atomic.Int64
 }
+
+// progressSettle is how long a forwarded call's result waits for quiet
+// after the remote's last progress notification: the SDK's client hands
+// notifications to their handler concurrently with the response, so the
+// remote's final "Report ready" can arrive just after its result.
+const progressSettle = 150 * time.Millisecond
 
 func (f *forwarder) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	params := &mcp.CallToolParams{Name: req.Params.Name, Arguments: json.RawMessage(req.Params.Arguments)}
@@ -106,7 +117,24 @@ func (f *forwarder) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	}
 	// Cancelling ctx makes the client send notifications/cancelled, so a
 	// cancelled call cancels the run on the server.
-	return f.remote.CallTool(ctx, params)
+	res, err := f.remote.CallTool(ctx, params)
+	if req.Params.GetProgressToken() != nil {
+		// Relay what is still in flight before answering: wait for
+		// progressSettle of quiet after the result and after the last
+		// notification, at most 1 s.
+		answered := time.Now()
+		quiet := func() time.Duration {
+			last := time.Unix(0, f.lastProgress.Load())
+			if last.Before(answered) {
+				last = answered
+			}
+			return time.Since(last)
+		}
+		for deadline := answered.Add(time.Second); time.Now().Before(deadline) && quiet() < progressSettle; {
+			time.Sleep(25 * time.Millisecond)
+		}
+	}
+	return res, err
 }
 
 func (f *forwarder) progress(ctx context.Context, n *mcp.ProgressNotificationClientRequest) {
@@ -117,6 +145,7 @@ func (f *forwarder) progress(ctx context.Context, n *mcp.ProgressNotificationCli
 	if req == nil {
 		return
 	}
+	f.lastProgress.Store(time.Now().UnixNano())
 	p := *n.Params
 	p.ProgressToken = req.Params.GetProgressToken()
 	if err := req.Session.NotifyProgress(ctx, &p); err != nil {
