@@ -34,6 +34,13 @@ type authServer struct {
 
 func newAuthServer(t testing.TB, url string, opt handlers.Options) *authServer {
 	t.Helper()
+	return newAuthServerWith(t, url, opt, nil)
+}
+
+// newAuthServerWith is newAuthServer with a last say over the options once
+// the runner exists (scheduled tasks need it).
+func newAuthServerWith(t testing.TB, url string, opt handlers.Options, setup func(*pipeline.Runner, *handlers.Options)) *authServer {
+	t.Helper()
 	if url == "" {
 		url = dbtest.URL(t)
 	}
@@ -52,6 +59,9 @@ func newAuthServer(t testing.TB, url string, opt handlers.Options) *authServer {
 	}
 	runner := pipeline.NewRunner(pipeline.Options{Store: store, Engine: extractive.New(), Engines: []string{"duckduckgo"}, Workers: 1, Logger: log})
 	opt.Store, opt.Runs, opt.Logger = store, runner, log
+	if setup != nil {
+		setup(runner, &opt)
+	}
 	h := handlers.New(opt)
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"regexp"
 	"sort"
@@ -24,7 +23,6 @@ import (
 
 	"github.com/quarryhq/quarry/db"
 	"github.com/quarryhq/quarry/db/dbtest"
-	"github.com/quarryhq/quarry/engine/extractive"
 	"github.com/quarryhq/quarry/handlers"
 	"github.com/quarryhq/quarry/library"
 	"github.com/quarryhq/quarry/pipeline"
@@ -179,50 +177,23 @@ func readmeRoutes(t *testing.T) []string {
 	return out
 }
 
-// apiServer is a server with every part of the API on (tasks, library),
-// behind a trusted proxy naming the user in X-User, whose runner does not
-// start (runs stay queued unless the test finishes them).
-type apiServer struct {
-	store *db.Store
-	srv   *httptest.Server
-}
+// apiServer is a server with every part of the API on (tasks, library,
+// PDF printing by the package's shared browser pool), behind a trusted
+// proxy naming the user in X-User, whose runner does not start (runs stay
+// queued unless the test finishes them).
+type apiServer struct{ *authServer }
 
 func newAPIServer(t *testing.T) *apiServer {
 	t.Helper()
-	url := dbtest.URL(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := db.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := testLogger(t)
-	broker := db.NewBroker(db.NewEventReader(conn), log)
-	store := db.NewStore(conn, broker)
-	lctx, lcancel := context.WithCancel(context.Background())
-	if err := broker.Listen(lctx, url); err != nil {
-		t.Fatal(err)
-	}
-	runner := pipeline.NewRunner(pipeline.Options{Store: store, Engine: extractive.New(), Engines: []string{"duckduckgo"}, Workers: 1, Logger: log})
 	lib := library.New(dbtest.NewStore(t), library.Options{Poll: 100 * time.Millisecond})
-	wctx, wcancel := context.WithCancel(context.Background())
-	wdone := make(chan struct{})
-	go func() { lib.Work(wctx); close(wdone) }()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { lib.Work(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
 	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
-	h := handlers.New(handlers.Options{Store: store, Runs: runner, Logger: log, Library: lib, Tasks: testTaskOptions(runner), Printer: sharedUIEnv(t).pool,
-		Auth: handlers.AuthOptions{Mode: handlers.AuthProxy, Header: "X-User"}, TrustedProxies: []*net.IPNet{loopback}})
-	srv := httptest.NewServer(h)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		h.CloseStreams(ctx)
-		srv.Close()
-		wcancel()
-		<-wdone
-		lcancel()
-		conn.Close()
-	})
-	return &apiServer{store: store, srv: srv}
+	opt := handlers.Options{Library: lib, Printer: sharedUIEnv(t).pool,
+		Auth: handlers.AuthOptions{Mode: handlers.AuthProxy, Header: "X-User"}, TrustedProxies: []*net.IPNet{loopback}}
+	return &apiServer{newAuthServerWith(t, "", opt, func(r *pipeline.Runner, o *handlers.Options) { o.Tasks = testTaskOptions(r) })}
 }
 
 // call sends one API request as user ("" = anonymous) through the
