@@ -365,6 +365,22 @@ func forms(key string) []string {
 	return []string{key}
 }
 
+// eachSense calls visit with every synset a sense of key (or of its lemma
+// forms) belongs to, and the lemma it was reached by.
+func (l *Lexicon) eachSense(key string, visit func(s synset, lemma string)) {
+	for _, form := range forms(key) {
+		for p := range numPOS {
+			for _, lemma := range l.bases(p, form) {
+				for _, off := range l.senses(p, lemma) {
+					if s, err := l.synsetAt(p, off); err == nil {
+						visit(s, lemma)
+					}
+				}
+			}
+		}
+	}
+}
+
 func (l *Lexicon) related(key string) []string {
 	seen := map[string]bool{}
 	add := func(w string) {
@@ -375,65 +391,47 @@ func (l *Lexicon) related(key string) []string {
 	}
 	for _, form := range forms(key) {
 		add(form)
-		for p := range numPOS {
-			for _, lemma := range l.bases(p, form) {
-				for _, off := range l.senses(p, lemma) {
-					s, err := l.synsetAt(p, off)
-					if err != nil {
-						continue
-					}
-					own := 0 // 1-based number of lemma in s
-					for i, w := range s.words {
+	}
+	l.eachSense(key, func(s synset, lemma string) {
+		own := 0 // 1-based number of lemma in s
+		for i, w := range s.words {
+			add(w)
+			if strings.EqualFold(w, lemma) {
+				own = i + 1
+			}
+		}
+		for _, ptr := range s.ptrs {
+			switch {
+			case wordRelations[ptr.symbol] && ptr.source == own && own > 0:
+				if t, err := l.synsetAt(ptr.pos, ptr.offset); err == nil && ptr.target <= len(t.words) {
+					add(t.words[ptr.target-1])
+				}
+			case synsetRelations[ptr.symbol] && ptr.source == 0:
+				if t, err := l.synsetAt(ptr.pos, ptr.offset); err == nil {
+					for _, w := range t.words {
 						add(w)
-						if strings.EqualFold(w, lemma) {
-							own = i + 1
-						}
-					}
-					for _, ptr := range s.ptrs {
-						switch {
-						case wordRelations[ptr.symbol] && ptr.source == own && own > 0:
-							if t, err := l.synsetAt(ptr.pos, ptr.offset); err == nil && ptr.target <= len(t.words) {
-								add(t.words[ptr.target-1])
-							}
-						case synsetRelations[ptr.symbol] && ptr.source == 0:
-							if t, err := l.synsetAt(ptr.pos, ptr.offset); err == nil {
-								for _, w := range t.words {
-									add(w)
-								}
-							}
-						}
 					}
 				}
 			}
 		}
-	}
+	})
 	return sortedKeys(seen)
 }
 
 func (l *Lexicon) broader(key string) []string {
 	seen := map[string]bool{}
-	for _, form := range forms(key) {
-		for p := range numPOS {
-			for _, lemma := range l.bases(p, form) {
-				for _, off := range l.senses(p, lemma) {
-					s, err := l.synsetAt(p, off)
-					if err != nil {
-						continue
-					}
-					for _, ptr := range s.ptrs {
-						if ptr.symbol != "@" && ptr.symbol != "@i" {
-							continue
-						}
-						if t, err := l.synsetAt(ptr.pos, ptr.offset); err == nil {
-							for _, w := range t.words {
-								seen[strings.ReplaceAll(strings.ToLower(w), "_", " ")] = true
-							}
-						}
-					}
+	l.eachSense(key, func(s synset, _ string) {
+		for _, ptr := range s.ptrs {
+			if ptr.symbol != "@" && ptr.symbol != "@i" {
+				continue
+			}
+			if t, err := l.synsetAt(ptr.pos, ptr.offset); err == nil {
+				for _, w := range t.words {
+					seen[strings.ReplaceAll(strings.ToLower(w), "_", " ")] = true
 				}
 			}
 		}
-	}
+	})
 	return sortedKeys(seen)
 }
 
