@@ -116,4 +116,17 @@ func TestHarvestFurnitureByStructure(t *testing.T) {
 	if len(got) != 0 {
 		t.Errorf("a results page listing nothing yielded %+v, want no results", got)
 	}
+
+	// A program that names a hit by its file name, for a page with no
+	// title it reads: a one-word link is a result when it is the file
+	// it links to.
+	files := `<html><body><div class="top"><ul><li><a href="/help">Help</a></li><li><a href="/about">About us</a></li></ul></div>
+<form action="/search"><input name="q" value="raspberry"></form><p>1 results</p><ol><li><a href="/docs/simplyfound-1.html">simplyfound-1.html</a></li></ol></body></html>`
+	got, err = Harvest("url:https://files.example.org/search?q={query}", "https://files.example.org/search?q=raspberry", files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].URL != "https://files.example.org/docs/simplyfound-1.html" {
+		t.Errorf("a hit named by its file name yielded %+v, want the one file", got)
+	}
 }

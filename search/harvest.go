@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -389,14 +390,28 @@ const menuTitleWords = 2
 
 // isMenu reports a group that reads as a site's menu rather than results:
 // every block a bare link of a word or two, with no text beside it. A
-// results list names its pages by their titles or says something of each.
+// results list names its pages by their titles or says something of each
+// — or, for a page without a title the search program can read, by its
+// file name ("report-1.html" linking to …/report-1.html), which no menu
+// entry is written as.
 func isMenu(blocks []block) bool {
 	for _, b := range blocks {
-		if b.snippet != "" || len(strings.Fields(b.title)) > menuTitleWords {
+		if b.snippet != "" || len(strings.Fields(b.title)) > menuTitleWords || namesFile(b) {
 			return false
 		}
 	}
 	return len(blocks) > 0
+}
+
+// namesFile reports a block whose link text is the file name its link
+// points to, extension included.
+func namesFile(b block) bool {
+	u, err := url.Parse(b.href)
+	if err != nil {
+		return false
+	}
+	name := path.Base(u.Path)
+	return strings.Contains(name, ".") && strings.EqualFold(strings.TrimSpace(b.title), name)
 }
 
 // mainLink is the prominent link of a result block: one in or around a

@@ -34,7 +34,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc chromium python3
+	apache2-doc postfix-doc zsh-doc chromium wordnet-base python3
 
 # name questions pages program
 SETS=(

@@ -27,9 +27,9 @@
 # under /docs/ and the program's results page. QUESTION NUMBERS keep only
 # those questions (numbered within each set). Reports stay in
 # OUT/<set>/NN.json (with NN.log); `python3 bench/docsqa/score.py
-# bench/docsqa/git.tsv OUT/git` rescores one set. Missing packages:
-# `scripts/deps.sh xapian-omega htdig namazu2 namazu2-index-tools
-# postgresql-doc-15 python3-doc git-doc sqlite3-doc npm` as root.
+# bench/docsqa/git.tsv OUT/git` rescores one set. Missing Debian packages
+# are installed by scripts/deps.sh when run as root, otherwise it prints
+# the apt-get command to run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/docsqa-out}
@@ -38,6 +38,9 @@ shift $(( $# > 2 ? 2 : $# ))
 export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-1}
+
+scripts/deps.sh xapian-omega htdig namazu2 namazu2-index-tools postgresql-doc-15 \
+	python3-doc git-doc sqlite3-doc npm chromium wordnet-base python3
 
 # name questions docs program package
 SETS=(
