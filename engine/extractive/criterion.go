@@ -580,7 +580,7 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 			break
 		}
 	}
-	if !named || !p.namesIdentifiers(c, i) || p.labelsAnother(c, i) {
+	if !named || !p.namesIdentifiers(c, i) || p.labelsAnother(c, i) || !p.asksKeyOf(c, i) {
 		return false
 	}
 	if p.namesFlag(c, i) && !c.needsNum && len(c.ctx) == 0 {
@@ -692,10 +692,11 @@ var valueWords = stems("default value maximum minimum max min limit size length 
 func (p *pool) namesSubject(c criterion, i int) bool {
 	s := &p.sents[i]
 	// A name written in capitals ("the LISTEN payload") is what is asked
-	// about; "payload" alone may be any payload's.
+	// about; "payload" alone may be any payload's — unless the page opens
+	// by naming it, and goes on to call it "the telescope".
 	if len(c.caps) > 0 {
 		for _, t := range c.caps {
-			if s.set[t] || s.head[t] || s.title[t] {
+			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] {
 				return true
 			}
 		}
@@ -1006,4 +1007,39 @@ func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
 		}
 	}
 	return out
+}
+
+// asksKeyOf reports whether c asks for what sentence i states, when i is
+// a line of an entry's key/value box ("Default: 0", "Context: server
+// config", "Compatibility: Available in 2.3.9"): the box says one thing
+// of the entry per key, and answers only a question that asks for that
+// key ("the default", "in which contexts"). Any other sentence passes.
+func (p *pool) asksKeyOf(c criterion, i int) bool {
+	s := &p.sents[i]
+	if !s.box && (s.label == "" || !isBoxLine(s.text)) {
+		return true
+	}
+	m := boxLineRe.FindStringSubmatch(s.text)
+	if m == nil {
+		return true
+	}
+	for _, t := range text.Tokens(m[1]) {
+		if slices.Contains(c.core, t) || c.query[t] >= 1 {
+			return true
+		}
+		for _, ms := range c.meanings {
+			if slices.Contains(ms, t) {
+				return true
+			}
+		}
+	}
+	// A value that says what is asked in words of its own ("Compatibility:
+	// The default used to be …" for "what was the default") answers too.
+	name := text.NewSet(text.Tokens(s.label))
+	for _, t := range text.Tokens(m[2]) {
+		if slices.Contains(c.core, t) && !name[t] && !unicode.IsDigit([]rune(t)[0]) {
+			return true
+		}
+	}
+	return false
 }

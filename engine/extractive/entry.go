@@ -28,7 +28,7 @@ type entry struct {
 // box), else its first line, or -1.
 func (e entry) opening(p *pool) int {
 	for _, i := range e.sents {
-		if !p.sents[i].box {
+		if !p.sents[i].box && !isBoxLine(p.sents[i].text) {
 			return i
 		}
 	}

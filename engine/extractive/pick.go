@@ -148,7 +148,11 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 		switch {
 		case best >= 0 && (c.style == styleValue || c.needsNum):
 			return best
-		case c.style != styleValue && !c.needsNum && r.scores[e.opening(p)] > 0:
+		case c.style != styleValue && !c.needsNum && r.scores[e.opening(p)] > 0 &&
+			(best < 0 || r.scores[best] < openingMargin*r.scores[e.opening(p)]):
+			// "What does X do?" is answered by the entry's opening,
+			// unless a sentence of the entry says what is asked
+			// ("when it is set to 0", "why set it") far better.
 			return e.opening(p)
 		case best >= 0:
 			return best
@@ -184,6 +188,10 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 	}
 	return first
 }
+
+// openingMargin is how much better than the entry's opening another of
+// its sentences must score to lead instead.
+const openingMargin = 1.3
 
 // answerTier ranks how directly sentence i answers c: 3 when it is a
 // short statement of the asked attribute ("Maximum value is 4095.",
@@ -395,7 +403,7 @@ func (p *pool) withContinuations(picks []int) []int {
 	for _, i := range picks {
 		// "For this reason, …" states a consequence of the sentence
 		// before it, which is the reason a why-question asks for.
-		if h := i - 1; consequenceRe.MatchString(p.sents[i].text) && h >= 0 && !in[h] &&
+		if h := i - 1; p.refersBack(i) && h >= 0 && !in[h] &&
 			p.sents[h].src == p.sents[i].src && p.sents[h].pos == p.sents[i].pos-1 && !p.duplicates(h, out) {
 			in[h] = true
 			out = append(out, h)
@@ -409,6 +417,38 @@ func (p *pool) withContinuations(picks []int) []int {
 		}
 	}
 	return out
+}
+
+// clauseRefRe finds, inside a sentence, a clause whose subject is "this" or
+// "that": "Zuckerberg said this was the reason …" names its reason in the
+// sentence before.
+var clauseRefRe = regexp.MustCompile(`(?i)\b(?:said|says|and|but|because)\s+(?:this|that|these|those)\s+(?:is|was|are|were)\b`)
+
+// definiteRe captures the noun of a definite subject near a sentence's
+// opening: "Although the dishes are …".
+var definiteRe = regexp.MustCompile(`^(?:[A-Z]\w*\s+){0,3}?(?i:the|these|those|this|that)\s+(\w+)\s+(?:is|are|was|were|will|would|can|could|have|has|had)\b`)
+
+// refersBack reports whether sentence i needs the one before it to be
+// understood: it draws a consequence from it ("For this reason, …"), or
+// its subject is what that sentence named ("this was the reason",
+// "the dishes are …" after "… by adding 36 dishes").
+func (p *pool) refersBack(i int) bool {
+	t := p.sents[i].text
+	if consequenceRe.MatchString(t) || clauseRefRe.MatchString(t) || backRefRe.MatchString(t) {
+		return true
+	}
+	h := i - 1
+	if h < 0 || p.sents[h].src != p.sents[i].src || p.sents[h].pos != p.sents[i].pos-1 {
+		return false
+	}
+	if m := definiteRe.FindStringSubmatch(t); m != nil {
+		for _, w := range text.Tokens(m[1]) {
+			if p.sents[h].set[w] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // withCounterparts adds, for a comparison of sides (A, B), after each pick

@@ -66,7 +66,13 @@ type doc struct {
 	toks  []string // title twice, then the sentences: for page-level relevance
 	set   text.Set // the tokens of toks
 	title text.Set // the tokens of the title
+	// lead are the tokens of its opening sentences, where an article
+	// names what it is about before calling it "the telescope".
+	lead text.Set
 }
+
+// leadSents is how many opening sentences of a document make its lead.
+const leadSents = 3
 
 // pool is the evidence of a run, ready for scoring.
 type pool struct {
@@ -133,7 +139,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	body = rejoinFragments(text.ClipBytes(body, maxSourceBytes))
 	src := len(p.docs)
 	titleToks := text.Tokens(title)
-	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks)}
+	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), lead: text.Set{}}
 	spans := text.Sentences(body)
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above
@@ -266,6 +272,11 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		p.ids[key] = []string{id}
 		toks := append(text.Tokens(s+" "+code), flagTokens(s)...)
 		d.toks = append(d.toks, toks...)
+		if pos < leadSents {
+			for _, t := range toks {
+				d.lead[t] = true
+			}
+		}
 		p.sents = append(p.sents, sentence{
 			src: src, text: s, code: code, label: label, key: key, toks: toks, set: text.NewSet(toks),
 			head: headSet, title: titleSet,
