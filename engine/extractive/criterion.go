@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/text"
 )
@@ -141,7 +142,7 @@ func (p *pool) styled(c criterion, i int) float64 {
 	case c.style == styleValue && s.box && p.statesAttribute(c, i):
 		return directBoost // "Default: …" in the asked entry's box
 	case c.style == styleValue && s.hasNum && p.statesAttribute(c, i):
-		if directValueRe.MatchString(s.text) {
+		if givesValue(s.text) {
 			return directBoost
 		}
 		return commandBoost
@@ -197,7 +198,19 @@ const attributeWordList = "default maximum minimum max min limit size length cap
 // directValueRe matches a sentence that gives an attribute's value
 // outright: "The default is 64MB", "the maximum value is 1200", "defaults
 // to 7070", "Default: 4.0".
-var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,2}?\s+(?:is|are|was|of|to|=)\s|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S`)
+var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,3}?\s+(?:is|are|was|of|to|=)\s+(\S+)|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S`)
+
+// givesValue reports whether s gives an attribute's value outright
+// (directValueRe), and not what is done with it: "the default cache size
+// is -2000", not "the default cache size is stored at offset 48".
+func givesValue(s string) bool {
+	for _, m := range directValueRe.FindAllStringSubmatch(s, -1) {
+		if w := strings.ToLower(strings.Trim(m[1], ",.;:")); !strings.HasSuffix(w, "ed") && w != "set" {
+			return true
+		}
+	}
+	return false
+}
 
 // directBoost ranks a sentence that states the asked value outright above
 // the sentences that only talk about it.
@@ -232,6 +245,11 @@ func (p *pool) statesAttribute(c criterion, i int) bool {
 	if own := slices.DeleteFunc(slices.Clone(subjects), func(t string) bool { return p.topical[t] }); len(own) > 0 {
 		subjects = own
 	}
+	if len(c.idents) > 0 {
+		// An identifier ("cache_size") is the subject, whatever else the
+		// question writes around it ("PRAGMA") or every page says.
+		subjects = slices.Concat(c.idents...)
+	}
 	if len(c.measures) > 0 {
 		subjects = c.measures // "the number of columns" is about columns
 	}
@@ -250,7 +268,11 @@ var measureRe = regexp.MustCompile(`(?i)\b(?:number|amount|size|length|count)\s+
 func measured(s string) []string {
 	var out []string
 	for _, m := range measureRe.FindAllStringSubmatch(s, -1) {
-		out = append(out, text.Stem(strings.ToLower(m[1])))
+		// "a page size of 65536", "a size of about …" give a value, not
+		// what is measured.
+		if r, _ := utf8.DecodeRuneInString(m[1]); !unicode.IsDigit(r) && len(text.Tokens(m[1])) > 0 {
+			out = append(out, text.Stem(strings.ToLower(m[1])))
+		}
 	}
 	return out
 }
@@ -720,9 +742,11 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 // answered by a sentence that says "maximum" but nothing of clients.
 func (p *pool) namesIdentifiers(c criterion, i int) bool {
 	s := &p.sents[i]
+	// A page titled with the name ("pg_dump") documents it: its
+	// sentences outside any entry of their own need not repeat it.
 	has := func(g []string) bool {
 		for _, t := range g {
-			if !s.set[t] && !s.head[t] {
+			if !s.set[t] && !s.head[t] && (s.label != "" || !s.title[t]) {
 				return false
 			}
 		}

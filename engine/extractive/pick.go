@@ -162,13 +162,16 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 	// first in the form of answer c asks for (a figure, a cause), else the
 	// first that says more than the question does, else the first that is
 	// evidence at all.
-	first, news, typed, tier := -1, -1, -1, 0
+	first, news, typed, tier, cover := -1, -1, -1, 0, 0.0
 	for _, i := range cands {
 		if !p.isEvidence(c, i) {
 			continue
 		}
-		if t := p.answerTier(c, i); t > tier {
-			typed, tier = i, t
+		// Of two sentences stating a value as directly, the one that
+		// says more of what is asked: "a maximum database size of about
+		// 281 terabytes" over "the minimum size database is one page".
+		if t, cv := p.answerTier(c, i), p.coverageWith(c.core, i, nil); t > tier || t == tier && t >= 2 && cv > cover+1e-9 {
+			typed, tier, cover = i, t, cv
 		}
 		if first < 0 {
 			first = i
@@ -204,7 +207,7 @@ func (p *pool) answerTier(c criterion, i int) int {
 		return 0
 	case (s.box || statesValue(s.text)) && p.statesAttribute(c, i):
 		return 3
-	case directValueRe.MatchString(s.text) && p.statesAttribute(c, i):
+	case givesValue(s.text) && p.statesAttribute(c, i):
 		return 2
 	case boundRe.MatchString(s.text) && asksBound(c):
 		return 2 // "it must be shorter than 8000 bytes" gives a maximum
@@ -345,7 +348,7 @@ func (p *pool) answersType(c criterion, i int) bool {
 		if s.box {
 			return p.statesAttribute(c, i) // "Default: …" for the default, not "Context: …"
 		}
-		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || directValueRe.MatchString(s.text)
+		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || givesValue(s.text)
 	case c.style == styleReason:
 		return reasonRe.MatchString(s.text) || c.advice && adviceSentRe.MatchString(s.text)
 	}

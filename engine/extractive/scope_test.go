@@ -56,3 +56,40 @@ func TestLeadKeepsTheSentenceItRefersTo(t *testing.T) {
 		t.Errorf("the Summary quotes the lead without the sentence it refers to:\n%s", md)
 	}
 }
+
+// A value is given outright only when a figure or literal follows, not
+// when the sentence says what is done with it.
+func TestGivesValue(t *testing.T) {
+	for s, want := range map[string]bool{
+		"The default suggested cache size is -2000, which means 2048000 bytes.": true,
+		"The default is 64MB.": true,
+		"The value of the default cache size is stored in the 4-byte integer at offset 48.": false,
+		"The maximum page count is set at compile time.":                                    false,
+	} {
+		if got := givesValue(s); got != want {
+			t.Errorf("givesValue(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// What a figure measures is a thing, never the figure or a filler word.
+func TestMeasuredSkipsValues(t *testing.T) {
+	got := measured("With a page size of 65536, this gives a database size of about 281 terabytes and a number of rows.")
+	if len(got) != 1 || got[0] != "row" {
+		t.Errorf("measured = %q, want [row]", got)
+	}
+}
+
+// A page titled with the tool's name documents it: a sentence there
+// answers about the tool's flag without repeating the tool's name.
+func TestPageTitleNamesItsIdentifier(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "pack_tool", Text: "Description\n\npack_tool writes an archive of a data store.\n\n" +
+			"Options\n\nThe most flexible output formats are the “bundle” format (-Fb) and the “folder” format (-Ff)."},
+		{ID: "S2", Title: "Release notes", Text: "Changes\n\nAllow resetting unknown bundle parameters with reserved prefixes."},
+	}
+	_, md := synthesize(t, "What kind of archive does pack_tool -Fb produce?", src, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "“bundle” format (-Fb)") {
+		t.Errorf("the Summary does not quote the tool page's sentence on -Fb:\n%s", md)
+	}
+}
