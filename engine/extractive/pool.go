@@ -147,14 +147,14 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	label := ""
 	labelEnd := -1 // the label applies to the paragraph that follows it
 	pos, section := 0, 0
-	consumed := -1       // a command line already quoted with the sentence before it
+	consumed := -1       // the last line of a command already quoted with the sentence before it
 	last := -1           // the span of the source's last quotable sentence
 	var stacked []string // terms on lines of their own above a label
 	inBox := false       // the spans since the label are its key/value box
 	inEntry := false     // the label names an entry with a box: it holds to the next heading
 	inList := false      // sp follows the items of a list a lead-in announced
 	for i, sp := range spans {
-		if i == consumed {
+		if i <= consumed {
 			continue
 		}
 		if label != "" && !inEntry && i > labelEnd+1 && strings.Contains(body[spans[i-1].End:sp.Start], "\n\n") {
@@ -235,14 +235,12 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		code := ""
 		if !strings.HasSuffix(s, ":") && i+1 < len(spans) && q > 0 && showsExample(s) && isCommand(body, spans[i+1]) {
 			// "Listing 8-7 shows how to use a for loop …" and its code.
-			code = commandOf(text.OneLine(spans[i+1].Text))
-			consumed = i + 1
+			code, consumed = codeBlock(body, spans, i+1)
 		}
 		if strings.HasSuffix(s, ":") && i+1 < len(spans) && len(strings.Fields(s)) >= 4 {
 			// "To install it, run:" is only worth quoting with its command.
 			if isCommand(body, spans[i+1]) {
-				code = commandOf(text.OneLine(spans[i+1].Text))
-				consumed = i + 1
+				code, consumed = codeBlock(body, spans, i+1)
 				q = 0.95
 			} else if len(strings.Fields(s)) >= 10 {
 				// A full statement that introduces an example ("This command
@@ -698,6 +696,26 @@ func commandOf(t string) string {
 		}
 	}
 	return t
+}
+
+// codeBlock returns the command that begins at spans[j] with the lines
+// right below it (no blank line between, as a code block is laid out),
+// joined into one line, and the index of its last span: "CREATE INDEX …
+// ON access_log (client_ip)" / "WHERE NOT (client_ip > …" is one
+// statement, and its first line alone says something else.
+func codeBlock(body string, spans []text.Span, j int) (string, int) {
+	code := commandOf(text.OneLine(spans[j].Text))
+	last := j
+	for k := j + 1; k < len(spans); k++ {
+		gap := body[spans[k-1].End:spans[k].Start]
+		line := text.OneLine(spans[k].Text)
+		if strings.Count(gap, "\n") != 1 || strings.TrimSpace(gap) != "" || !aloneOnLine(body, spans[k]) ||
+			len(code)+1+len(line) > maxCodeBytes || strings.Contains(line, "`") {
+			break
+		}
+		code, last = code+" "+line, k
+	}
+	return code, last
 }
 
 // startsLine reports whether span sp of body begins a line.

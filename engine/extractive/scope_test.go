@@ -93,3 +93,20 @@ func TestPageTitleNamesItsIdentifier(t *testing.T) {
 		t.Errorf("the Summary does not quote the tool page's sentence on -Fb:\n%s", md)
 	}
 }
+
+// A command laid out over several lines of a code block is quoted whole
+// with the sentence that introduces it, not cut after its first line.
+func TestCommandKeepsItsLines(t *testing.T) {
+	p := docPool([2]string{"Partial indexes", "Partial Indexes\n\nTo create a partial index that suits our example, use a command such as this:\n\n" +
+		"CREATE INDEX log_ip_ix ON log (ip)\nWHERE NOT (ip > inet '10.0.0.0' AND\nip < inet '10.0.0.255');\n\n" +
+		"A typical query that can use this index would be a lookup of one address."})
+	i := sentenceIndex(t, p, "To create a partial index")
+	if want := "CREATE INDEX log_ip_ix ON log (ip) WHERE NOT (ip > inet '10.0.0.0' AND ip < inet '10.0.0.255');"; p.sents[i].code != want {
+		t.Errorf("code = %q, want %q", p.sents[i].code, want)
+	}
+	for _, s := range p.sents {
+		if strings.HasPrefix(s.text, "WHERE NOT") || strings.HasPrefix(s.text, "ip <") {
+			t.Errorf("a line of the command is quoted on its own: %q", s.text)
+		}
+	}
+}
