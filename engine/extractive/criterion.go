@@ -658,6 +658,11 @@ func (p *pool) inAskedEntry(c criterion, i int) bool {
 			return true
 		}
 	}
+	// A name the question writes in capitals labels its entry as well
+	// ("ZDOTDIR: The directory to search …").
+	if lt := text.Tokens(s.label); len(lt) == 1 && slices.Contains(c.caps, lt[0]) {
+		return true
+	}
 	return false
 }
 

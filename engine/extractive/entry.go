@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/quarryhq/quarry/text"
 )
 
 // Stage 1 of synthesis: find the entry. A reference page documents many
@@ -64,7 +66,7 @@ func (p *pool) entryOf(c criterion) entry {
 			flags = append(flags, t)
 		}
 	}
-	if len(flags) == 0 && len(c.identNames) == 0 {
+	if len(flags) == 0 && len(c.identNames) == 0 && len(c.caps) == 0 {
 		return entry{}
 	}
 	names := func(label string) bool {
@@ -72,6 +74,10 @@ func (p *pool) entryOf(c criterion) entry {
 			if slices.Contains(flags, f) {
 				return true
 			}
+		}
+		// A name in capitals labels its entry alone ("ZDOTDIR").
+		if lt := text.Tokens(label); len(lt) == 1 && isCapitalsWord(strings.TrimSpace(label)) && slices.Contains(c.caps, lt[0]) {
+			return true
 		}
 		l := strings.ToLower(label)
 		for _, n := range c.identNames {

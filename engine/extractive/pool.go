@@ -218,7 +218,10 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 			continue
 		}
-		if term, rest, ok := inlineLabel(s); ok && startsLine(body, sp) {
+		if term, rest, ok := inlineLabel(s); ok && startsLine(body, sp) || capsLabelled(body, spans, i) {
+			if !ok {
+				term, rest, _ = strings.Cut(s, ": ")
+			}
 			// "cache_pages (integer): Sets the amount … The default is
 			// 64MB.": a definition list flattened onto one paragraph; the
 			// term names what every sentence of the paragraph describes.
@@ -636,6 +639,46 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 		return "", "", false
 	}
 	return term, rest, true
+}
+
+// capsLabelled reports whether spans[i] opens a paragraph of a definition
+// list flattened onto lines ("ZDOTDIR: The directory to search …"): a
+// name in capitals, a colon, a sentence — with a neighbouring paragraph
+// written the same way, so that a lone "NOTE: …" is no definition.
+func capsLabelled(body string, spans []text.Span, i int) bool {
+	opens := func(k int) bool {
+		if k < 0 || k >= len(spans) || !startsLine(body, spans[k]) {
+			return false
+		}
+		s := text.OneLine(spans[k].Text)
+		term, rest, found := strings.Cut(s, ": ")
+		rf, _ := utf8.DecodeRuneInString(rest)
+		return found && len(strings.Fields(term)) == 1 && (isCapitalsWord(term) || isTechnical(term)) &&
+			unicode.IsUpper(rf) && len(strings.Fields(rest)) >= 3
+	}
+	if !opens(i) {
+		return false
+	}
+	s := text.OneLine(spans[i].Text)
+	if term, _, _ := strings.Cut(s, ": "); !isCapitalsWord(term) {
+		return false
+	}
+	// The neighbouring paragraphs: the nearest spans before and after
+	// that begin a line.
+	for k := i - 1; k >= 0 && k >= i-8; k-- {
+		if startsLine(body, spans[k]) {
+			if opens(k) {
+				return true
+			}
+			break
+		}
+	}
+	for k := i + 1; k < len(spans) && k <= i+8; k++ {
+		if startsLine(body, spans[k]) {
+			return opens(k)
+		}
+	}
+	return false
 }
 
 // isTermSentence reports a "sentence" that is only a name, written as
