@@ -1,6 +1,7 @@
 package text
 
 import (
+	"golang.org/x/text/unicode/norm"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -81,6 +82,29 @@ func standalone(s string, i int) bool {
 	return before && after && (i > 0 || i+1 < len(s))
 }
 
+// foldMarks drops the accents of a word ("strongilovoúni" →
+// "strongilovouni"): a page and a question spell a name with and without
+// them.
+func foldMarks(w string) string {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return w
+	}
+	var b strings.Builder
+	for _, r := range norm.NFD.String(w) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return norm.NFC.String(b.String())
+}
+
 func newWord(raw string, start int, digits bool) Word {
 	w := Word{Raw: raw, Start: start, Num: digits}
 	if digits {
@@ -88,7 +112,7 @@ func newWord(raw string, start int, digits bool) Word {
 		w.Stem = w.Lower
 		return w
 	}
-	w.Lower = strings.ToLower(raw)
+	w.Lower = foldMarks(strings.ToLower(raw))
 	w.Stop = stopwords[w.Lower]
 	if n, ok := numberWords[w.Lower]; ok {
 		w.Stem = n

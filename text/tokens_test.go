@@ -2,6 +2,7 @@ package text
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -48,5 +49,13 @@ func TestStemConflatesForms(t *testing.T) {
 	}
 	if Stem("apply") == Stem("app") {
 		t.Errorf("apply and app must stay apart, both %q", Stem("app"))
+	}
+}
+
+// A name spelt with and without its accents is one token.
+func TestTokensFoldAccents(t *testing.T) {
+	a, b := Tokens("Strongilovoúni hill, São Paulo"), Tokens("Strongilovouni hill, Sao Paulo")
+	if !slices.Equal(a, b) {
+		t.Errorf("Tokens with accents = %q, without = %q", a, b)
 	}
 }
