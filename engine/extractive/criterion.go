@@ -654,7 +654,7 @@ func (p *pool) inAskedEntry(c criterion, i int) bool {
 	}
 	l := strings.ToLower(s.label)
 	for _, n := range c.identNames {
-		if labelNames(l, n) {
+		if labelNames(l, n) && (!strings.HasPrefix(n, "-") || p.flagPage(c, s.src)) {
 			return true
 		}
 	}
@@ -675,11 +675,20 @@ func (p *pool) namesContext(c criterion, i int) bool {
 	if c.group != "" && (s.set[c.group] || s.head[c.group]) {
 		return true // "The lz4 codec, tuned for speed. This is the default."
 	}
-	if p.coverage(c.ctx, i) < ctxThreshold {
+	// The page's title is what all its sentences are about: "To stop
+	// tracking a file, use …" on the page titled "gitignore" is about
+	// files added to .gitignore.
+	titled := text.Set{}
+	for _, t := range c.ctx {
+		if s.title[t] {
+			titled[t] = true
+		}
+	}
+	if p.coverageWith(c.ctx, i, titled) < ctxThreshold {
 		return false
 	}
 	for _, t := range c.ctx {
-		if (s.set[t] || s.head[t]) && !p.topical[t] {
+		if (s.set[t] || s.head[t] || titled[t]) && !p.topical[t] {
 			return true
 		}
 	}

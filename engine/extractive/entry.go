@@ -69,9 +69,10 @@ func (p *pool) entryOf(c criterion) entry {
 	if len(flags) == 0 && len(c.identNames) == 0 && len(c.caps) == 0 {
 		return entry{}
 	}
+	var src int // the page of the label being matched
 	names := func(label string) bool {
 		for _, f := range flagTokens(label) {
-			if slices.Contains(flags, f) {
+			if slices.Contains(flags, f) && p.flagPage(c, src) {
 				return true
 			}
 		}
@@ -81,7 +82,7 @@ func (p *pool) entryOf(c criterion) entry {
 		}
 		l := strings.ToLower(label)
 		for _, n := range c.identNames {
-			if labelNames(l, n) {
+			if labelNames(l, n) && (!strings.HasPrefix(n, "-") || p.flagPage(c, src)) {
 				return true
 			}
 		}
@@ -90,6 +91,7 @@ func (p *pool) entryOf(c criterion) entry {
 	best, bestRel := entry{}, -1.0
 	for i := 0; i < len(p.sents); i++ {
 		s := &p.sents[i]
+		src = s.src
 		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || !names(s.label) {
 			continue // not the first sentence of an entry that names it
 		}
@@ -176,9 +178,42 @@ func isTermRune(r rune) bool {
 func (p *pool) namesFlag(c criterion, i int) bool {
 	s := &p.sents[i]
 	for _, t := range c.core {
-		if strings.HasPrefix(t, flagPrefix+"-") && (s.set[t] || s.head[t]) {
+		if strings.HasPrefix(t, flagPrefix+"-") && (s.set[t] || s.head[t] && p.flagPage(c, s.src)) {
 			return true
 		}
 	}
 	return false
+}
+
+// flagPage reports whether page src can document the flags c names. A
+// short flag ("-f") is every other command's too: its entry is on a page
+// whose title names something else the question asks about ("clean" of
+// "git clean … -f"), when the question asks about more than flags and
+// words every page holds.
+func (p *pool) flagPage(c criterion, src int) bool {
+	about := false
+	for _, t := range c.core {
+		if strings.HasPrefix(t, flagPrefix) || p.topical[t] || p.inEveryTitle(t) {
+			continue
+		}
+		about = true
+		if p.docs[src].title[t] {
+			return true
+		}
+	}
+	return !about
+}
+
+// inEveryTitle reports whether every page of several has t in its title:
+// the product they all document ("git"), which names no one command.
+func (p *pool) inEveryTitle(t string) bool {
+	if len(p.docs) < 2 {
+		return false
+	}
+	for _, d := range p.docs {
+		if !d.title[t] {
+			return false
+		}
+	}
+	return true
 }

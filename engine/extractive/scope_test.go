@@ -135,3 +135,35 @@ func TestCapitalsDefinitionList(t *testing.T) {
 		t.Errorf("the Summary does not open with TIDEDIR's entry:\n%s", md)
 	}
 }
+
+// A part that leans on another with a pronoun ("how do I stop tracking
+// them?") is answered on the page titled with what it leans on.
+func TestPronounPartOnTitledPage(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "tallyignore(5) Manual Page", Text: "DESCRIPTION\n\nA tallyignore file specifies intentionally untracked files that Tally should ignore. " +
+			"Files already tracked by Tally are not affected.\n\nNOTES\n\nThe purpose of tallyignore files is to ensure that certain files not tracked by Tally remain untracked.\n\n" +
+			"To stop tracking a file that is currently tracked, use tally rm --cached."},
+		{ID: "S2", Title: "Tally User Manual", Text: "Line endings\n\nThis does not force normalization of text files, but does ensure that text files that you introduce to the repository are normalized when they are added.\n\n" +
+			"Branches\n\nA branch is a movable pointer to a commit. Creating a branch is cheap, and switching between branches rewrites the working tree.\n\n" +
+			"Merging\n\nA merge joins two histories. When both sides changed the same lines, the merge stops and asks the user to resolve the conflict.\n\n" +
+			"Remotes\n\nA remote is another repository whose branches can be fetched. Pushing sends local commits to it."},
+	}
+	_, md := synthesize(t, "Why are files I added to .tallyignore still tracked, and how do I stop tracking them?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "tally rm --cached") {
+		t.Errorf("the Summary does not say how to stop tracking:\n%s", md)
+	}
+}
+
+// A short flag is every command's: "-f" of "tally clean" is not the
+// "-f <file>" entry of another command's page.
+func TestShortFlagOfAnotherCommand(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "tally-config(1) Manual Page", Text: "OPTIONS\n\n-f <config-file>, --file <config-file>\n\nFor writing options: write to the specified file rather than the repository config.\n\n" +
+			"VARIABLES\n\nclean.requireForce: A boolean to make tally-clean do nothing unless given -f, -i or -n. Defaults to true."},
+		{ID: "S2", Title: "Tally User Manual", Text: "Cleaning up\n\nUntracked files pile up in a working tree over time."},
+	}
+	_, md := synthesize(t, "Why does tally clean refuse to delete files unless I pass -f?", src, research.DepthStandard)
+	if s := summaryOf(md); !strings.Contains(s, "requireForce") || strings.Contains(s, "write to the specified file") {
+		t.Errorf("the Summary quotes another command's -f, or not the setting that requires it:\n%s", md)
+	}
+}
