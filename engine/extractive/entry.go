@@ -186,33 +186,21 @@ func (p *pool) namesFlag(c criterion, i int) bool {
 }
 
 // flagPage reports whether page src can document the flags c names. A
-// short flag ("-f") is every other command's too: its entry is on a page
-// whose title names something else the question asks about ("clean" of
-// "git clean … -f"), when the question asks about more than flags and
-// words every page holds.
+// short flag ("-f") is every other command's too: a page titled with a
+// command's name ("git-config(1)") documents that command's flags, so
+// it answers only when the question names that command ("git clean …
+// -f" is not git-config's). A page titled in words ("Command line and
+// environment") may document any.
 func (p *pool) flagPage(c criterion, src int) bool {
-	about := false
-	for _, t := range c.core {
-		if strings.HasPrefix(t, flagPrefix) || p.topical[t] || p.inEveryTitle(t) {
+	for _, w := range strings.Fields(p.docs[src].name) {
+		w = strings.Trim(w, ",:;")
+		if !isTechnical(w) && !strings.Contains(w, "-") {
 			continue
 		}
-		about = true
-		if p.docs[src].title[t] {
-			return true
-		}
-	}
-	return !about
-}
-
-// inEveryTitle reports whether every page of several has t in its title:
-// the product they all document ("git"), which names no one command.
-func (p *pool) inEveryTitle(t string) bool {
-	if len(p.docs) < 2 {
-		return false
-	}
-	for _, d := range p.docs {
-		if !d.title[t] {
-			return false
+		for _, t := range text.Tokens(w) {
+			if !unicode.IsDigit([]rune(t)[0]) && !slices.Contains(c.core, t) && c.query[t] == 0 {
+				return false
+			}
 		}
 	}
 	return true

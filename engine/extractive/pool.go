@@ -66,6 +66,7 @@ type doc struct {
 	toks  []string // title twice, then the sentences: for page-level relevance
 	set   text.Set // the tokens of toks
 	title text.Set // the tokens of the title
+	name  string   // the title as written
 	// lead are the tokens of its opening sentences, where an article
 	// names what it is about before calling it "the telescope".
 	lead text.Set
@@ -139,7 +140,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	body = rejoinFragments(text.ClipBytes(body, maxSourceBytes))
 	src := len(p.docs)
 	titleToks := text.Tokens(title)
-	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), lead: text.Set{}}
+	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), name: title, lead: text.Set{}}
 	spans := text.Sentences(body)
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above
