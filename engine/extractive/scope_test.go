@@ -167,3 +167,25 @@ func TestShortFlagOfAnotherCommand(t *testing.T) {
 		t.Errorf("the Summary quotes another command's -f, or not the setting that requires it:\n%s", md)
 	}
 }
+
+// "What is the epoch used by the time module?" asks for a definition of
+// the epoch, qualified; an attribute or a value is still asked as such.
+func TestDefinitionWithQualifier(t *testing.T) {
+	for q, want := range map[string]int{
+		"What is the epoch used by the time module?":   styleDefinition,
+		"What is a sparse index in the store?":         styleDefinition,
+		"What is the default value of cache_size?":     styleValue,
+		"What is the maximum length of an identifier?": styleValue,
+	} {
+		if got := newCriterion(q, "", nil, nil).style; got != want {
+			t.Errorf("style of %q = %d, want %d", q, got, want)
+		}
+	}
+	src := []research.Source{{ID: "S1", Title: "time — Time access and conversions", Text: "time\n\n" +
+		"The functions in this module may not handle dates and times before the epoch or far in the future. " +
+		"The epoch is the point where the time starts, the return value of time.gmtime(0). It is January 1, 1970, 00:00:00 (UTC) on all platforms."}}
+	_, md := synthesize(t, "What is the epoch used by the time module?", src, research.DepthStandard)
+	if first, _, _ := strings.Cut(answerTo(md, 0), "[S1]"); !strings.Contains(first, "The epoch is the point where the time starts") || !strings.Contains(summaryOf(md), "January 1, 1970") {
+		t.Errorf("the Summary does not open with the definition and its date:\n%s", md)
+	}
+}
