@@ -3,6 +3,7 @@ package extractive
 import (
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/quarryhq/quarry/text"
 )
@@ -97,6 +98,9 @@ func (p *pool) rankSection(sec section, exact []string, siblings [][]string) ran
 		}
 		if r.scores[i] > 0 && p.mentionsExactly(i, exact) {
 			boost *= exactBoost
+		}
+		if r.scores[i] > 0 {
+			boost *= phraseBoost(sec.criteria, p.sents[i].text)
 		}
 		if pointerRe.MatchString(p.sents[i].text) {
 			boost *= pointerWeight
@@ -209,4 +213,48 @@ func allGeneric(cs []criterion) bool {
 		}
 	}
 	return true
+}
+
+// phraseBoost raises a sentence that repeats a run of at least
+// minPhraseWords words of a criterion as written, small words included:
+// "merging more than one branch" tells the asked case from "merging one
+// branch", which the word scores cannot, "more", "than" and "one" being
+// no words of their own there.
+func phraseBoost(cs []criterion, sentence string) float64 {
+	sw := strings.Fields(strings.ToLower(sentence))
+	best := 0
+	for _, c := range cs {
+		if n := longestRun(strings.Fields(strings.ToLower(c.text)), sw); n > best {
+			best = n
+		}
+	}
+	if best < minPhraseWords {
+		return 1
+	}
+	return min(1+phraseStep*float64(best-minPhraseWords+1), maxPhraseBoost)
+}
+
+const (
+	minPhraseWords = 4
+	phraseStep     = 0.1
+	maxPhraseBoost = 1.4
+)
+
+// longestRun is the length of the longest run of words a and b share,
+// punctuation at the words' ends ignored.
+func longestRun(a, b []string) int {
+	trim := func(w string) string { return strings.Trim(w, ".,;:!?\"'()“”‘’") }
+	best := 0
+	prev := make([]int, len(b)+1)
+	for i := range a {
+		cur := make([]int, len(b)+1)
+		for j := range b {
+			if trim(a[i]) != "" && trim(a[i]) == trim(b[j]) {
+				cur[j+1] = prev[j] + 1
+				best = max(best, cur[j+1])
+			}
+		}
+		prev = cur
+	}
+	return best
 }

@@ -189,3 +189,20 @@ func TestDefinitionWithQualifier(t *testing.T) {
 		t.Errorf("the Summary does not open with the definition and its date:\n%s", md)
 	}
 }
+
+// A run of the question's own words, small ones included, tells the
+// asked case from its neighbour: "merging more than one branch", not
+// "merging one branch".
+func TestPhraseTellsTheAskedCase(t *testing.T) {
+	if n := longestRun(strings.Fields("when merging more than one branch into it"), strings.Fields("when pulling or merging more than one branch.")); n != 5 {
+		t.Errorf("longestRun = %d, want 5", n)
+	}
+	page := "Merge strategies\n\nresolve\n\nThis can only resolve two heads using a 3-way merge algorithm. This is the default merge strategy when pulling or merging one branch.\n\n" +
+		"octopus\n\nThis resolves cases with more than two heads. This is the default merge strategy when pulling or merging more than one branch.\n\n" +
+		"ours\n\nThis resolves any number of heads, keeping the current tree."
+	src := []research.Source{{ID: "S1", Title: "tally-merge(1) Manual Page", Text: page}}
+	_, md := synthesize(t, "Which merge strategy does tally merge use by default when merging more than one branch into the current one?", src, research.DepthStandard)
+	if first, _, _ := strings.Cut(answerTo(md, 0), "[S1]"); !strings.Contains(first, "octopus") {
+		t.Errorf("the Summary does not open with the octopus strategy:\n%s", md)
+	}
+}
