@@ -291,11 +291,37 @@ func (p *pool) members(c criterion, lead, cands []int, scores []float64) (sents,
 	for n, j := range p.enumerate(c, cands, scores) {
 		s := &p.sents[j]
 		member := n >= len(cands) || s.set[c.enum] || s.label != "" && slices.Contains(text.Tokens(s.label), c.enum)
-		if member && !slices.Contains(sents, j) {
+		if member && !slices.Contains(sents, j) && !p.ofAnotherEntry(c, j) {
 			items = append(items, j)
 		}
 	}
 	return sents, items
+}
+
+// ofAnotherEntry reports whether sentence j is written under the label
+// of another entry than the one c names: "BRACE_CCL: … all the
+// characters" lists no character that EXTENDED_GLOB makes special.
+func (p *pool) ofAnotherEntry(c criterion, j int) bool {
+	s := &p.sents[j]
+	if s.label == "" || len(c.identNames) == 0 && len(c.caps) == 0 {
+		return false
+	}
+	l := strings.ToLower(s.label)
+	for _, n := range c.identNames {
+		if labelNames(l, n) || containsTerm(strings.ToLower(s.text), n) {
+			return false
+		}
+	}
+	if len(c.identNames) > 0 {
+		return true
+	}
+	lt := text.NewSet(text.Tokens(s.label))
+	for _, t := range c.caps {
+		if !lt[t] {
+			return true
+		}
+	}
+	return false
 }
 
 // quantityRe matches an amount stated without digits: "twice the size",

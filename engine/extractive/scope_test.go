@@ -206,3 +206,39 @@ func TestPhraseTellsTheAskedCase(t *testing.T) {
 		t.Errorf("the Summary does not open with the octopus strategy:\n%s", md)
 	}
 }
+
+// The members of a list asked of one entry are not other entries'
+// sentences that use the same noun.
+func TestMembersOfTheAskedEntryOnly(t *testing.T) {
+	page := "Options\n\nBARE_QUAL <Z>: In a glob pattern, treat a trailing set of parentheses as a qualifier list, if it contains no ‘|’, ‘(’ or ‘~’ characters.\n\n" +
+		"BRACE_SET: Expand expressions in braces which would not otherwise undergo brace expansion to an ordered list of all the characters.\n\n" +
+		"CASE_PATH: If CASE_PATH is not set (the default), CASE_GLOB affects every path component, whenever a special character appears in it.\n\n" +
+		"WIDE_GLOB: Treat the ‘#’, ‘~’ and ‘^’ characters as part of patterns for filename generation. (An initial unquoted ‘~’ always produces named directory expansion.)\n\n" +
+		"SUBST_GLOB <C>: Treat any characters resulting from parameter expansion as being eligible for filename expansion.\n\n" +
+		"MULTI_BYTE: Respect multibyte characters when found in strings. If the option is off a single byte is always treated as a single character."
+	src := []research.Source{{ID: "S1", Title: "Options", Text: page}}
+	_, md := synthesize(t, "Which characters does the tally WIDE_GLOB option make part of patterns?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "‘#’") {
+		t.Errorf("the Summary does not list the characters:\n%s", md)
+	}
+	for _, other := range []string{"brace expansion", "multibyte", "qualifier list", "parameter expansion", "path component"} {
+		if strings.Contains(md, other) {
+			t.Errorf("another entry's sentence (%q) is listed:\n%s", other, md)
+		}
+	}
+}
+
+// ofAnotherEntry is what keeps members to the asked entry: a sentence
+// under another option's label is another entry's, unless it names the
+// asked option itself.
+func TestOfAnotherEntry(t *testing.T) {
+	p := docPool([2]string{"Options", "Options\n\nBRACE_SET: Expand expressions in braces to an ordered list of all the characters.\n\n" +
+		"WIDE_GLOB: Treat the ‘#’, ‘~’ and ‘^’ characters as part of patterns for filename generation.\n\n" +
+		"COMPLETE_STYLE: During completion the WIDE_GLOB option is in effect, so the characters ‘#’, ‘~’ and ‘^’ have special meanings."})
+	c := newCriterion("Which characters does the tally WIDE_GLOB option make part of patterns?", "", nil, nil)
+	for prefix, want := range map[string]bool{"Expand expressions": true, "Treat the": false, "During completion": false} {
+		if got := p.ofAnotherEntry(c, sentenceIndex(t, p, prefix)); got != want {
+			t.Errorf("ofAnotherEntry(%q…) = %v, want %v", prefix, got, want)
+		}
+	}
+}
