@@ -756,11 +756,13 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 // answered by a sentence that says "maximum" but nothing of clients.
 func (p *pool) namesIdentifiers(c criterion, i int) bool {
 	s := &p.sents[i]
-	// A page titled with the name ("pg_dump") documents it: its
-	// sentences outside any entry of their own need not repeat it.
+	// A page titled with the name ("pg_dump", "Module mod_ssl") documents
+	// it: its sentences outside any entry of their own, or in the entry
+	// asked about, need not repeat it.
+	titled := s.label == "" || p.inAskedEntry(c, i)
 	has := func(g []string) bool {
 		for _, t := range g {
-			if !s.set[t] && !s.head[t] && (s.label != "" || !s.title[t]) {
+			if !s.set[t] && !s.head[t] && (!titled || !s.title[t]) {
 				return false
 			}
 		}

@@ -82,7 +82,7 @@ func (p *pool) entryOf(c criterion) entry {
 		}
 		l := strings.ToLower(label)
 		for _, n := range c.identNames {
-			if labelNames(l, n) && (!strings.HasPrefix(n, "-") || p.flagPage(c, src)) {
+			if labelNames(l, n) && (!strings.HasPrefix(n, "-") || p.flagPage(c, src)) && !p.inSetting(n) {
 				return true
 			}
 		}
@@ -204,4 +204,17 @@ func (p *pool) flagPage(c criterion, src int) bool {
 		}
 	}
 	return true
+}
+
+// inSetting reports whether identifier n is the question's setting ("in
+// mod_ssl" of "the default of SSLSessionCacheTimeout in mod_ssl"): the
+// module that holds the entry, not the entry asked about.
+func (p *pool) inSetting(n string) bool {
+	toks := text.Tokens(n)
+	for _, t := range toks {
+		if !p.context[t] {
+			return false
+		}
+	}
+	return len(toks) > 0
 }

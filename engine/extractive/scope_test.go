@@ -242,3 +242,19 @@ func TestOfAnotherEntry(t *testing.T) {
 		}
 	}
 }
+
+// "… of TLSSessionTimeout in mod_tls": the module named as the setting is
+// the page's title, not the entry asked about, and the entry's box needs
+// not repeat it.
+func TestSettingNamesNoEntry(t *testing.T) {
+	page := "Module mod_tls\n\nDirectives\n\n" +
+		"TLSCipherOrder Directive\n\nSyntax: TLSCipherOrder on|off\nDefault: TLSCipherOrder off\nContext: server config, virtual host\n\n" +
+		"If mod_tls is linked against a library that supports it, the server's cipher order is used by default when this is on.\n\n" +
+		"TLSSessionTimeout Directive\n\nSyntax: TLSSessionTimeout seconds\nDefault: TLSSessionTimeout 300\nContext: server config, virtual host\n\n" +
+		"This directive sets the timeout in seconds for the information stored in the session cache."
+	src := []research.Source{{ID: "S1", Title: "Module mod_tls — Tallyweb", Text: page}}
+	_, md := synthesize(t, "What is the default value of TLSSessionTimeout in mod_tls?", src, research.DepthStandard)
+	if !strings.HasPrefix(answerTo(md, 0), "`TLSSessionTimeout` default: TLSSessionTimeout 300") {
+		t.Errorf("the Summary does not open with the asked entry's default:\n%s", md)
+	}
+}
