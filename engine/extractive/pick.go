@@ -432,14 +432,14 @@ func (p *pool) withContinuations(picks []int) []int {
 	for _, i := range picks {
 		// "For this reason, …" states a consequence of the sentence
 		// before it, which is the reason a why-question asks for.
-		if h := i - 1; p.refersBack(i) && h >= 0 && !in[h] &&
+		if h := i - 1; p.refersBack(i) && h >= 0 && !in[h] && p.sents[h].label == p.sents[i].label &&
 			p.sents[h].src == p.sents[i].src && p.sents[h].pos == p.sents[i].pos-1 && !p.duplicates(h, out) {
 			in[h] = true
 			out = append(out, h)
 		}
 		out = append(out, i)
 		j := i + 1
-		if j < len(p.sents) && !in[j] && p.sents[j].src == p.sents[i].src && p.sents[j].pos == p.sents[i].pos+1 &&
+		if j < len(p.sents) && !in[j] && p.sents[j].src == p.sents[i].src && p.sents[j].pos == p.sents[i].pos+1 && p.sents[j].label == p.sents[i].label &&
 			(continuationRe.MatchString(p.sents[j].text) || pronounSubjectRe.MatchString(p.sents[j].text)) && !p.duplicates(j, out) {
 			in[j] = true
 			out = append(out, j)
@@ -501,11 +501,20 @@ func (p *pool) withCounterparts(picks []int, sides []string) []int {
 	for _, i := range picks {
 		var other []string
 		switch {
-		case p.opensWith(i, a):
+		case p.opensWith(i, a) || p.labelIs(i, a):
 			other = b
-		case p.opensWith(i, b):
+		case p.opensWith(i, b) || p.labelIs(i, b):
 			other = a
 		default:
+			continue
+		}
+		if p.labelIs(i, a) || p.labelIs(i, b) {
+			// Two entries compared ("HISTSIZE" and "SAVEHIST"): the other
+			// side's entry opens with its own definition.
+			if j := p.entryOpening(other); j >= 0 && !in[j] && !p.duplicates(j, out) {
+				in[j] = true
+				out = append(out, j)
+			}
 			continue
 		}
 		lo, hi := p.paragraphSpan(i)
@@ -521,6 +530,32 @@ func (p *pool) withCounterparts(picks []int, sides []string) []int {
 		}
 	}
 	return out
+}
+
+// labelIs reports whether sentence i is written under a label that is
+// side ("HISTSIZE <S>" for side HISTSIZE).
+func (p *pool) labelIs(i int, side []string) bool {
+	l := p.sents[i].label
+	if l == "" {
+		return false
+	}
+	if n := termName(l); n != "" {
+		l = n
+	}
+	return slices.Equal(text.Tokens(l), side)
+}
+
+// entryOpening returns the first sentence of the entry labelled side, on
+// the most relevant page that has one, or -1.
+func (p *pool) entryOpening(side []string) int {
+	best := -1
+	for j := range p.sents {
+		if p.labelIs(j, side) && (j == 0 || p.sents[j-1].src != p.sents[j].src || p.sents[j-1].label != p.sents[j].label) &&
+			(best < 0 || p.docRel[p.sents[j].src] > p.docRel[p.sents[best].src]) {
+			best = j
+		}
+	}
+	return best
 }
 
 // opensWith reports whether sentence i's first tokens are side's, as its

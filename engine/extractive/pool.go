@@ -654,32 +654,47 @@ func capsLabelled(body string, spans []text.Span, i int) bool {
 		s := text.OneLine(spans[k].Text)
 		term, rest, found := strings.Cut(s, ": ")
 		rf, _ := utf8.DecodeRuneInString(rest)
-		return found && len(strings.Fields(term)) == 1 && (isCapitalsWord(term) || isTechnical(term)) &&
+		name := termName(term)
+		return found && name != "" && (isCapitalsWord(name) || isTechnical(name)) &&
 			unicode.IsUpper(rf) && len(strings.Fields(rest)) >= 3
 	}
 	if !opens(i) {
 		return false
 	}
 	s := text.OneLine(spans[i].Text)
-	if term, _, _ := strings.Cut(s, ": "); !isCapitalsWord(term) {
+	if term, _, _ := strings.Cut(s, ": "); !isCapitalsWord(termName(term)) {
 		return false
 	}
-	// The neighbouring paragraphs: the nearest spans before and after
-	// that begin a line.
-	for k := i - 1; k >= 0 && k >= i-8; k-- {
-		if startsLine(body, spans[k]) {
-			if opens(k) {
-				return true
+	// The neighbouring paragraphs: the two nearest spans before and after
+	// that begin a line (an entry may run on in a paragraph of its own).
+	for _, step := range []int{-1, 1} {
+		seen := 0
+		for k := i + step; k >= 0 && k < len(spans) && abs(k-i) <= 16 && seen < 2; k += step {
+			if startsLine(body, spans[k]) {
+				if opens(k) {
+					return true
+				}
+				seen++
 			}
-			break
-		}
-	}
-	for k := i + 1; k < len(spans) && k <= i+8; k++ {
-		if startsLine(body, spans[k]) {
-			return opens(k)
 		}
 	}
 	return false
+}
+
+// termName is the name a definition's term gives, without the marks
+// after it ("HISTSIZE <S>", "HIST_IGNORE_SPACE (-g)" → the first word), or
+// "" when the term is more than a name and its marks.
+func termName(term string) string {
+	f := strings.Fields(term)
+	if len(f) == 0 || len(f) > 4 {
+		return ""
+	}
+	for _, m := range f[1:] {
+		if len(m) > 6 || !(strings.HasPrefix(m, "<") && strings.HasSuffix(m, ">") || strings.HasPrefix(m, "(") && strings.HasSuffix(m, ")")) {
+			return ""
+		}
+	}
+	return f[0]
 }
 
 // isTermSentence reports a "sentence" that is only a name, written as

@@ -258,3 +258,26 @@ func TestSettingNamesNoEntry(t *testing.T) {
 		t.Errorf("the Summary does not open with the asked entry's default:\n%s", md)
 	}
 }
+
+// Two entries of a definition list compared: each side's definition is
+// quoted, though the terms carry marks ("LINES <S>") and an entry runs
+// on in a paragraph of its own.
+func TestCompareTwoEntries(t *testing.T) {
+	page := "Parameters\n\nKEEPLINES <S>: The maximum number of events stored in the internal history list. " +
+		"If you use the EXPIRE_FIRST option, setting this value larger than the SAVELINES size gives a cushion for duplicates.\n\n" +
+		"If this is made local, it is not implicitly set to 0, but may be explicitly set locally.\n\n" +
+		"NESTDIR <S>: The default argument for the cd command, used when none is given.\n\n" +
+		"ROWS: The number of rows of the terminal, set by the shell when it starts.\n\n" +
+		"SAVELINES: The maximum number of history events to save in the history file when the shell exits.\n\n" +
+		"SPROMPT <S>: The prompt used for spelling correction, shown before the corrected line."
+	p := docPool([2]string{"Parameters", page})
+	if i := sentenceIndex(t, p, "The maximum number of events"); p.sents[i].label != "KEEPLINES <S>" {
+		t.Errorf("label = %q, want KEEPLINES <S>", p.sents[i].label)
+	}
+	src := []research.Source{{ID: "S1", Title: "Parameters", Text: page},
+		{ID: "S2", Title: "Builtins", Text: "fc\n\nIf a second argument is given, $KEEPLINES and $SAVELINES are both set to that number. A third argument sets $SAVELINES apart from $KEEPLINES."}}
+	_, md := synthesize(t, "What is the difference between KEEPLINES and SAVELINES in the shell?", src, research.DepthStandard)
+	if s := summaryOf(md); !strings.Contains(s, "internal history list") || !strings.Contains(s, "save in the history file") {
+		t.Errorf("the Summary does not define both sides:\n%s", md)
+	}
+}
