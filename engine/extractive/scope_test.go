@@ -113,14 +113,16 @@ func TestCommandKeepsItsLines(t *testing.T) {
 
 // A definition list flattened onto lines, its names in capitals
 // ("ZDOTDIR: The directory …"), is a list of entries: the entry named
-// in the question answers it, and a lone "NOTE: …" is no entry.
+// in the question answers it, and a lone "NOTE: …" (no entry within two
+// paragraphs of it) is no entry.
 func TestCapitalsDefinitionList(t *testing.T) {
 	page := "Parameters Used By The Shell\n\n" +
 		"WORDLIST: The characters considered part of a word by the line editor, besides letters and digits. " +
 		"Changing it changes where the editor stops when it moves by words, and which characters a word deletion removes along with the letters.\n\n" +
 		"TIDEDIR: The directory to search for the shell's startup files, if not the home directory.\n\n" +
 		"tide_paste: Many terminals can tell pasted text from typed text, and the editor uses that.\n\n" +
-		"Startup files are read in a fixed order.\n\nNOTE: The shell reads these values at startup.\n\nThe order is described below."
+		"Startup files are read in a fixed order.\n\nEach file may set any of these parameters.\n\nThe next section lists the files.\n\n" +
+		"NOTE: The shell reads these values at startup.\n\nThe order is described below."
 	p := docPool([2]string{"Parameters", page})
 	if i := sentenceIndex(t, p, "The directory to search"); p.sents[i].label != "TIDEDIR" {
 		t.Errorf("label = %q, want TIDEDIR", p.sents[i].label)
