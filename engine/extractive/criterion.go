@@ -584,6 +584,12 @@ func hintsFor(toks []string) []string {
 
 // isEvidence reports whether sentence i answers criterion c.
 func (p *pool) isEvidence(c criterion, i int) bool {
+	return p.isEvidenceAt(c, i, coverThreshold)
+}
+
+// isEvidenceAt is isEvidence with the share of the criterion's words the
+// sentence must hold set to cover.
+func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 	s := &p.sents[i]
 	if c.needsNum && !s.hasNum {
 		return false
@@ -631,7 +637,7 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 	if len(c.ctx) > 0 && !p.namesContext(c, i) {
 		return false // about something else than the part it leans on
 	}
-	cover := p.coverageWith(c.core, i, implied)
+	have := p.coverageWith(c.core, i, implied)
 	if c.leaned && c.style == styleReason {
 		// "… — why is there such a limit?": a sentence that gives a cause
 		// and names some of what the part before asked about answers it
@@ -640,9 +646,9 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 		if !reasonRe.MatchString(s.text) && !(c.advice && adviceSentRe.MatchString(s.text)) {
 			return false
 		}
-		return cover >= ctxThreshold || p.explains(c, i)
+		return have >= ctxThreshold || p.explains(c, i)
 	}
-	return cover >= coverThreshold
+	return have >= cover
 }
 
 // inAskedEntry reports whether sentence i belongs to the entry of an

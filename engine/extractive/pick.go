@@ -164,7 +164,7 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 	// evidence at all.
 	first, news, typed, tier, cover := -1, -1, -1, 0, 0.0
 	for _, i := range cands {
-		if !p.isEvidence(c, i) {
+		if !r.evidenceFor(p, c, i) {
 			continue
 		}
 		// Of two sentences stating a value as directly, the one that

@@ -23,6 +23,16 @@ type ranking struct {
 	scores []float64
 	top    float64 // the best score of a relevant sentence
 	accept func(int) bool
+	// strictTop is the best score of a sentence that holds enough of the
+	// criterion's words; a sentence above it needs fewer (nearCover).
+	strictTop float64
+}
+
+// evidenceFor reports whether sentence i is evidence for criterion c of
+// the section r ranks: it holds enough of c's words, or nearly enough
+// while outscoring all that do.
+func (r ranking) evidenceFor(p *pool, c criterion, i int) bool {
+	return p.isEvidence(c, i) || r.strictTop > 0 && r.scores[i] >= r.strictTop && p.isEvidenceAt(c, i, nearCover)
 }
 
 // relevant reports whether sentence i is relevant to the section: evidence
@@ -113,8 +123,37 @@ func (p *pool) rankSection(sec section, exact []string, siblings [][]string) ran
 			r.top = r.scores[i]
 		}
 	}
+	// A sentence that outscores every piece of evidence and holds nearly
+	// enough of the criterion's words says it in words of its own ("Remove
+	// command lines … when the first character is a space" for "stop
+	// saving lines that begin with a space"): it is evidence too.
+	strict, top := r.accept, r.top
+	r.strictTop = top
+	r.accept = func(i int) bool {
+		if strict(i) {
+			return true
+		}
+		if top == 0 || r.scores[i] < top {
+			return false
+		}
+		for _, c := range sec.criteria {
+			if p.isEvidenceAt(c, i, nearCover) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range r.scores {
+		if r.scores[i] > r.top && r.accept(i) {
+			r.top = r.scores[i]
+		}
+	}
 	return r
 }
+
+// nearCover is the share of a criterion's words a sentence scoring above
+// all evidence must hold to be evidence itself.
+const nearCover = 0.4
 
 // siblingPenalty scales the score, in a section answering one part of a
 // question, of a sentence that holds what another part asks and this one

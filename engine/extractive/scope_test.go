@@ -283,3 +283,31 @@ func TestCompareTwoEntries(t *testing.T) {
 		t.Errorf("the Summary does not define both sides:\n%s", md)
 	}
 }
+
+// A sentence that outscores all evidence and holds nearly enough of the
+// criterion's words is evidence too: it says the asked thing in words of
+// its own. One that scores lower, or holds too few words, is not.
+func TestNearEvidenceOutscoringAll(t *testing.T) {
+	p := docPool([2]string{"Options", "History\n\nHIST_SKIP_BLANK (-g): Remove command lines from the history list when the first character on the line is a space, or when an alias contains a leading space.\n\n" +
+		"Prompts\n\nThe prompt is printed before each command line is read. Its colours come from the terminal. " +
+		"The right prompt is shown at the other end of the screen. A prompt may hold the time of day. Long prompts wrap onto a second row."})
+	q := "How do you stop saving command lines that begin with a space in the history?"
+	c := layout(research.TaskSpec{Criteria: []string{q}}, q, nil, nil)[1].criteria[0]
+	near, far := sentenceIndex(t, p, "Remove command lines"), sentenceIndex(t, p, "The prompt is printed")
+	if p.isEvidence(c, near) || !p.isEvidenceAt(c, near, nearCover) {
+		t.Fatalf("the sentence must hold nearly, not quite, enough of the criterion's words")
+	}
+	scores := make([]float64, len(p.sents))
+	scores[near], scores[far] = 10, 12
+	r := ranking{scores: scores, strictTop: 8}
+	if !r.evidenceFor(p, c, near) {
+		t.Errorf("a near sentence above every piece of evidence is no evidence")
+	}
+	if r.evidenceFor(p, c, far) {
+		t.Errorf("a sentence holding too few of the criterion's words is evidence")
+	}
+	r.strictTop = 11
+	if r.evidenceFor(p, c, near) {
+		t.Errorf("a near sentence below the best evidence is evidence")
+	}
+}
