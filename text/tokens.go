@@ -79,6 +79,11 @@ func Words(s string) []Word {
 func standalone(s string, i int) bool {
 	before := i == 0 || strings.IndexByte(" \t\n(`'\"", s[i-1]) >= 0
 	after := i+1 == len(s) || strings.IndexByte(" \t\n)`'\"", s[i+1]) >= 0
+	if i > 0 && strings.IndexByte("`'\"", s[i-1]) >= 0 && (i+1 == len(s) || s[i+1] != s[i-1]) {
+		// `… the "Day of Disruption"?` ends a question after a quote;
+		// only `"?"` quotes the operator.
+		return false
+	}
 	return before && after && (i > 0 || i+1 < len(s))
 }
 

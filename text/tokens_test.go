@@ -16,6 +16,8 @@ func TestTokens(t *testing.T) {
 		{"The user's max_connections setting", []string{"user", "maximum", "connect", "set"}},
 		{"Go 1.26.8 isn't released", []string{"go", "1.26.8", "releas"}},
 		{"Use the ? operator. Works?", []string{"question", "mark", "oper", "work"}},
+		{`Who struck on the "Day of Action"?`, []string{"struck", "day", "action"}},
+		{`What does "?" match?`, []string{"question", "mark", "match"}},
 		{"Set max_connections in the config", []string{"set", "maximum", "connect", "configur"}},
 	}
 	for _, tt := range tests {
