@@ -820,7 +820,8 @@ func (p *pool) hasEvidence(c criterion) bool {
 // journal modes does X support?", "Which types of objects …", "what do
 // the other levels do?", "list the …". The group is the plural noun.
 var enumRes = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(?:which|what)\s+(?:(?:kinds?|types?|sorts?|forms?)\s+of\s+)?(?:[\w-]+\s+){0,3}?([\w-]+[^s\W]s)\s+(?:does|do|did|can|could|may|might|should|are|were|exist|will|is)\b`),
+	regexp.MustCompile(`(?i)^(?:(?:in|through|on|at|from|for|to|by|with|into|under)\s+)?(?:which|what)\s+(?:(?:kinds?|types?|sorts?|forms?)\s+of\s+)?(?:[\w-]+\s+){0,3}?([\w-]+[^s\W]s)\s+(?:does|do|did|can|could|may|might|should|are|were|exist|will|is)\b`),
+	regexp.MustCompile(`(?i)^(?:which|what)\s+(?:kinds?|types?|sorts?|forms?)\s+of\s+([\w-]+[^s\W]s)\b`),
 	regexp.MustCompile(`(?i)\bthe\s+other\s+([\w-]+[^s\W]s)\b`),
 	regexp.MustCompile(`(?i)^(?:list|name|enumerate)\s+(?:all\s+|the\s+)*(?:[\w-]+\s+){0,3}?([\w-]+[^s\W]s)\b`),
 }

@@ -91,6 +91,11 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 				l.sents = p.withCounterparts(p.withContinuations(p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted)), sides)
 				if c.enum != "" {
 					l.sents, l.items = p.members(c, l.sents, cands[si], ranked[si].scores)
+					if len(l.items) < 2 {
+						// No list of its own: the members may be
+						// named in a series after the lead.
+						l.sents = p.withSeries(l.sents, quoted)
+					}
 				}
 				for _, j := range slices.Concat(l.sents, l.items) {
 					quoted[j] = true
@@ -322,6 +327,36 @@ func (p *pool) ofAnotherEntry(c criterion, j int) bool {
 		}
 	}
 	return false
+}
+
+// seriesRe matches a series of three or more items in running text:
+// "janitors, baggage handlers, cabin cleaners and wheelchair attendants".
+var seriesRe = regexp.MustCompile(`[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+){0,3},\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+){0,3},?\s+(?:and|or)\s+[\pL\pN'’-]+`)
+
+// seriesNear is how many sentences after a list question's lead its
+// series may stand.
+const seriesNear = 3
+
+// withSeries adds, to the lead of a question that asks for a list and
+// names no series itself ("Hundreds of workers are striking …"), the
+// nearest sentence after it on its page that does ("Janitors, baggage
+// handlers, cabin cleaners and wheelchair attendants are asking …").
+func (p *pool) withSeries(sents []int, quoted map[int]bool) []int {
+	if len(sents) == 0 {
+		return sents
+	}
+	for _, i := range sents {
+		if seriesRe.MatchString(p.sents[i].text) {
+			return sents
+		}
+	}
+	lead := sents[0]
+	for j := lead + 1; j < len(p.sents) && p.sents[j].src == p.sents[lead].src && p.sents[j].pos-p.sents[lead].pos <= seriesNear; j++ {
+		if !quoted[j] && !slices.Contains(sents, j) && p.sents[j].label == p.sents[lead].label && seriesRe.MatchString(p.sents[j].text) {
+			return append(sents, j)
+		}
+	}
+	return sents
 }
 
 // quantityRe matches an amount stated without digits: "twice the size",

@@ -311,3 +311,25 @@ func TestNearEvidenceOutscoringAll(t *testing.T) {
 		t.Errorf("a near sentence below the best evidence is evidence")
 	}
 }
+
+// "Which kinds of workers went on strike?", "In which cities is it
+// available?" ask for a list, and in a news story its members are named
+// in a series after the sentence that sets the scene.
+func TestListAnsweredBySeries(t *testing.T) {
+	for q, want := range map[string]string{
+		"Which kinds of workers went on strike at the port?":  "worker",
+		"In which cities is the free ride program available?": "citi",
+		"Through which channels does the worm spread?":        "channel",
+	} {
+		if got := enumNoun(q); got != want {
+			t.Errorf("enumNoun(%q) = %q, want %q", q, got, want)
+		}
+	}
+	src := []research.Source{{ID: "S1", Title: "Port workers go on strike", Text: "Heads up, shippers: Hundreds of workers are striking at the Harbourton port on Tuesday.\n\n" +
+		"Crane operators, lashers, tally clerks and truck marshals are asking for a $25 hourly wage. Some currently make $18 an hour.\n\n" +
+		"The striking workers will be joined by others protesting low wages at a noon rally outside the port."}}
+	_, md := synthesize(t, "Which kinds of workers went on strike at the Harbourton port?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "Crane operators, lashers, tally clerks and truck marshals") {
+		t.Errorf("the Summary does not name the strikers:\n%s", md)
+	}
+}
