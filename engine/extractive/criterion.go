@@ -1084,7 +1084,7 @@ func (p *pool) asksKeyOf(c criterion, i int) bool {
 	// The default used to be …" for "what was the default") answers too.
 	name := text.NewSet(text.Tokens(s.label))
 	for _, t := range text.Tokens(m[2]) {
-		if slices.Contains(c.core, t) && !name[t] && !unicode.IsDigit([]rune(t)[0]) {
+		if slices.Contains(c.core, t) && !name[t] && !p.context[t] && !unicode.IsDigit([]rune(t)[0]) {
 			return true
 		}
 	}

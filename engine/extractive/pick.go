@@ -88,7 +88,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			}
 			l := lead{stated: true}
 			if !quoted[first] {
-				l.sents = p.withCounterparts(p.withContinuations(p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted)), sides)
+				l.sents = p.withCounterparts(p.withContinuations(p.withExplanation(c, p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted))), sides)
 				if c.enum != "" {
 					l.sents, l.items = p.members(c, l.sents, cands[si], ranked[si].scores)
 					if len(l.items) < 2 {
@@ -146,7 +146,13 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 			if !p.isEvidence(c, i) {
 				continue
 			}
-			if t := p.answerTier(c, i); best < 0 || t > bestTier || t == bestTier && r.scores[i] > r.scores[best] {
+			// A value stated outright (tier 2 and up) comes first; below
+			// that, the form of a sentence says less than its score.
+			t := p.answerTier(c, i)
+			if t < 2 {
+				t = 0
+			}
+			if best < 0 || t > bestTier || t == bestTier && r.scores[i] > r.scores[best] {
 				best, bestTier = i, t
 			}
 		}
@@ -453,6 +459,37 @@ var pronounSubjectRe = regexp.MustCompile(`^[A-Z][^,.;:]{0,50},\s+(?:it|this|the
 // consequenceRe opens a sentence that draws a consequence from the one
 // before it.
 var consequenceRe = regexp.MustCompile(`^(?:As a (?:consequence|result)|For (?:this|that|these) reasons?|This is why|That(?:'s|’s| is) why|Therefore|Hence|Thus|Consequently|Because of this|This means that)\b`)
+
+// withExplanation adds, after the lead of a why-question that only
+// restates what was asked ("Setting X to a high value may cause
+// performance problems …"), the next sentence of its paragraph, which
+// says why ("The higher the timeout, the more processes are kept
+// occupied …").
+func (p *pool) withExplanation(c criterion, sents []int) []int {
+	if c.style != styleReason || len(sents) == 0 {
+		return sents
+	}
+	i := sents[0]
+	if !p.restates(c, i) && !p.restatesMost(c, i) {
+		return sents
+	}
+	j := i + 1
+	if j < len(p.sents) && p.sents[j].src == p.sents[i].src && p.sents[j].pos == p.sents[i].pos+1 &&
+		!p.sents[j].para && p.sents[j].label == p.sents[i].label && !slices.Contains(sents, j) {
+		return slices.Insert(sents, 1, j)
+	}
+	return sents
+}
+
+// restatesMost reports whether sentence i holds nearly every word of
+// criterion c: it says what was asked, not yet why.
+func (p *pool) restatesMost(c criterion, i int) bool {
+	return p.coverage(c.core, i) >= restateCover
+}
+
+// restateCover is the share of a why-question's words above which its
+// lead only restates it.
+const restateCover = 0.8
 
 // withContinuations adds before a pick that draws a consequence the
 // sentence it draws it from, and after each pick the next sentence of its source

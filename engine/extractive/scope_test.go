@@ -333,3 +333,36 @@ func TestListAnsweredBySeries(t *testing.T) {
 		t.Errorf("the Summary does not name the strikers:\n%s", md)
 	}
 }
+
+// A why-question answered in an entry: the sentence that states the
+// asked effect leads, by its score rather than its form, and the next
+// sentence, which says why, goes with it.
+func TestWhyInAnEntryKeepsItsExplanation(t *testing.T) {
+	page := "Directives\n\nidle_wait Directive\n\nSyntax: idle_wait num[ms]\nDefault: idle_wait 5\nContext: server config, virtual host\n\n" +
+		"The number of seconds the server will wait for a subsequent request before closing the connection. " +
+		"By adding a postfix of ms the wait can be also set in milliseconds. " +
+		"Setting idle_wait to a high value may cause performance problems in heavily loaded servers. " +
+		"The higher the wait, the more server processes will be kept occupied waiting on connections with idle clients."
+	src := []research.Source{{ID: "S1", Title: "Core features — Tallyweb", Text: page}}
+	_, md := synthesize(t, "Why can setting idle_wait to a high value cause performance problems in Tallyweb?", src, research.DepthStandard)
+	s := summaryOf(md)
+	if !strings.Contains(s, "may cause performance problems") || !strings.Contains(s, "kept occupied waiting on connections with idle clients") {
+		t.Errorf("the Summary does not give the effect with its reason:\n%s", md)
+	}
+}
+
+// The module named as the question's setting ("in mod_tls") is no word a
+// box value answers with: "Module: mod_tls" is not the asked default.
+func TestSettingWordsAnswerNoBoxKey(t *testing.T) {
+	page := "Module mod_tls\n\nTLSSessionTimeout Directive\n\nDescription: Seconds before a session expires\nSyntax: TLSSessionTimeout seconds\nDefault: TLSSessionTimeout 300\n" +
+		"Context: server config, virtual host\nModule: mod_tls\n\nThis directive sets the timeout in seconds for the information stored in the session cache."
+	p := docPool([2]string{"Module mod_tls — Tallyweb", page})
+	q := "What is the default value of TLSSessionTimeout in mod_tls?"
+	p.context = contextWords(q)
+	c := newCriterion(q, "", nil, nil)
+	for prefix, want := range map[string]bool{"Module: mod_tls": false, "Default: TLSSessionTimeout 300": true} {
+		if got := p.asksKeyOf(c, sentenceIndex(t, p, prefix)); got != want {
+			t.Errorf("asksKeyOf(%q) = %v, want %v", prefix, got, want)
+		}
+	}
+}
