@@ -664,6 +664,9 @@ func (p *pool) inAskedEntry(c criterion, i int) bool {
 			return true
 		}
 	}
+	if p.spells(c, s.label) {
+		return true // "default_transaction_isolation" for "the default isolation level"
+	}
 	// A name the question writes in capitals labels its entry as well
 	// ("ZDOTDIR: The directory to search …").
 	if lt := text.Tokens(s.label); len(lt) == 1 && slices.Contains(c.caps, lt[0]) {
@@ -798,12 +801,17 @@ func (p *pool) labelsAnother(c criterion, i int) bool {
 		return false
 	}
 	l := strings.ToLower(s.label + " " + s.text)
+	asked := false
 	for _, name := range c.identNames {
+		if p.inSetting(name) {
+			continue // "in PostgreSQL" is where, not what, is asked
+		}
+		asked = true
 		if containsTerm(l, name) {
 			return false
 		}
 	}
-	return true
+	return asked && !p.spells(c, s.label)
 }
 
 // hasEvidence reports whether any sentence answers c.

@@ -67,7 +67,7 @@ func (p *pool) entryOf(c criterion) entry {
 		}
 	}
 	if len(flags) == 0 && len(c.identNames) == 0 && len(c.caps) == 0 {
-		return entry{}
+		return p.entrySpelling(c)
 	}
 	var src int // the page of the label being matched
 	names := func(label string) bool {
@@ -102,6 +102,9 @@ func (p *pool) entryOf(c criterion) entry {
 		if rel := p.docRel[s.src]; rel > bestRel {
 			best, bestRel = e, rel
 		}
+	}
+	if len(best.sents) == 0 {
+		return p.entrySpelling(c)
 	}
 	return best
 }
@@ -217,4 +220,52 @@ func (p *pool) inSetting(n string) bool {
 		}
 	}
 	return len(toks) > 0
+}
+
+// spelledShare is the share of the words a question asks with that an
+// identifier must spell out to name the asked thing.
+const spelledShare = 0.75
+
+// spells reports whether label is an identifier that spells out what c
+// asks about in the question's own words: "default_transaction_isolation"
+// for "which transaction isolation level is the default". The words of
+// the question's setting and of every page do not count.
+func (p *pool) spells(c criterion, label string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(label), " ")
+	first = strings.Trim(first, ",:`")
+	if !strings.ContainsAny(first, "_.") || !isTechnical(first) && !strings.Contains(first, "_") {
+		return false
+	}
+	lt := text.NewSet(text.Tokens(first))
+	asked, held := 0, 0
+	for _, t := range c.core {
+		if p.context[t] {
+			continue
+		}
+		asked++
+		if lt[t] {
+			held++
+		}
+	}
+	return asked >= 2 && float64(held) >= spelledShare*float64(asked)
+}
+
+// entrySpelling is entryOf for a question that names no identifier: the
+// entry, on the most relevant page, whose label spells out what it asks.
+func (p *pool) entrySpelling(c criterion) entry {
+	best, bestRel := entry{}, -1.0
+	for i := 0; i < len(p.sents); i++ {
+		s := &p.sents[i]
+		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || !p.spells(c, s.label) {
+			continue
+		}
+		e := entry{name: s.label}
+		for j := i; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
+			e.sents = append(e.sents, j)
+		}
+		if rel := p.docRel[s.src]; rel > bestRel {
+			best, bestRel = e, rel
+		}
+	}
+	return best
 }

@@ -366,3 +366,20 @@ func TestSettingWordsAnswerNoBoxKey(t *testing.T) {
 		}
 	}
 }
+
+// An identifier that spells out what the question asks in its words
+// ("default_transaction_isolation" for "which transaction isolation level
+// is the default in Quillstore") is the asked entry, though the question
+// never writes it; the question's setting names no entry.
+func TestEntrySpelledOutByItsIdentifier(t *testing.T) {
+	page := "Client Connection Defaults\n\n" +
+		"default_transaction_read_only (boolean): A read-only transaction cannot alter tables. This parameter controls the default read-only status of each new transaction. The default is off.\n\n" +
+		"default_transaction_isolation (enum): Each transaction has an isolation level, which can be either “read uncommitted”, “read committed”, “repeatable read”, or “serializable”. " +
+		"This parameter controls the default isolation level of each new transaction. The default is “read committed”."
+	src := []research.Source{{ID: "S1", Title: "Client Connection Defaults — Quillstore manual", Text: page},
+		{ID: "S2", Title: "Transaction Isolation — Quillstore manual", Text: "Transaction Isolation\n\nIn Quillstore, you can request any of the four standard transaction isolation levels, but internally only three distinct isolation levels are implemented."}}
+	_, md := synthesize(t, "Which transaction isolation level is the default in Quillstore?", src, research.DepthStandard)
+	if !strings.HasPrefix(answerTo(md, 0), "`default_transaction_isolation (enum)`: The default is “read committed”.") {
+		t.Errorf("the Summary does not open with the default of the entry that spells the question out:\n%s", md)
+	}
+}
