@@ -141,7 +141,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	src := len(p.docs)
 	titleToks := text.Tokens(title)
 	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), name: title, lead: text.Set{}}
-	spans := text.Sentences(body)
+	spans := splitParameterRows(text.Sentences(body))
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above
 	sectionSet := text.Set{} // tokens of the last real heading
@@ -154,9 +154,13 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	inBox := false       // the spans since the label are its key/value box
 	inEntry := false     // the label names an entry with a box: it holds to the next heading
 	inList := false      // sp follows the items of a list a lead-in announced
+	rowEnd := -1         // the span of a parameter row, whose label ends with it
 	for i, sp := range spans {
 		if i <= consumed {
 			continue
+		}
+		if rowEnd >= 0 && i > rowEnd {
+			label, headSet, rowEnd = "", sectionSet, -1
 		}
 		if label != "" && !inEntry && i > labelEnd+1 && strings.Contains(body[spans[i-1].End:sp.Start], "\n\n") {
 			label, headSet = "", sectionSet
@@ -228,6 +232,14 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// term names what every sentence of the paragraph describes.
 			label, labelEnd, s, inEntry = term, i-1, rest, false
 			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+		} else if term, rest, ok := parameterRow(s); ok {
+			// "recipient_delimiter (empty) The set of characters that …":
+			// a row of a manual's parameter summary, its default in
+			// parentheses, run together with the rows around it. The
+			// row is one sentence; the next is another row's or prose.
+			label, labelEnd, s, inEntry = term, i-1, rest, false
+			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			rowEnd = i
 		}
 		q := quality(s)
 		if q == 0 && p.joinsPrevious(body, spans, i, s, id, src, last, banned) {
@@ -695,6 +707,45 @@ func termName(term string) string {
 		}
 	}
 	return f[0]
+}
+
+// parameterRowRe matches a parameter summary's row as a sentence: a name
+// written as code, its default in parentheses, its description.
+var parameterRowRe = regexp.MustCompile(`^([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+ \([^()]{1,40}\)) (\p{Lu}\S*(?:\s+\S+){2,}.*)$`)
+
+// rowStartRe finds where a parameter row begins inside a span the
+// sentence splitter did not cut, its name being written in lower case:
+// "… the null sender address. recipient_delimiter (empty) The set …".
+var rowStartRe = regexp.MustCompile(`[.):] ([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+ \([^()]{1,40}\) \p{Lu})`)
+
+// splitParameterRows cuts spans at the start of each parameter row run
+// into them.
+func splitParameterRows(spans []text.Span) []text.Span {
+	var out []text.Span
+	for _, sp := range spans {
+		for {
+			m := rowStartRe.FindStringSubmatchIndex(sp.Text)
+			if m == nil {
+				break
+			}
+			cut := m[2]
+			head := strings.TrimRight(sp.Text[:cut], " ")
+			out = append(out, text.Span{Text: head, Start: sp.Start, End: sp.Start + len(head)})
+			sp = text.Span{Text: sp.Text[cut:], Start: sp.Start + cut, End: sp.End}
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// parameterRow splits such a row into its term with the default
+// ("recipient_delimiter (empty)") and its description.
+func parameterRow(s string) (term, rest string, ok bool) {
+	m := parameterRowRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
 }
 
 // isTermSentence reports a "sentence" that is only a name, written as

@@ -383,3 +383,29 @@ func TestEntrySpelledOutByItsIdentifier(t *testing.T) {
 		t.Errorf("the Summary does not open with the default of the entry that spells the question out:\n%s", md)
 	}
 }
+
+// A manual's parameter summary run into one paragraph ("name (default)
+// Description.") is a row per parameter: each row is its own sentence,
+// labelled with its name and default, and the label ends with the row.
+func TestParameterSummaryRows(t *testing.T) {
+	body := "CONFIGURATION PARAMETERS The text below provides only a parameter summary. " +
+		"lookup_sender_key (<>) The lookup key to be used in sender tables, instead of the null sender address. " +
+		"address_delimiter (empty) The set of characters that can separate an email address localpart from its extension. " +
+		"Available in version 2.3 and later: frozen_header (yes) Update the delivery agent's idea of the header only once. " +
+		"FILES /var/spool/maildrop, maildrop queue"
+	p := docPool([2]string{"local(8)", body})
+	for prefix, label := range map[string]string{
+		"The set of characters":       "address_delimiter (empty)",
+		"The lookup key":              "lookup_sender_key (<>)",
+		"Update the delivery agent's": "frozen_header (yes)",
+	} {
+		if got := p.sents[sentenceIndex(t, p, prefix)].label; got != label {
+			t.Errorf("label of %q… = %q, want %q", prefix, got, label)
+		}
+	}
+	src := []research.Source{{ID: "S1", Title: "local(8)", Text: body}}
+	_, md := synthesize(t, "What does the address_delimiter parameter do, and what is its default?", src, research.DepthStandard)
+	if !strings.HasPrefix(answerTo(md, 0), "`address_delimiter (empty)`: The set of characters") {
+		t.Errorf("the Summary does not open with the parameter's row:\n%s", md)
+	}
+}
