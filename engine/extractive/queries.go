@@ -117,6 +117,7 @@ func boundQuery(q question) []string {
 // search finds nothing for the phrase "-f", and "f" names nothing).
 func searchQuery(words []string) string {
 	out := make([]string, 0, len(words))
+	seen := map[string]bool{}
 	for _, w := range words {
 		if t := strings.TrimLeft(w, "-"); t != "" && t != w && !strings.HasPrefix(w, `"`) {
 			if utf8.RuneCountInString(t) == 1 {
@@ -124,6 +125,19 @@ func searchQuery(words []string) string {
 			}
 			w = t
 		}
+		if !strings.HasPrefix(w, `"`) {
+			// "Askar's": a search program that wants every word finds
+			// nothing for the possessive, and the name is "Askar".
+			for _, suffix := range []string{"'s", "’s"} {
+				if t := strings.TrimSuffix(w, suffix); t != w && t != "" {
+					w = t
+				}
+			}
+		}
+		if seen[strings.ToLower(w)] {
+			continue
+		}
+		seen[strings.ToLower(w)] = true
 		out = append(out, w)
 	}
 	if len(out) == 0 {

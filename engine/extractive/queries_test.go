@@ -120,3 +120,11 @@ func TestQueriesSearchLimitsOfBound(t *testing.T) {
 		}
 	}
 }
+
+// A possessive is searched as the bare name: a search program that wants
+// every word finds nothing for "Askar's".
+func TestSearchQueryDropsPossessives(t *testing.T) {
+	if got := searchQuery([]string{"Ammar", "Askar", "Minecraft", "exploit", "Askar's", `"Askar's exploit"`, "Tally’s"}); got != `Ammar Askar Minecraft exploit "Askar's exploit" Tally` {
+		t.Errorf("searchQuery = %q", got)
+	}
+}
