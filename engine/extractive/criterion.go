@@ -930,6 +930,8 @@ func (p *pool) listEntries(c criterion, i, hi, max int) []int {
 	for j := i + 1; j < hi && len(out) < max; j++ {
 		s := &p.sents[j]
 		switch {
+		case s.row:
+			out = append(out, j) // "Emerg: Emergencies - system is unusable; …"
 		case s.label != "" && s.label != lastLabel:
 			out = append(out, j)
 		case s.label != "":

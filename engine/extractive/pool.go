@@ -58,6 +58,8 @@ type sentence struct {
 	// entry marks a label that names an entry of a reference page (the
 	// name above a key/value box), however it is written.
 	entry bool
+	// row marks a table row, quoted as the sentence it states.
+	row bool
 }
 
 // doc is one citable document of the pool.
@@ -141,7 +143,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	src := len(p.docs)
 	titleToks := text.Tokens(title)
 	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), name: title, lead: text.Set{}}
-	spans := splitParameterRows(text.Sentences(body))
+	spans := joinTableRows(body, splitParameterRows(text.Sentences(body)))
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above
 	sectionSet := text.Set{} // tokens of the last real heading
@@ -245,7 +247,8 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		if q == 0 && p.joinsPrevious(body, spans, i, s, id, src, last, banned) {
 			continue
 		}
-		if q > 0 && isTableRow(s) {
+		row := q > 0 && isTableRow(s)
+		if row {
 			s = rowSentence(s)
 		}
 		code := ""
@@ -295,7 +298,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			src: src, text: s, code: code, label: label, key: key, toks: toks, set: text.NewSet(toks),
 			head: headSet, title: titleSet,
 			quality: q * weight, hasNum: hasNumber(toks), pos: pos,
-			section: section, para: startsLine(body, sp),
+			section: section, para: startsLine(body, sp), row: row,
 		})
 		last = i
 		pos++
@@ -732,6 +735,26 @@ func splitParameterRows(spans []text.Span) []text.Span {
 			head := strings.TrimRight(sp.Text[:cut], " ")
 			out = append(out, text.Span{Text: head, Start: sp.Start, End: sp.Start + len(head)})
 			sp = text.Span{Text: sp.Text[cut:], Start: sp.Start + cut, End: sp.End}
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// joinTableRows joins the sentences the splitter found inside one line of
+// a table ("emerg | Emergencies - system is unusable. | \"Child cannot
+// open lock file. Exiting\""): a row is one statement, cut at its cells'
+// full stops it reads as fragments.
+func joinTableRows(body string, spans []text.Span) []text.Span {
+	var out []text.Span
+	for _, sp := range spans {
+		if n := len(out); n > 0 {
+			prev := out[n-1]
+			gap := body[prev.End:sp.Start]
+			if strings.TrimSpace(gap) == "" && !strings.Contains(gap, "\n") && (strings.Contains(prev.Text, " | ") || strings.HasPrefix(sp.Text, "| ")) {
+				out[n-1] = text.Span{Text: body[prev.Start:sp.End], Start: prev.Start, End: sp.End}
+				continue
+			}
 		}
 		out = append(out, sp)
 	}

@@ -111,12 +111,21 @@ func isTableRow(s string) bool {
 		return false
 	}
 	for _, c := range cells[:len(cells)-1] {
-		if strings.TrimSpace(c) == "" || strings.HasSuffix(strings.TrimSpace(c), ".") {
+		// In a row of three cells or more a cell may end its phrase with
+		// a full stop ("Emergencies - system is unusable."); two
+		// sentences joined by one bar are no row, and a paragraph is no
+		// cell.
+		c = strings.TrimSpace(c)
+		if c == "" || len(strings.Fields(c)) > maxCellWords || len(cells) < 3 && strings.HasSuffix(c, ".") {
 			return false
 		}
 	}
 	return true
 }
+
+// maxCellWords bounds a table cell before the last: a phrase, not prose
+// that happens to hold " | ".
+const maxCellWords = 12
 
 // rowSentence writes a table row as the sentence it states: the first
 // cell names the subject, the others give its values ("identifier length
@@ -132,6 +141,9 @@ func rowSentence(s string) string {
 	}
 	if len(cells) < 2 {
 		return s
+	}
+	for k := range cells[:len(cells)-1] {
+		cells[k] = strings.TrimSuffix(cells[k], ".")
 	}
 	head := strings.TrimRight(cells[0], ":")
 	if r, size := utf8.DecodeRuneInString(head); unicode.IsLower(r) && !strings.ContainsAny(head, "_.()") {

@@ -409,3 +409,29 @@ func TestParameterSummaryRows(t *testing.T) {
 		t.Errorf("the Summary does not open with the parameter's row:\n%s", md)
 	}
 }
+
+// A table announced as a list ("The following levels are available:")
+// lists its rows as the members, though a cell ends with a full stop
+// and the splitter would cut the row there.
+func TestTableRowsAreMembers(t *testing.T) {
+	page := "LogMode Directive\n\nSyntax: LogMode level\nDefault: LogMode warn\nContext: server config, virtual host\n\n" +
+		"LogMode adjusts the verbosity of the messages recorded in the error logs. " +
+		"The following levels are available, in order of decreasing significance:\n\n" +
+		"Level | Description | Example\n\n" +
+		"emerg | Emergencies - system is unusable. | \"Child cannot open lock file. Exiting\"\n\n" +
+		"alert | Action must be taken immediately. | \"getpwuid: could not determine user name\"\n\n" +
+		"crit | Critical Conditions. | \"socket: Failed to get a socket, exiting child\"\n\n" +
+		"notice | Normal but significant condition. | \"caught SIGBUS, attempting to dump core\"\n\n" +
+		"When a particular level is specified, messages from all other levels of higher significance will be reported as well."
+	p := docPool([2]string{"Core features — Tallyweb", page})
+	if i := sentenceIndex(t, p, "Emerg: Emergencies - system is unusable;"); !p.sents[i].row {
+		t.Errorf("the emerg row is not read as one row: %q", p.sents[i].text)
+	}
+	src := []research.Source{{ID: "S1", Title: "Core features — Tallyweb", Text: page}}
+	_, md := synthesize(t, "Which log levels does the LogMode directive accept?", src, research.DepthStandard)
+	for _, level := range []string{"Emerg:", "Alert:", "Crit:", "Notice:"} {
+		if !strings.Contains(summaryOf(md), level) {
+			t.Errorf("the Summary does not list %s:\n%s", level, md)
+		}
+	}
+}
