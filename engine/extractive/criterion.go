@@ -14,6 +14,7 @@ import (
 // criterion is a success criterion prepared for matching.
 type criterion struct {
 	text     string
+	words    []string   // the words of text as phrases compare them (phraseWords)
 	core     []string   // tokens that decide whether a sentence is evidence
 	query    text.Query // tokens that rank sentences
 	needsNum bool       // evidence must contain a figure or date
@@ -312,7 +313,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	c, lean, _ := splitLean(c)
 	c = phrasalRe.ReplaceAllStringFunc(c, phrasalVerb)
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
-	cr := criterion{text: full, query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
+	cr := criterion{text: full, words: phraseWords(full), query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string
 	if m := howQuantityRe.FindStringSubmatch(c); m != nil && quantityWords[strings.ToLower(m[1])] != "" {
 		// "How large is Titan?": "large" asks for a figure, it is not a topic word.

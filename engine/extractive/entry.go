@@ -88,12 +88,25 @@ func (p *pool) entryOf(c criterion) entry {
 		}
 		return false
 	}
+	best := p.bestEntry(func(label string, s int) bool {
+		src = s
+		return names(label)
+	})
+	if len(best.sents) == 0 {
+		return p.entrySpelling(c)
+	}
+	return best
+}
+
+// bestEntry returns the entry whose label is named, on the most relevant
+// page that has one (the first on a tie): its sentences from the one that
+// opens it to the last under its label.
+func (p *pool) bestEntry(named func(label string, src int) bool) entry {
 	best, bestRel := entry{}, -1.0
 	for i := 0; i < len(p.sents); i++ {
 		s := &p.sents[i]
-		src = s.src
-		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || !names(s.label) {
-			continue // not the first sentence of an entry that names it
+		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || !named(s.label, s.src) {
+			continue // not the first sentence of an entry that is named
 		}
 		e := entry{name: s.label}
 		for j := i; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
@@ -102,9 +115,6 @@ func (p *pool) entryOf(c criterion) entry {
 		if rel := p.docRel[s.src]; rel > bestRel {
 			best, bestRel = e, rel
 		}
-	}
-	if len(best.sents) == 0 {
-		return p.entrySpelling(c)
 	}
 	return best
 }
@@ -195,18 +205,30 @@ func (p *pool) namesFlag(c criterion, i int) bool {
 // -f" is not git-config's). A page titled in words ("Command line and
 // environment") may document any.
 func (p *pool) flagPage(c criterion, src int) bool {
-	for _, w := range strings.Fields(p.docs[src].name) {
-		w = strings.Trim(w, ",:;")
-		if !isTechnical(w) && !strings.Contains(w, "-") {
-			continue
-		}
-		for _, t := range text.Tokens(w) {
-			if !unicode.IsDigit([]rune(t)[0]) && !slices.Contains(c.core, t) && c.query[t] == 0 {
-				return false
-			}
+	for _, t := range p.docs[src].command {
+		if !slices.Contains(c.core, t) && c.query[t] == 0 {
+			return false
 		}
 	}
 	return true
+}
+
+// commandTokens are the tokens of the names written as code in a page's
+// title ("git-config(1)" → git, config), figures left out: the command a
+// manual page documents.
+func commandTokens(title string) []string {
+	var out []string
+	for _, w := range strings.Fields(title) {
+		if w = strings.Trim(w, ",:;"); !isTechnical(w) && !strings.Contains(w, "-") {
+			continue
+		}
+		for _, t := range text.Tokens(w) {
+			if !unicode.IsDigit([]rune(t)[0]) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 // inSetting reports whether identifier n is the question's setting ("in
@@ -233,8 +255,8 @@ const spelledShare = 0.75
 func (p *pool) spells(c criterion, label string) bool {
 	first, _, _ := strings.Cut(strings.TrimSpace(label), " ")
 	first = strings.Trim(first, ",:`")
-	if !strings.ContainsAny(first, "_.") || !isTechnical(first) && !strings.Contains(first, "_") {
-		return false
+	if !strings.Contains(first, "_") && !(strings.Contains(first, ".") && isTechnical(first)) {
+		return false // a name written as code: snake_case or dotted
 	}
 	lt := text.NewSet(text.Tokens(first))
 	asked, held := 0, 0
@@ -253,19 +275,5 @@ func (p *pool) spells(c criterion, label string) bool {
 // entrySpelling is entryOf for a question that names no identifier: the
 // entry, on the most relevant page, whose label spells out what it asks.
 func (p *pool) entrySpelling(c criterion) entry {
-	best, bestRel := entry{}, -1.0
-	for i := 0; i < len(p.sents); i++ {
-		s := &p.sents[i]
-		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || !p.spells(c, s.label) {
-			continue
-		}
-		e := entry{name: s.label}
-		for j := i; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
-			e.sents = append(e.sents, j)
-		}
-		if rel := p.docRel[s.src]; rel > bestRel {
-			best, bestRel = e, rel
-		}
-	}
-	return best
+	return p.bestEntry(func(label string, _ int) bool { return p.spells(c, label) })
 }

@@ -607,7 +607,12 @@ func (p *pool) withCounterparts(picks []int, sides []string) []int {
 // labelIs reports whether sentence i is written under a label that is
 // side ("HISTSIZE <S>" for side HISTSIZE).
 func (p *pool) labelIs(i int, side []string) bool {
-	l := p.sents[i].label
+	return labelIs(p.sents[i].label, side)
+}
+
+// labelIs reports whether label l is side, without the marks after a
+// term ("HISTSIZE <S>").
+func labelIs(l string, side []string) bool {
 	if l == "" {
 		return false
 	}
@@ -620,14 +625,11 @@ func (p *pool) labelIs(i int, side []string) bool {
 // entryOpening returns the first sentence of the entry labelled side, on
 // the most relevant page that has one, or -1.
 func (p *pool) entryOpening(side []string) int {
-	best := -1
-	for j := range p.sents {
-		if p.labelIs(j, side) && (j == 0 || p.sents[j-1].src != p.sents[j].src || p.sents[j-1].label != p.sents[j].label) &&
-			(best < 0 || p.docRel[p.sents[j].src] > p.docRel[p.sents[best].src]) {
-			best = j
-		}
+	e := p.bestEntry(func(label string, _ int) bool { return labelIs(label, side) })
+	if len(e.sents) == 0 {
+		return -1
 	}
-	return best
+	return e.sents[0]
 }
 
 // opensWith reports whether sentence i's first tokens are side's, as its

@@ -68,7 +68,9 @@ type doc struct {
 	toks  []string // title twice, then the sentences: for page-level relevance
 	set   text.Set // the tokens of toks
 	title text.Set // the tokens of the title
-	name  string   // the title as written
+	// command are the tokens of the command its title names, if any
+	// (commandTokens).
+	command []string
 	// lead are the tokens of its opening sentences, where an article
 	// names what it is about before calling it "the telescope".
 	lead text.Set
@@ -142,7 +144,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	body = rejoinFragments(text.ClipBytes(body, maxSourceBytes))
 	src := len(p.docs)
 	titleToks := text.Tokens(title)
-	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), name: title, lead: text.Set{}}
+	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), command: commandTokens(title), lead: text.Set{}}
 	spans := joinTableRows(body, splitParameterRows(text.Sentences(body)))
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above
@@ -726,7 +728,7 @@ var rowStartRe = regexp.MustCompile(`[.):] ([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+ \([
 func splitParameterRows(spans []text.Span) []text.Span {
 	var out []text.Span
 	for _, sp := range spans {
-		for {
+		for strings.Contains(sp.Text, ") ") {
 			m := rowStartRe.FindStringSubmatchIndex(sp.Text)
 			if m == nil {
 				break

@@ -260,10 +260,10 @@ func allGeneric(cs []criterion) bool {
 // branch", which the word scores cannot, "more", "than" and "one" being
 // no words of their own there.
 func phraseBoost(cs []criterion, sentence string) float64 {
-	sw := strings.Fields(strings.ToLower(sentence))
+	sw := phraseWords(sentence)
 	best := 0
 	for _, c := range cs {
-		if n := longestRun(strings.Fields(strings.ToLower(c.text)), sw); n > best {
+		if n := longestRun(c.words, sw); n > best {
 			best = n
 		}
 	}
@@ -279,21 +279,30 @@ const (
 	maxPhraseBoost = 1.4
 )
 
+// phraseWords are the words of s as phrases compare them: lower case,
+// without the punctuation at their ends ("" for a word of punctuation).
+func phraseWords(s string) []string {
+	f := strings.Fields(strings.ToLower(s))
+	for i, w := range f {
+		f[i] = strings.Trim(w, ".,;:!?\"'()“”‘’")
+	}
+	return f
+}
+
 // longestRun is the length of the longest run of words a and b share,
-// punctuation at the words' ends ignored.
+// both as phraseWords gives them.
 func longestRun(a, b []string) int {
-	trim := func(w string) string { return strings.Trim(w, ".,;:!?\"'()“”‘’") }
 	best := 0
-	prev := make([]int, len(b)+1)
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
 	for i := range a {
-		cur := make([]int, len(b)+1)
 		for j := range b {
-			if trim(a[i]) != "" && trim(a[i]) == trim(b[j]) {
+			cur[j+1] = 0
+			if a[i] != "" && a[i] == b[j] {
 				cur[j+1] = prev[j] + 1
 				best = max(best, cur[j+1])
 			}
 		}
-		prev = cur
+		prev, cur = cur, prev
 	}
 	return best
 }

@@ -196,7 +196,7 @@ func TestDefinitionWithQualifier(t *testing.T) {
 // asked case from its neighbour: "merging more than one branch", not
 // "merging one branch".
 func TestPhraseTellsTheAskedCase(t *testing.T) {
-	if n := longestRun(strings.Fields("when merging more than one branch into it"), strings.Fields("when pulling or merging more than one branch.")); n != 5 {
+	if n := longestRun(phraseWords("when merging more than one branch into it"), phraseWords("when pulling or merging more than one branch.")); n != 5 {
 		t.Errorf("longestRun = %d, want 5", n)
 	}
 	page := "Merge strategies\n\nresolve\n\nThis can only resolve two heads using a 3-way merge algorithm. This is the default merge strategy when pulling or merging one branch.\n\n" +
