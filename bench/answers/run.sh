@@ -15,6 +15,7 @@
 #   readability  bench/answers/readability.tsv   testdata/readability (saved news/blogs)     swishpp
 #   trafilatura  bench/answers/trafilatura.tsv   testdata/trafilatura (saved news/blogs)     swishe
 #   postlight    bench/answers/postlight.tsv     testdata/postlight (saved news)             recoll
+#   bind         bench/answers/bind.tsv          bind9-doc ARM (held out: written after the tuning, never tuned on)  htdig
 #
 # Environment: SET=<name> runs one set; JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -34,7 +35,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -44,6 +45,7 @@ SETS=(
 	"readability bench/answers/readability.tsv bench/answers/testdata/readability swishpp"
 	"trafilatura bench/answers/trafilatura.tsv bench/answers/testdata/trafilatura swishe"
 	"postlight bench/answers/postlight.tsv bench/answers/testdata/postlight recoll"
+	"bind bench/answers/bind.tsv /usr/share/doc/bind9-doc/arm htdig"
 )
 chosen=()
 for s in "${SETS[@]}"; do
