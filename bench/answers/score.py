@@ -189,6 +189,8 @@ def score_run(out, labels, sets):
     """Every question's measures, per set: {set: [row, …]}."""
     rows = {}
     for name in sets:
+        if not os.path.isdir(os.path.join(out, name)):
+            continue  # a run of other sets (SET=…), or one made before this set existed
         rows[name] = []
         for n, kind, q, facts, excluded in questions(os.path.join(HERE, name + ".tsv")):
             if excluded:
