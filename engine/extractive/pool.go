@@ -204,6 +204,19 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			stacked = nil
 			continue
 		}
+		if term, first, ok := termOnBox(body, spans, i); ok {
+			// "tcp-clients: Grammar: tcp-clients <integer>;" over
+			// "Blocks: options": the entry's name written onto the first
+			// line of its box. The box and what follows are the entry's,
+			// to the next entry or heading.
+			label, labelEnd, inBox, inEntry = term, i, true, true
+			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			stacked = nil
+			p.addBoxLine(id, src, label, boxText(first), headSet, titleSet, pos, section, &d, banned)
+			last = i
+			pos++
+			continue
+		}
 		if i+2 < len(spans) && isTermLine(body, sp) && isLabel(body, spans[i+1], spans[i+2]) {
 			// "--sort" / "--no-sort" / "When …": a term of its
 			// own line above another; both name the description.
@@ -373,6 +386,22 @@ func boxText(s string) string {
 	}
 	value := strings.Join(strings.FieldsFunc(m[2], func(r rune) bool { return r == '|' }), ";")
 	return m[1] + ": " + text.OneLine(value)
+}
+
+// termOnBox reports whether spans[i] is an entry's name written onto the
+// first line of its box ("tcp-clients: Grammar: tcp-clients <integer>;")
+// with another line of the box below it, and returns the name and that
+// first line.
+func termOnBox(body string, spans []text.Span, i int) (term, first string, ok bool) {
+	if i+1 >= len(spans) || !aloneOnLine(body, spans[i]) || !aloneOnLine(body, spans[i+1]) ||
+		!isBoxLine(text.OneLine(spans[i+1].Text)) {
+		return "", "", false
+	}
+	term, first, ok = strings.Cut(text.OneLine(spans[i].Text), ": ")
+	if !ok || len(strings.Fields(term)) > 3 || strings.ContainsAny(term, ".!?;") || !isBoxLine(first) {
+		return "", "", false
+	}
+	return term, first, true
 }
 
 // isNameLine reports whether span sp of body is the name of an entry alone

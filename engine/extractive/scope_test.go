@@ -435,3 +435,23 @@ func TestTableRowsAreMembers(t *testing.T) {
 		}
 	}
 }
+
+// An entry's name written onto the first line of its box ("cap-clients:
+// Grammar: cap-clients <integer>;" over "Blocks: options") opens the entry:
+// its box and the description after it, paragraphs on, are the entry's.
+func TestTermOnTheBoxOpensTheEntry(t *testing.T) {
+	page := "Options\n\nwait-clients: Grammar: wait-clients <integer>;\n\nBlocks: options\n\nTags: query\n\n" +
+		"Specifies the maximum number of clients waiting at once.\n\nThe default is 1000.\n\n" +
+		"cap-clients: Grammar: cap-clients <integer>;\n\nBlocks: options\n\nTags: server\n\n" +
+		"Specifies the maximum number of simultaneous client TCP connections accepted by the server.\n\n" +
+		"This is the maximum number of simultaneous client TCP connections that the server accepts. The default is 150."
+	p := docPool([2]string{"Configuration Reference", page})
+	if i := sentenceIndex(t, p, "This is the maximum number of simultaneous client TCP"); p.sents[i].label != "cap-clients" {
+		t.Errorf("label = %q, want cap-clients", p.sents[i].label)
+	}
+	src := []research.Source{{ID: "S1", Title: "Configuration Reference", Text: page}}
+	_, md := synthesize(t, "What is the default value of cap-clients in the server?", src, research.DepthStandard)
+	if first, _, _ := strings.Cut(answerTo(md, 0), "[S1]"); !strings.Contains(first, "150") {
+		t.Errorf("the Summary does not open with cap-clients' default:\n%s", md)
+	}
+}
