@@ -17,6 +17,8 @@
 #   postlight    bench/answers/postlight.tsv     testdata/postlight (saved news)             recoll
 #   bind         bench/answers/bind.tsv          bind9-doc ARM (held out, then tuned on: see SCORES.md)  htdig
 #   exim         bench/answers/exim.tsv          exim4-doc-html spec (held out: never tuned on)  omega (Xapian)
+#   knot         bench/answers/knot.tsv          knot-doc reference (held out, third)        namazu
+#   varnish      bench/answers/varnish.tsv       varnish-doc html (held out, third)          swishpp
 #
 # Environment: SET=<name> runs one set; JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -36,7 +38,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -48,6 +50,8 @@ SETS=(
 	"postlight bench/answers/postlight.tsv bench/answers/testdata/postlight recoll"
 	"bind bench/answers/bind.tsv /usr/share/doc/bind9-doc/arm htdig"
 	"exim bench/answers/exim.tsv /usr/share/doc/exim4-doc-html/spec_html omega"
+	"knot bench/answers/knot.tsv /usr/share/doc/knot-doc namazu"
+	"varnish bench/answers/varnish.tsv /usr/share/doc/varnish/html swishpp"
 )
 chosen=()
 for s in "${SETS[@]}"; do
