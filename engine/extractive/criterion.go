@@ -140,8 +140,8 @@ func (p *pool) styled(c criterion, i int) float64 {
 		return commandBoost
 	case c.style == styleHowTo && (instructionRe.MatchString(s.text) || youCanRe.MatchString(s.text)):
 		return styleBoost
-	case c.style == styleValue && s.box && p.statesAttribute(c, i):
-		return directBoost // "Default: …" in the asked entry's box
+	case c.style == styleValue && s.box && (p.statesAttribute(c, i) || p.namesKey(c, i)):
+		return directBoost // "Default: …" or "Type: …" in the asked entry's box
 	case c.style == styleValue && s.hasNum && p.statesAttribute(c, i):
 		if givesValue(s.text) {
 			return directBoost
@@ -1067,6 +1067,31 @@ func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
 	return out
 }
 
+// namesKey reports whether sentence i is a line of a key/value box
+// whose key c asks for in its own words or their meanings ("What type of
+// value …" and "Type: integer").
+func (p *pool) namesKey(c criterion, i int) bool {
+	s := &p.sents[i]
+	if !s.box {
+		return false
+	}
+	m := boxLineRe.FindStringSubmatch(s.text)
+	if m == nil {
+		return false
+	}
+	for _, t := range text.Tokens(m[1]) {
+		if slices.Contains(c.core, t) || c.query[t] >= 1 {
+			return true
+		}
+		for _, ms := range c.meanings {
+			if slices.Contains(ms, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // asksKeyOf reports whether c asks for what sentence i states, when i is
 // a line of an entry's key/value box ("Default: 0", "Context: server
 // config", "Compatibility: Available in 2.3.9"): the box says one thing
@@ -1081,15 +1106,8 @@ func (p *pool) asksKeyOf(c criterion, i int) bool {
 	if m == nil {
 		return true
 	}
-	for _, t := range text.Tokens(m[1]) {
-		if slices.Contains(c.core, t) || c.query[t] >= 1 {
-			return true
-		}
-		for _, ms := range c.meanings {
-			if slices.Contains(ms, t) {
-				return true
-			}
-		}
+	if p.namesKey(c, i) {
+		return true
 	}
 	// A value that says what is asked in words of its own ("Compatibility:
 	// The default used to be …" for "what was the default") answers too.

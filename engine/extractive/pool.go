@@ -159,9 +159,16 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	inEntry := false     // the label names an entry with a box: it holds to the next heading
 	inList := false      // sp follows the items of a list a lead-in announced
 	rowEnd := -1         // the span of a parameter row, whose label ends with it
+	// tail is the entry whose description may end with its box
+	// ("Minimum: 1" / "Default: 10" below the prose): the last entry
+	// label, until a heading or another entry.
+	tail, tailHead := "", text.Set{}
 	for i, sp := range spans {
 		if i <= consumed {
 			continue
+		}
+		if label != "" {
+			tail, tailHead = label, headSet
 		}
 		if rowEnd >= 0 && i > rowEnd {
 			label, headSet, rowEnd = "", sectionSet, -1
@@ -179,6 +186,27 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			continue
 		}
 		inBox = false
+		if tail != "" && aloneOnLine(body, sp) && isTailBoxLine(text.OneLine(sp.Text)) {
+			// "Default: 10" below the description of the entry above it.
+			p.addBoxLine(id, src, tail, boxText(text.OneLine(sp.Text)), tailHead, titleSet, pos, section, &d, banned)
+			last = i
+			pos++
+			continue
+		}
+		if name, lines, ok := nameWithBox(body, sp); ok {
+			// "queue_cap Use: main Type: integer Default: 5": a one-row
+			// table of the entry's name and its box, flattened onto one
+			// line. It opens the entry, which holds to the next one.
+			label, labelEnd, inEntry = name, i, true
+			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			stacked = nil
+			for _, l := range lines {
+				p.addBoxLine(id, src, label, l, headSet, titleSet, pos, section, &d, banned)
+				pos++
+			}
+			last = i
+			continue
+		}
 		boxNext := opensBox(body, spans, i+1)
 		// The items of a list a lead-in announces ("… an upper bound on:"
 		// / "The number of columns in a table") are no headings, though
@@ -186,6 +214,11 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		listItem := i > 0 && (strings.HasSuffix(strings.TrimSpace(spans[i-1].Text), ":") || inList) && !boxNext
 		inList = listItem && isHeading(body, sp)
 		if isHeading(body, sp) && !listItem {
+			if len(strings.Fields(sp.Text)) > 1 {
+				// A one-word heading inside an entry ("Note", "Warning")
+				// titles a callout; the entry's box may still follow it.
+				tail = ""
+			}
 			section++
 			sectionSet = text.NewSet(text.Tokens(sp.Text))
 			headSet, label, inBox, inEntry = sectionSet, "", false, false
@@ -402,6 +435,53 @@ func termOnBox(body string, spans []text.Span, i int) (term, first string, ok bo
 		return "", "", false
 	}
 	return term, first, true
+}
+
+// isTailBoxLine reports whether s is a line of a box written below its
+// entry's description: a box line that is no sentence ("Default: 10",
+// not "Note: Set the limits low on public servers.").
+func isTailBoxLine(s string) bool {
+	last, _ := utf8.DecodeLastRuneInString(s)
+	return isBoxLine(s) && !strings.ContainsRune(".!?", last)
+}
+
+// boxKeyRe finds the keys of a box written on one line: a capitalised
+// word or three, a colon and a space ("Use: main Type: integer").
+var boxKeyRe = regexp.MustCompile(`(?:^|[\s|])(\p{Lu}\p{Ll}+(?: \p{Ll}+){0,2}): `)
+
+// maxInlineValueWords bounds each value of a box written on one line.
+const maxInlineValueWords = 8
+
+// nameWithBox reports whether span sp of body is an entry's name followed
+// by its whole key/value box on one line of its own ("queue_cap Use: main
+// Type: integer Default: 5"), and returns the name and the box's lines
+// ("Use: main", "Type: integer", "Default: 5"). It takes at least two
+// keys and a name of at most three words that is no sentence.
+func nameWithBox(body string, sp text.Span) (name string, lines []string, ok bool) {
+	if !aloneOnLine(body, sp) {
+		return "", nil, false
+	}
+	s := text.OneLine(sp.Text)
+	keys := boxKeyRe.FindAllStringSubmatchIndex(s, -1)
+	if len(keys) < 2 {
+		return "", nil, false
+	}
+	name = strings.TrimSpace(strings.Trim(s[:keys[0][2]], " |"))
+	if name == "" || len(strings.Fields(name)) > 3 || strings.ContainsAny(name, ".!?;:,") {
+		return "", nil, false
+	}
+	for k, m := range keys {
+		end := len(s)
+		if k+1 < len(keys) {
+			end = keys[k+1][0]
+		}
+		value := strings.TrimSpace(strings.Trim(s[m[1]:end], " |"))
+		if value == "" || len(strings.Fields(value)) > maxInlineValueWords {
+			return "", nil, false
+		}
+		lines = append(lines, s[m[2]:m[3]]+": "+value)
+	}
+	return name, lines, true
 }
 
 // isNameLine reports whether span sp of body is the name of an entry alone

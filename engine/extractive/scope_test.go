@@ -455,3 +455,76 @@ func TestTermOnTheBoxOpensTheEntry(t *testing.T) {
 		t.Errorf("the Summary does not open with cap-clients' default:\n%s", md)
 	}
 }
+
+// settingsPage writes each setting as its name on a line of its own, its
+// description, and then a key/value box below the description
+// ("Minimum: 1" / "Default: 10"), as many Sphinx references do.
+const settingsPage = "Server options\n\n" +
+	"read-idle-limit\n\n" +
+	"Maximum idle time (in seconds) between requests on an inbound connection. " +
+	"When nothing arrives for that long, the connection is closed by the server.\n\n" +
+	"Minimum: 1\n\nDefault: 10\n\n" +
+	"write-io-limit\n\n" +
+	"Maximum time (in milliseconds) to send one message over an inbound connection. Set to 0 for infinity.\n\n" +
+	"Note\n\nThe time is measured from the first byte sent.\n\n" +
+	"Default: 500 (milliseconds)\n\n" +
+	"lazy-start\n\n" +
+	"If enabled, the server does not wait for the stores to be loaded and answers at once.\n\n" +
+	"Default: off\n\n" +
+	"Public servers\n\n" +
+	"Note: Set the limits low on public servers.\n\n" +
+	"Keep: lower limits"
+
+// A box written after its entry's description is the entry's, as one
+// above it is, though a callout ("Note") stands between them: its
+// Default line answers the default of that entry, and no other entry's
+// value is quoted. A section heading ends the entry.
+func TestBoxAfterTheDescription(t *testing.T) {
+	p := docPool([2]string{"Configuration Reference", settingsPage})
+	if i := sentenceIndex(t, p, "Default: 500"); !p.sents[i].box || p.sents[i].label != "write-io-limit" {
+		t.Errorf("%+v, want a box line of write-io-limit", p.sents[i])
+	}
+	for _, s := range p.sents {
+		if (strings.HasPrefix(s.text, "Note:") || strings.HasPrefix(s.text, "Keep:")) && s.label == "lazy-start" {
+			t.Errorf("a line under another heading (%q) is read as the box of the entry above it", s.text)
+		}
+	}
+	src := []research.Source{{ID: "S1", Title: "Configuration Reference", Text: settingsPage}}
+	_, md := synthesize(t, "What is the default read-idle-limit in Tallyd?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "`read-idle-limit` default: 10 [S1]") {
+		t.Errorf("the Summary does not open with the entry's Default line:\n%s", md)
+	}
+	for _, other := range []string{"500", "off"} {
+		if strings.Contains(md, other) {
+			t.Errorf("another entry's value (%q) is quoted:\n%s", other, md)
+		}
+	}
+}
+
+// An entry's name and its whole box on one line ("queue_cap Use: main
+// Type: integer Default: 5", a one-row table flattened) opens the entry:
+// each key is a box line of it, and the description below is its.
+func TestBoxOnTheNameLine(t *testing.T) {
+	page := "Main options\n\n" +
+		"queue_cap Use: main Type: integer Default: 5\n\n" +
+		"This controls the maximum number of queue runner processes that the daemon can run at once.\n\n" +
+		"Setting this option to zero disables the limit.\n\n" +
+		"queue_only_load Use: main Type: fixed-point Default: unset\n\n" +
+		"If the system load average is higher than this value, incoming messages are queued and not delivered."
+	p := docPool([2]string{"Main configuration", page})
+	if i := sentenceIndex(t, p, "Default: 5"); !p.sents[i].box || p.sents[i].label != "queue_cap" {
+		t.Errorf("%+v, want a box line of queue_cap", p.sents[i])
+	}
+	if i := sentenceIndex(t, p, "Setting this option to zero"); p.sents[i].label != "queue_cap" {
+		t.Errorf("label = %q, want queue_cap", p.sents[i].label)
+	}
+	src := []research.Source{{ID: "S1", Title: "Main configuration", Text: page}}
+	_, md := synthesize(t, "What is the default value of queue_cap?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "`queue_cap` default: 5 [S1]") {
+		t.Errorf("the Summary does not open with the entry's Default:\n%s", md)
+	}
+	_, md = synthesize(t, "What type of value does the queue_only_load option take?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "`queue_only_load` type: fixed-point [S1]") {
+		t.Errorf("the Summary does not open with the entry's Type:\n%s", md)
+	}
+}
