@@ -39,8 +39,8 @@ def pending(out):
                     continue
             seen, todo = set(), []
             for _, lines in score.sections(md):
-                for text, _ in score.sentences(lines):
-                    if (qid, text) not in labels and text not in seen:
+                for text, _, keyed in score.sentences(lines):
+                    if (qid, text) not in labels and (qid, keyed) not in labels and text not in seen:
                         seen.add(text)
                         todo.append(text)
             yield qid, kind, q, facts, todo

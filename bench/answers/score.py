@@ -89,24 +89,38 @@ def sections(markdown):
     return out
 
 
+ENTRY = re.compile(r"\s*`([^`]+)`: ")
+
+
 def sentences(lines):
-    """The sentences of some report lines: (normalised text, cited)."""
+    """The sentences of some report lines: (normalised text, cited, as
+    labelled). A sentence that follows one of the same entry in a
+    paragraph ("`name`: First. [S1] Second. [S1]") is labelled as the
+    entry's, with its name in front, as the report wrote it before it gave
+    an entry's name once per paragraph."""
     out = []
     for line in lines:
         line = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", line).strip()
         if not line or line.startswith("|---"):
             continue
         parts = CITE.split(line)
+        entry = None
         for i in range(0, len(parts), 2):
             seg = parts[i]
             cited = i + 1 < len(parts)
             if cited:
                 if normalise(seg):
-                    out.append((normalise(seg), True))
+                    m = ENTRY.match(seg)
+                    if m:
+                        entry = m.group(1)
+                    elif seg.strip().startswith("`"):
+                        entry = None
+                    keyed = normalise(entry + ": " + seg) if entry and not m else normalise(seg)
+                    out.append((normalise(seg), True, keyed))
             else:
                 for s in split_uncited(seg):
                     if normalise(s):
-                        out.append((normalise(s), False))
+                        out.append((normalise(s), False, normalise(s)))
     return out
 
 
@@ -128,11 +142,11 @@ def facts_found(facts, sents, kind):
     """Whether every fact is in a cited sentence (kind none: whether an
     absence is stated), and the per-fact marks."""
     if kind == "none":
-        ok = any(ABSENT.search(s) for s, _ in sents)
+        ok = any(ABSENT.search(s) for s, _, _ in sents)
         return ok, ["+absent" if ok else "-absent"]
     marks = []
     for fact in facts:
-        hit = any(matches(a, s) for a in fact for s, cited in sents if cited)
+        hit = any(matches(a, s) for a in fact for s, cited, _ in sents if cited)
         marks.append(("+" if hit else "-") + fact[0].lstrip("="))
     return all(m.startswith("+") for m in marks), marks
 
@@ -168,8 +182,10 @@ def score_report(markdown, kind, facts, qid, labels):
     anywhere, _ = facts_found(facts, all_sents, kind)
     rel = lab = 0
     unlabelled = []
-    for text, _ in all_sents:
+    for text, _, keyed in all_sents:
         label = labels.get((qid, text))
+        if label is None:
+            label = labels.get((qid, keyed))
         if label is None:
             unlabelled.append(text)
         else:

@@ -28,10 +28,19 @@ class ScoreTest(unittest.TestCase):
         self.assertEqual([h for h, _ in secs], ["Summary", "Details"])
         sents = score.sentences(secs[0][1])
         self.assertEqual(sents, [
-            ("The default is KeepAliveTimeout 5.", True),
-            ("Setting it high <may> hurt busy servers.", True),
-            ("No source read says more.", False),
+            ("The default is KeepAliveTimeout 5.", True, "The default is KeepAliveTimeout 5."),
+            ("Setting it high <may> hurt busy servers.", True, "Setting it high <may> hurt busy servers."),
+            ("No source read says more.", False, "No source read says more."),
         ])
+
+    def test_entry_named_once_labels_the_paragraph(self):
+        sents = score.sentences(["`max-size`: The hard limit. [S1] Writes are refused. [S1] `other` default: 5 [S1] Done. [S2]"])
+        self.assertEqual([k for _, _, k in sents], [
+            "max-size: The hard limit.", "max-size: Writes are refused.", "other default: 5", "Done."])
+        labels = {("knot-01", "max-size: Writes are refused."): True}
+        r = score.score_report("## Summary\n\n`max-size`: The hard limit. [S1] Writes are refused. [S1]\n",
+                               "one-fact", [["refused"]], "knot-01", labels)
+        self.assertEqual((r["relevant"], r["labelled"]), (1, 1))
 
     def test_facts_need_a_cited_sentence_of_the_summary(self):
         labels = {}

@@ -52,11 +52,7 @@ func writeSummary(p *pool, sum section, secs []section, chosen picks, emit func(
 			l := chosen.leads[si][ci]
 			switch {
 			case len(l.sents) > 0:
-				var quotes []string
-				for _, i := range l.sents {
-					quotes = append(quotes, quote(p, i))
-				}
-				emit(strings.Join(quotes, " ") + "\n\n")
+				emit(strings.Join(quoteRun(p, l.sents), " ") + "\n\n")
 				if len(l.items) > 0 {
 					for _, i := range p.inReadingOrder(l.items) {
 						emit("- " + quote(p, i) + "\n")
@@ -95,6 +91,24 @@ func writeSection(p *pool, sec section, rest []int, leads []lead, emit func(stri
 	emit("\n")
 }
 
+// quoteRun renders sentences written one after another in a paragraph:
+// the entry's name is given once, on the first of its sentences, as a
+// reader would write it.
+func quoteRun(p *pool, idx []int) []string {
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		s := &p.sents[i]
+		if k > 0 && !s.box && s.label != "" {
+			if prev := &p.sents[idx[k-1]]; prev.src == s.src && prev.label == s.label {
+				out[k] = quoteText(p, i)
+				continue
+			}
+		}
+		out[k] = quote(p, i)
+	}
+	return out
+}
+
 // quote renders sentence i as it appears in the source, escaped for
 // Markdown, with its citation. A sentence of an entry carries the entry's
 // name; a line of the entry's key/value box reads as a statement about it
@@ -106,8 +120,15 @@ func quote(p *pool, i int) string {
 		return research.CodeSpan(s.label) + " " + strings.ToLower(out[:1]) + out[1:] + " " + p.cite(i)
 	}
 	if s.label != "" {
-		out = research.CodeSpan(s.label) + ": " + out
+		return research.CodeSpan(s.label) + ": " + quoteText(p, i)
 	}
+	return quoteText(p, i)
+}
+
+// quoteText is quote without the entry's name.
+func quoteText(p *pool, i int) string {
+	s := p.sents[i]
+	out := escapeMarkdown(s.text)
 	if s.code != "" {
 		// A sentence with its command: the command stays a code span,
 		// whatever backticks the page put in it.

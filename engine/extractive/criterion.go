@@ -140,7 +140,7 @@ func (p *pool) styled(c criterion, i int) float64 {
 		return commandBoost
 	case c.style == styleHowTo && (instructionRe.MatchString(s.text) || youCanRe.MatchString(s.text)):
 		return styleBoost
-	case c.style == styleValue && s.box && (p.statesAttribute(c, i) || p.namesKey(c, i)):
+	case c.style == styleValue && s.box && (p.statesAttribute(c, i) || p.namesKey(c, i) && p.inAskedEntry(c, i)):
 		return directBoost // "Default: …" or "Type: …" in the asked entry's box
 	case c.style == styleValue && s.hasNum && p.statesAttribute(c, i):
 		if givesValue(s.text) {
@@ -258,7 +258,31 @@ func (p *pool) statesAttribute(c criterion, i int) bool {
 	for _, t := range subjects {
 		subject = subject || s.set[t] || s.head[t]
 	}
+	if subject && p.namesOtherThing(c, i) {
+		// "thread", "pool" and "max" spread over a sentence about two
+		// other settings do not name "thread_pool_max".
+		subject = false
+	}
 	return attribute && subject && !p.measuresAnother(c, i)
+}
+
+// namesOtherThing reports whether c names an identifier (not the setting
+// every page is about) that sentence i neither belongs to by its entry
+// nor writes out.
+func (p *pool) namesOtherThing(c criterion, i int) bool {
+	s := &p.sents[i]
+	asked := false
+	l := strings.ToLower(s.text + " " + s.code)
+	for _, n := range c.identNames {
+		if p.inSetting(n) || strings.HasPrefix(n, "-") {
+			continue
+		}
+		asked = true
+		if containsTerm(l, n) {
+			return false
+		}
+	}
+	return asked && !p.inAskedEntry(c, i)
 }
 
 // measureRe finds what a figure counts or measures: "the number of
@@ -306,6 +330,18 @@ var whenDateRe = regexp.MustCompile(`(?i)^when (?:did|was|were|will|is|does|do)\
 // requirement for generic criteria ("key figures"), a preference otherwise.
 var needsNumRe = regexp.MustCompile(`(?i)\b(?:figures?|numbers?|statistics?|dates?|years?|how (?:many|much|long|big|large|fast)|price|cost|percent(?:age)?)\b|^when (?:did|was|were|will|is|does|do)\b`)
 
+// maskNames replaces each name of hyphenated parts in s (isKebabName)
+// with a neutral word, so that no pattern reads its parts as words.
+func maskNames(s string) string {
+	f := strings.Fields(s)
+	for i, w := range f {
+		if isKebabName(strings.Trim(w, ",.;:?!\"'()[]`")) {
+			f[i] = "name"
+		}
+	}
+	return strings.Join(f, " ")
+}
+
 // newCriterion prepares c; goal gives the core when c has only generic
 // words, and the wider context of the ranking query.
 func newCriterion(c, heading string, goal, extra []string) criterion {
@@ -322,20 +358,23 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		toks = slices.DeleteFunc(toks, func(t string) bool { return t == adj })
 		hints = text.Tokens(quantityWords[strings.ToLower(m[1])])
 	}
+	// The form asked for is read from the question's words, not from the
+	// parts of a name it writes ("journal-db-max-size" asks for no maximum).
+	styled := strings.TrimSpace(maskNames(c))
 	switch {
 	case cr.style != stylePlain:
-	case asksName(c):
+	case asksName(styled):
 		// "Which index type does it create by default?": a name, not a
 		// figure.
-	case attributeCritRe.MatchString(strings.TrimSpace(c)):
+	case attributeCritRe.MatchString(styled):
 		cr.style = styleValue // "What is the upper bound?" asks for a value, not a definition
-	case definitionCritRe.MatchString(strings.TrimSpace(c)):
+	case definitionCritRe.MatchString(styled):
 		cr.style = styleDefinition
-	case howToCritRe.MatchString(strings.TrimSpace(c)):
+	case howToCritRe.MatchString(styled):
 		cr.style = styleHowTo
-	case valueCritRe.MatchString(strings.TrimSpace(c)):
+	case valueCritRe.MatchString(styled):
 		cr.style = styleValue
-	case whyCritRe.MatchString(strings.TrimSpace(c)):
+	case whyCritRe.MatchString(styled):
 		cr.style = styleReason
 		hints = append(hints, text.Tokens(reasonHints)...)
 		hints = append(hints, hintsFor(text.Tokens("reasons"))...)

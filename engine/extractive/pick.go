@@ -413,7 +413,7 @@ func (p *pool) answersType(c criterion, i int) bool {
 	switch {
 	case c.style == styleValue || c.needsNum:
 		if s.box {
-			return p.statesAttribute(c, i) || p.namesKey(c, i) // "Default: …" for the default, not "Context: …"
+			return p.statesAttribute(c, i) || p.namesKey(c, i) && p.inAskedEntry(c, i) // "Default: …" for the default, not "Context: …"
 		}
 		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || givesValue(s.text)
 	case c.style == styleReason:

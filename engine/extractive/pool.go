@@ -346,7 +346,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			src: src, text: s, code: code, label: label, key: key, toks: toks, set: text.NewSet(toks),
 			head: headSet, title: titleSet,
 			quality: q * weight, hasNum: hasNumber(toks), pos: pos,
-			section: section, para: startsLine(body, sp), row: row,
+			section: section, para: startsLine(body, sp), row: row, entry: inEntry && label != "",
 		})
 		last = i
 		pos++

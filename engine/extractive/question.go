@@ -268,7 +268,24 @@ func isTechnical(w string) bool {
 	if flagRe.MatchString(w) && strings.HasPrefix(w, "-") {
 		return true // a command-line flag: "-Fc", "--tags"
 	}
-	return hasLetter && hasDigit
+	return hasLetter && hasDigit || isKebabName(w)
+}
+
+// isKebabName reports whether w is a name of three or more lower-case
+// parts joined by hyphens, as configuration options are written
+// ("journal-db-max-size", "max-cache-ttl"); a compound of two parts
+// ("read-only") is a word of prose as often as a name.
+func isKebabName(w string) bool {
+	parts := strings.Split(w, "-")
+	if len(parts) < 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsLower(r) && !unicode.IsDigit(r) }) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // entities returns the names and technical terms of s in order: quoted

@@ -528,3 +528,30 @@ func TestBoxOnTheNameLine(t *testing.T) {
 		t.Errorf("the Summary does not open with the entry's Type:\n%s", md)
 	}
 }
+
+// "What happens when …" about a name of hyphenated parts asks what
+// happens, not for a maximum: the parts of "store-db-max-size" are no
+// words of the question. The entry is found by that name, its sentences
+// say what happens, and its name is written once before them.
+func TestHyphenatedNameIsNoAttribute(t *testing.T) {
+	if c := newCriterion("What happens when the store reaches store-db-max-size?", "", nil, nil); c.style == styleValue || len(c.identNames) != 1 {
+		t.Errorf("style %d, names %q: want no value question, one name", c.style, c.identNames)
+	}
+	page := "Database options\n\n" +
+		"store-db-max-size\n\n" +
+		"The hard limit for the store database size. There is no cleanup logic to recover from reaching this limit. " +
+		"The store simply starts refusing writes across all zones.\n\n" +
+		"Default: 20G\n\n" +
+		"cache-db-max-size\n\n" +
+		"The hard limit for the cache database size. Old entries are evicted when it is reached.\n\n" +
+		"Default: 1G"
+	src := []research.Source{{ID: "S1", Title: "Configuration Reference", Text: page}}
+	_, md := synthesize(t, "What happens when the store reaches store-db-max-size?", src, research.DepthStandard)
+	sum := answerTo(md, 0)
+	if !strings.Contains(sum, "refusing writes") || strings.Contains(md, "evicted") {
+		t.Errorf("the Summary does not say what happens, from the asked entry only:\n%s", md)
+	}
+	if n := strings.Count(sum, "`store-db-max-size`"); n != 1 {
+		t.Errorf("the entry's name is written %d times in one paragraph:\n%s", n, md)
+	}
+}

@@ -144,7 +144,7 @@ func TestSynthesisFindsTheKeyFacts(t *testing.T) {
 		{"How much money will Alibaba raise in Hong Kong?", []string{"$12.9bn"}},
 		{"How do I install EmberDB on Debian?", []string{"sudo apt install emberdb-server"}},
 		{"How do I set up replication in EmberDB?", []string{"replicaof 10.0.0.5 7420"}},
-		{"What does max_clients do in EmberDB?", []string{"`max_clients`: The maximum number of simultaneous client connections. [S2]"}},
+		{"What does max_clients do in EmberDB?", []string{"`max_clients`: ", "The maximum number of simultaneous client connections. [S2]"}},
 		{"What is the default maxmemory_policy?", []string{"noeviction"}},
 	}
 	for _, tt := range tests {
