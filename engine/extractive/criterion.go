@@ -278,11 +278,29 @@ func (p *pool) namesOtherThing(c criterion, i int) bool {
 			continue
 		}
 		asked = true
-		if containsTerm(l, n) {
+		if containsTerm(l, n) || containsParts(l, n) {
 			return false
 		}
 	}
+	for _, g := range c.idents {
+		if len(g) > 1 && !slices.ContainsFunc(g, func(t string) bool { return !s.head[t] }) {
+			return false // under a heading that names it
+		}
+	}
 	return asked && !p.inAskedEntry(c, i)
+}
+
+// containsParts reports whether s (lower case) writes identifier n's
+// parts as words in a row: "the default cache size" for "cache_size".
+func containsParts(s, n string) bool {
+	parts := strings.FieldsFunc(n, func(r rune) bool { return r == '_' || r == '-' || r == '.' })
+	if len(parts) < 2 {
+		return false
+	}
+	for k := range parts {
+		parts[k] = regexp.QuoteMeta(parts[k])
+	}
+	return regexp.MustCompile(`\b` + strings.Join(parts, `[\s_.-]+`) + `\b`).MatchString(s)
 }
 
 // measureRe finds what a figure counts or measures: "the number of

@@ -555,3 +555,28 @@ func TestHyphenatedNameIsNoAttribute(t *testing.T) {
 		t.Errorf("the entry's name is written %d times in one paragraph:\n%s", n, md)
 	}
 }
+
+// A sentence states an attribute of the identifier asked when it writes
+// the identifier, or its parts as words in a row ("the default cache
+// size"); the parts spread over other settings' names ("pool_low …
+// pool_high … maximum") do not name "pool_max".
+func TestAttributeOfTheNamedIdentifier(t *testing.T) {
+	p := docPool([2]string{"Tuning", "Tuning\n\n" +
+		"On a running server the show command displays the actual minimum or maximum of pool_low and pool_high.\n\n" +
+		"The default suggested pool size is 2000, which limits the pool to 2 MB.\n\n" +
+		"The default pool_max is 500."})
+	c := newCriterion("What is the default value of pool_max?", "", nil, nil)
+	for prefix, want := range map[string]bool{
+		"On a running server":             false,
+		"The default pool_max is 500.":    true,
+		"The default suggested pool size": false,
+	} {
+		if got := p.statesAttribute(c, sentenceIndex(t, p, prefix)); got != want {
+			t.Errorf("statesAttribute(%q) = %v, want %v", prefix, got, want)
+		}
+	}
+	c = newCriterion("What is the default value of pool_size?", "", nil, nil)
+	if !p.statesAttribute(c, sentenceIndex(t, p, "The default suggested pool size")) {
+		t.Errorf("the parts of pool_size written as words do not name it")
+	}
+}
