@@ -123,8 +123,10 @@ func (p *pool) bestEntry(named func(label string, src int) bool) entry {
 // term: the label's first term is n, not a longer name that contains it
 // ("cache.size" is not named by "cache.sizeLimit").
 func labelNames(label, n string) bool {
-	for _, term := range strings.FieldsFunc(label, func(r rune) bool { return r == ',' || r == ' ' || r == '(' || r == '`' }) {
-		if term == n {
+	for _, alt := range strings.Split(label, ",") {
+		// Each of the names a label gives ("--sort, --no-sort") is the
+		// first term of its part: "200 thread_pool_min" names 200.
+		if term, _, _ := strings.Cut(strings.TrimLeft(alt, " (`"), " "); strings.Trim(term, "(`)") == n {
 			return true
 		}
 	}

@@ -580,3 +580,22 @@ func TestAttributeOfTheNamedIdentifier(t *testing.T) {
 		t.Errorf("the parts of pool_size written as words do not name it")
 	}
 }
+
+// A label names what each of its comma-separated parts starts with: "200
+// pool_min", a line of a command's printed output, is no entry of pool_min.
+func TestLabelNamesItsFirstTerms(t *testing.T) {
+	for _, tt := range []struct {
+		label, name string
+		want        bool
+	}{
+		{"pool_min", "pool_min", true},
+		{"--sort, --no-sort", "--no-sort", true},
+		{"`pool_min` (integer)", "pool_min", true},
+		{"200 pool_min", "pool_min", false},
+		{"pool_max minimum", "minimum", false},
+	} {
+		if got := labelNames(tt.label, tt.name); got != tt.want {
+			t.Errorf("labelNames(%q, %q) = %v, want %v", tt.label, tt.name, got, tt.want)
+		}
+	}
+}
