@@ -54,7 +54,13 @@ func writeSummary(p *pool, sum section, secs []section, chosen picks, emit func(
 			case len(l.sents) > 0:
 				emit(strings.Join(quoteRun(p, l.sents), " ") + "\n\n")
 				if len(l.items) > 0 {
+					named := p.sents[l.sents[0]].label
 					for _, i := range p.inReadingOrder(l.items) {
+						if s := &p.sents[i]; named != "" && s.label == named && !s.box {
+							// The entry named above the list.
+							emit("- " + quoteText(p, i) + "\n")
+							continue
+						}
 						emit("- " + quote(p, i) + "\n")
 					}
 					emit("\n")

@@ -892,6 +892,11 @@ var enumRes = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:list|name|enumerate)\s+(?:all\s+|the\s+)*(?:[\w-]+\s+){0,3}?([\w-]+[^s\W]s)\b`),
 }
 
+// pluralOfRe matches a question for the things of a kind that something
+// has: "What are the possible values of X?". The members are asked for
+// when the asked entry lists them (pick.go, entryItems).
+var pluralOfRe = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?[\w-]+[^s\W]s\s+(?:of|for)\b`)
+
 // enumNoun returns the token of the plural noun criterion c asks to
 // enumerate, or "".
 func enumNoun(c string) string {

@@ -89,7 +89,16 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			l := lead{stated: true}
 			if !quoted[first] {
 				l.sents = p.withCounterparts(p.withContinuations(p.withExplanation(c, p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted))), sides)
-				if c.enum != "" {
+				if items := p.entryItems(found[si][ci]); (c.enum != "" || pluralOfRe.MatchString(c.text)) && len(items) >= 2 {
+					// The asked entry lists its own members ("robust – …",
+					// "asynchronous – …"): they are the answer.
+					l.items = items
+					if rest := slices.DeleteFunc(slices.Clone(l.sents), func(j int) bool { return slices.Contains(items, j) }); len(rest) > 0 {
+						l.sents = rest
+					} else {
+						l.sents, l.items = items[:1], items[1:]
+					}
+				} else if c.enum != "" {
 					l.sents, l.items = p.members(c, l.sents, cands[si], ranked[si].scores)
 					if len(l.items) < 2 {
 						// No list of its own: the members may be
@@ -307,6 +316,19 @@ func (p *pool) members(c criterion, lead, cands []int, scores []float64) (sents,
 		}
 	}
 	return sents, items
+}
+
+// entryItems returns the sentences of entry e written as the items of a
+// list, each a paragraph that opens with its term and a dash or with a
+// bullet ("robust – The journal …", "0 - Ignore max_vcl parameter.").
+func (p *pool) entryItems(e entry) []int {
+	var out []int
+	for _, i := range e.sents {
+		if s := &p.sents[i]; s.para && !s.box && itemRe.MatchString(s.text) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // ofAnotherEntry reports whether sentence j is written under the label

@@ -174,7 +174,14 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			label, headSet, rowEnd = "", sectionSet, -1
 		}
 		if label != "" && !inEntry && i > labelEnd+1 && strings.Contains(body[spans[i-1].End:sp.Start], "\n\n") {
-			label, headSet = "", sectionSet
+			if itemOfLabel(body, spans, i, labelEnd) || strings.HasSuffix(strings.TrimSpace(sp.Text), ":") && itemOfLabel(body, spans, i+1, labelEnd) {
+				// "Possible values:" / "robust – …" / "asynchronous – …":
+				// the list a sentence of the entry announces is the
+				// entry's too.
+				labelEnd = i - 1
+			} else {
+				label, headSet = "", sectionSet
+			}
 		}
 		if inBox && i == labelEnd+1 && aloneOnLine(body, sp) && isBoxLine(text.OneLine(sp.Text)) {
 			// A line of the entry's box: quoted as a statement about the
@@ -292,6 +299,11 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			rowEnd = i
 		}
 		q := quality(s)
+		if q == 0 && label != "" && startsLine(body, sp) && itemRe.MatchString(s) && len(strings.Fields(s)) >= 3 && len(s) <= maxQuoteBytes {
+			// "1 - Issue warning.": a short item of the entry's list of
+			// values, a statement about the entry.
+			q = itemQuality
+		}
 		if q == 0 && p.joinsPrevious(body, spans, i, s, id, src, last, banned) {
 			continue
 		}
@@ -435,6 +447,25 @@ func termOnBox(body string, spans []text.Span, i int) (term, first string, ok bo
 		return "", "", false
 	}
 	return term, first, true
+}
+
+// itemQuality is the quality of a short item of an entry's list.
+const itemQuality = 0.7
+
+// itemRe matches a list item written as its own paragraph: a term, a
+// dash and what it means ("robust – The journal …", "0 - Ignore …"), or a
+// bullet.
+var itemRe = regexp.MustCompile(`^(?:[\pL\pN_.+-]+(?: [\pL\pN_.+-]+)? [–—-] \S|[-•*] \S)`)
+
+// itemOfLabel reports whether spans[i] is an item of a list that a
+// labelled paragraph announces: the span before it ends with a colon, or
+// is itself such an item, and both start their lines.
+func itemOfLabel(body string, spans []text.Span, i, labelEnd int) bool {
+	if i < 1 || i >= len(spans) || !startsLine(body, spans[i]) || !itemRe.MatchString(text.OneLine(spans[i].Text)) {
+		return false
+	}
+	prev := strings.TrimSpace(spans[i-1].Text)
+	return strings.HasSuffix(prev, ":") || i-1 > labelEnd && startsLine(body, spans[i-1]) && itemRe.MatchString(text.OneLine(prev))
 }
 
 // isTailBoxLine reports whether s is a line of a box written below its

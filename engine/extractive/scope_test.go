@@ -599,3 +599,42 @@ func TestLabelNamesItsFirstTerms(t *testing.T) {
 		}
 	}
 }
+
+// An entry that lists its values as paragraphs of their own ("robust –
+// …", "1 - Issue warning.") after a lead-in keeps them: "What are the
+// possible values of X?" and "Which behaviours can X select?" are
+// answered by that list, short items included, without the entry's name
+// on every item.
+func TestEntryListsItsOwnValues(t *testing.T) {
+	page := "Database options\n\n" +
+		"store-sync-mode\n\n" +
+		"Specifies the store backend configuration, which influences performance and durability.\n\n" +
+		"Possible values:\n\n" +
+		"robust – The store disk synchronization ensures durability but is generally slower.\n\n" +
+		"asynchronous – The store disk synchronization is optimized for better performance.\n\n" +
+		"Default: robust\n\n" +
+		"over_limit_action\n\n" +
+		"Default: 1\n\nMinimum: 0\n\n" +
+		"Behaviour when attempting to exceed the loaded program limit.\n\n" +
+		"0 - Ignore the limit.\n\n1 - Issue warning.\n\n2 - Refuse loading programs.\n\n" +
+		"store-cache-size\n\n" +
+		"Possible values:\n\n" +
+		"small – A cache of one megabyte.\n\nlarge – A cache of one gigabyte."
+	src := []research.Source{{ID: "S1", Title: "Configuration Reference", Text: page}}
+	_, md := synthesize(t, "What are the possible values of store-sync-mode?", src, research.DepthStandard)
+	sum := answerTo(md, 0)
+	for _, want := range []string{"- robust – The store disk", "- asynchronous – The store disk"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the entry's value %q is not listed:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "small –") || strings.Count(md, "`store-sync-mode`") != 1 {
+		t.Errorf("another entry's values are listed, or the name is repeated:\n%s\n%s", md, sum)
+	}
+	_, md = synthesize(t, "Which behaviours can over_limit_action select?", src, research.DepthStandard)
+	for _, want := range []string{"0 - Ignore the limit.", "1 - Issue warning.", "2 - Refuse loading programs."} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the item %q is not quoted:\n%s", want, md)
+		}
+	}
+}
