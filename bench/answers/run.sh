@@ -21,7 +21,7 @@
 #   varnish      bench/answers/varnish.tsv       varnish-doc html (held out, third)          swishpp
 #   rsyslog      bench/answers/rsyslog.tsv       rsyslog-doc html (held out, fourth)         omega (Xapian)
 #
-# Environment: SET=<name> runs one set; JOBS=3 runs that many sets at once
+# Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
 # DATABASE_URL (default the local trust-auth Postgres), QUARRY_CHROMIUM
 # (default /usr/bin/chromium). Reports stay in OUT/<set>/NN.json (NN.log
@@ -58,7 +58,7 @@ SETS=(
 chosen=()
 for s in "${SETS[@]}"; do
 	read -r name _ <<<"$s"
-	if [ -z "${SET:-}" ] || [ "$SET" = "$name" ]; then chosen+=("$s"); fi
+	if [ -z "${SET:-}" ] || [[ " $SET " == *" $name "* ]]; then chosen+=("$s"); fi
 done
 if [ ${#chosen[@]} -eq 0 ]; then
 	echo "run.sh: unknown SET=$SET" >&2

@@ -85,12 +85,22 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 			seen[k] = true
 			out = append(out, query)
 		}
+		if len(out) < minActions && len(main) >= minShortenedQuery {
+			// A search program that wants every word finds no page that
+			// lacks one of them: the same words less the last, the one
+			// the question adds least with (often its verb: "declared").
+			add(main[:len(main)-1])
+		}
 		if len(out) < minActions {
 			add(mergeWords(prioritise(keywords(q.ask), q.entities), []string{"documentation"}))
 		}
 	}
 	return out
 }
+
+// minShortenedQuery is the fewest words a query has before a shorter one
+// is searched too.
+const minShortenedQuery = 4
 
 // boundWords mark a question asking for a maximum or an upper bound.
 var boundWords = map[string]bool{"maximum": true, "max": true, "largest": true, "upper": true, "limit": true, "limits": true}

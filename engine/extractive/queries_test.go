@@ -128,3 +128,19 @@ func TestSearchQueryDropsPossessives(t *testing.T) {
 		t.Errorf("searchQuery = %q", got)
 	}
 }
+
+// A search program that wants every word of a query finds no page that
+// lacks one: a question of one clause is searched with its words and
+// again with one fewer, the last ("declared") dropped.
+func TestQueriesSearchOneWordFewer(t *testing.T) {
+	q := analyse("Which datatypes may a column of a STRICT table be declared with?")
+	criteria, _ := criteriaFor(q)
+	qs := queriesFor(q, criteria, nil, nil)
+	if len(qs) < 2 {
+		t.Fatalf("queries %q: want two", qs)
+	}
+	full, short := strings.Fields(qs[0]), strings.Fields(qs[1])
+	if len(short) != len(full)-1 || !slices.Equal(short, full[:len(full)-1]) {
+		t.Errorf("queries %q: want the first less its last word second", qs)
+	}
+}
