@@ -99,12 +99,14 @@ def sentences(lines):
     entry's, with its name in front, as the report wrote it before it gave
     an entry's name once per paragraph."""
     out = []
+    named = None  # the entry the last paragraph named, for the list after it
     for line in lines:
+        item = re.match(r"^\s*(?:[-*+]|\d+[.)])\s+", line) is not None
         line = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", line).strip()
         if not line or line.startswith("|---"):
             continue
         parts = CITE.split(line)
-        entry = None
+        entry = named if item else None
         for i in range(0, len(parts), 2):
             seg = parts[i]
             cited = i + 1 < len(parts)
@@ -113,6 +115,8 @@ def sentences(lines):
                     m = ENTRY.match(seg)
                     if m:
                         entry = m.group(1)
+                        if not item and i == 0:
+                            named = entry
                     elif seg.strip().startswith("`"):
                         entry = None
                     keyed = normalise(entry + ": " + seg) if entry and not m else normalise(seg)

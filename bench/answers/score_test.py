@@ -41,6 +41,8 @@ class ScoreTest(unittest.TestCase):
         r = score.score_report("## Summary\n\n`max-size`: The hard limit. [S1] Writes are refused. [S1]\n",
                                "one-fact", [["refused"]], "knot-01", labels)
         self.assertEqual((r["relevant"], r["labelled"]), (1, 1))
+        sents = score.sentences(["`LogLevel`: The levels are: [S1]", "", "- Emerg: Emergencies. [S1]", "- `other`: Else. [S2]"])
+        self.assertEqual([k for _, _, k in sents], ["LogLevel: The levels are:", "LogLevel: Emerg: Emergencies.", "other: Else."])
 
     def test_facts_need_a_cited_sentence_of_the_summary(self):
         labels = {}

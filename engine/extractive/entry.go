@@ -67,7 +67,10 @@ func (p *pool) entryOf(c criterion) entry {
 		}
 	}
 	if len(flags) == 0 && len(c.identNames) == 0 && len(c.caps) == 0 {
-		return p.entrySpelling(c)
+		if e := p.entrySpelling(c); len(e.sents) > 0 {
+			return e
+		}
+		return p.entryByWord(c)
 	}
 	var src int // the page of the label being matched
 	names := func(label string) bool {
@@ -278,4 +281,53 @@ func (p *pool) spells(c criterion, label string) bool {
 // entry, on the most relevant page, whose label spells out what it asks.
 func (p *pool) entrySpelling(c criterion) entry {
 	return p.bestEntry(func(label string, _ int) bool { return p.spells(c, label) })
+}
+
+// entryByWord is entryOf for a question that names no identifier, flag
+// or capitals name, and whose words spell no identifier: the entry whose
+// label is one of c's words as it stands ("Severity", "ort" for "the default severity", "the ort merge
+// strategy"): of the words some entry of a page is labelled with, the
+// rarest in the pool, on the most relevant page. The words that ask for
+// a value of the thing ("default", "maximum") and the words of the
+// question's setting name no entry.
+func (p *pool) entryByWord(c criterion) entry {
+	best, bestIDF := "", 0.0
+	for _, w := range c.words {
+		toks := text.Tokens(w)
+		if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) {
+			continue
+		}
+		if idf := p.index.IDF(toks[0]); idf > bestIDF && p.labelsEntry(w) {
+			best, bestIDF = w, idf
+		}
+	}
+	if best == "" {
+		return entry{}
+	}
+	return p.bestEntry(func(label string, src int) bool {
+		return strings.EqualFold(strings.TrimSpace(label), best) && p.labelCount(src) >= 2
+	})
+}
+
+// labelsEntry reports whether some entry of a page of several entries is
+// labelled w alone: a label alone on its page ("time" over the time
+// module's text) names the page, not one of its entries.
+func (p *pool) labelsEntry(w string) bool {
+	for i := range p.sents {
+		if l := strings.TrimSpace(p.sents[i].label); len(l) == len(w) && strings.EqualFold(l, w) && p.labelCount(p.sents[i].src) >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// labelCount is the number of distinct labels of page src.
+func (p *pool) labelCount(src int) int {
+	seen := map[string]bool{}
+	for i := range p.sents {
+		if p.sents[i].src == src && p.sents[i].label != "" {
+			seen[p.sents[i].label] = true
+		}
+	}
+	return len(seen)
 }

@@ -214,6 +214,23 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			last = i
 			continue
 		}
+		if lines, ok := columnBox(body, spans, i+1); ok && (isHeading(body, sp) || isNameLine(body, sp)) {
+			// "Port" over "type | default | mandatory" over "word | 514 |
+			// no": the entry's box written as a table of one row.
+			if isHeading(body, sp) {
+				section++
+				sectionSet = text.NewSet(text.Tokens(sp.Text))
+			}
+			label, labelEnd, inEntry = entryName(sp.Text), i+2, true
+			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			stacked, tail = nil, ""
+			for _, l := range lines {
+				p.addBoxLine(id, src, label, l, headSet, titleSet, pos, section, &d, banned)
+				pos++
+			}
+			last, consumed = i+2, i+2
+			continue
+		}
 		boxNext := opensBox(body, spans, i+1)
 		// The items of a list a lead-in announces ("… an upper bound on:"
 		// / "The number of columns in a table") are no headings, though
@@ -466,6 +483,45 @@ func itemOfLabel(body string, spans []text.Span, i, labelEnd int) bool {
 	}
 	prev := strings.TrimSpace(spans[i-1].Text)
 	return strings.HasSuffix(prev, ":") || i-1 > labelEnd && startsLine(body, spans[i-1]) && itemRe.MatchString(text.OneLine(prev))
+}
+
+// maxHeaderWords bounds a cell of a table's header row read as a key.
+const maxHeaderWords = 4
+
+// columnBox reports whether spans[j] and spans[j+1] are a table of one
+// header row and one value row ("type | default | mandatory" over "word
+// | 514 | no"), each alone on its line, with no further row of as many
+// cells after them, and returns its columns as box lines ("Type: word",
+// "Default: 514", "Mandatory: no").
+func columnBox(body string, spans []text.Span, j int) ([]string, bool) {
+	if j+1 >= len(spans) || !aloneOnLine(body, spans[j]) || !aloneOnLine(body, spans[j+1]) {
+		return nil, false
+	}
+	cells := func(k int) []string {
+		parts := strings.Split(text.OneLine(spans[k].Text), "|")
+		for n := range parts {
+			parts[n] = strings.TrimSpace(parts[n])
+		}
+		return parts
+	}
+	head, row := cells(j), cells(j+1)
+	if len(head) < 2 || len(head) != len(row) || j+2 < len(spans) && len(cells(j+2)) == len(head) {
+		return nil, false
+	}
+	var lines []string
+	for n, key := range head {
+		last, _ := utf8.DecodeLastRuneInString(key)
+		if key == "" || len(strings.Fields(key)) > maxHeaderWords || strings.ContainsAny(key, "0123456789") || strings.ContainsRune(".!?:;,", last) ||
+			len(strings.Fields(row[n])) > maxInlineValueWords {
+			return nil, false
+		}
+		if row[n] == "" {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(key)
+		lines = append(lines, string(unicode.ToUpper(r))+key[size:]+": "+row[n])
+	}
+	return lines, len(lines) > 0
 }
 
 // isTailBoxLine reports whether s is a line of a box written below its

@@ -638,3 +638,60 @@ func TestEntryListsItsOwnValues(t *testing.T) {
 		}
 	}
 }
+
+// A box written as a table of one header row and one value row under the
+// entry's name ("type | default | mandatory" over "word | 514 | no") is
+// the entry's box, a line per column; a table of several rows is not.
+func TestColumnBoxUnderTheName(t *testing.T) {
+	page := "Action Parameters\n\n" +
+		"Target\n\ntype | default | mandatory | obsolete legacy directive\n\nword | none | no | none\n\n" +
+		"Name or IP-Address of the system that shall receive messages.\n\n" +
+		"Port\n\ntype | default | mandatory | obsolete legacy directive\n\nword | 514 | no | none\n\n" +
+		"Name or numerical value of port to use when connecting to target.\n\n" +
+		"startmsg.regex\n\ntype | default | mandatory | obsolete legacy directive\n\nstring | none | no | none\n\n" +
+		"This permits the processing of multi-line messages.\n\n" +
+		"Limits\n\nname | value | unit\n\nqueue size | 1000 | messages\n\nbatch size | 32 | messages"
+	p := docPool([2]string{"omfwd: syslog Forwarding Output Module", page})
+	if i := sentenceIndex(t, p, "Default: 514"); !p.sents[i].box || p.sents[i].label != "Port" {
+		t.Errorf("%+v, want a box line of Port", p.sents[i])
+	}
+	if i := sentenceIndex(t, p, "Type: string"); p.sents[i].label != "startmsg.regex" {
+		t.Errorf("label = %q, want startmsg.regex", p.sents[i].label)
+	}
+	for _, s := range p.sents {
+		if s.box && (strings.Contains(s.text, "1000") || strings.Contains(s.text, "32")) {
+			t.Errorf("a row of a table of several rows (%q) is read as a box", s.text)
+		}
+	}
+	src := []research.Source{{ID: "S1", Title: "omfwd: syslog Forwarding Output Module", Text: page}}
+	_, md := synthesize(t, "What is the default Port of omfwd?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "`Port` default: 514 [S1]") {
+		t.Errorf("the Summary does not open with the entry's default:\n%s", md)
+	}
+}
+
+// A question that names its entry in a plain word ("the ort merge
+// strategy", "the default severity") finds the entry labelled with that
+// word on a page of several entries: the rarest such word of the
+// question, never a word that asks for a value ("default").
+func TestEntryLabelledWithAPlainWord(t *testing.T) {
+	page := "MERGE STRATEGIES\n\n" +
+		"ort\n\nThis is the default merge strategy when pulling or merging one branch. " +
+		"The name for this algorithm is an acronym (\"Ostensibly Recursive's Twin\").\n\n" +
+		"resolve\n\nThis can only resolve two heads using a 3-way merge algorithm.\n\n" +
+		"default\n\nThe strategy used when none is given. Merge strategies are chosen with -s."
+	p := docPool([2]string{"git-merge - Join two development histories", page})
+	c := newCriterion("What does the name of the ort merge strategy stand for?", "", nil, nil)
+	if e := p.entryOf(c); e.name != "ort" || len(e.sents) != 2 {
+		t.Errorf("entry = %q (%d sentences), want ort's two", e.name, len(e.sents))
+	}
+	c = newCriterion("What is the default merge strategy?", "", nil, nil)
+	if e := p.entryOf(c); e.name == "default" {
+		t.Errorf("a word that asks for a value picked the entry %q", e.name)
+	}
+	// A label alone on its page names the page, not an entry.
+	p = docPool([2]string{"time — Time access", "time\n\nThe functions in this module may not handle dates before the epoch."})
+	if e := p.entryOf(newCriterion("What is the epoch used by the time module?", "", nil, nil)); len(e.sents) > 0 {
+		t.Errorf("entry = %q on a page of one label", e.name)
+	}
+}
