@@ -19,7 +19,8 @@
 #   exim         bench/answers/exim.tsv          exim4-doc-html spec (held out: never tuned on)  omega (Xapian)
 #   knot         bench/answers/knot.tsv          knot-doc reference (held out, third)        namazu
 #   varnish      bench/answers/varnish.tsv       varnish-doc html (held out, third)          swishpp
-#   rsyslog      bench/answers/rsyslog.tsv       rsyslog-doc html (held out, fourth)         omega (Xapian)
+#   rsyslog      bench/answers/rsyslog.tsv       rsyslog-doc html (held out, then tuned)     omega (Xapian)
+#   nut          bench/answers/nut.tsv           nut-doc html (held out, fifth: prose chapters) swishe
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -39,7 +40,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -54,6 +55,7 @@ SETS=(
 	"knot bench/answers/knot.tsv /usr/share/doc/knot-doc namazu"
 	"varnish bench/answers/varnish.tsv /usr/share/doc/varnish/html swishpp"
 	"rsyslog bench/answers/rsyslog.tsv /usr/share/doc/rsyslog-doc/html omega"
+	"nut bench/answers/nut.tsv /usr/share/doc/nut-doc/html swishe"
 )
 chosen=()
 for s in "${SETS[@]}"; do
