@@ -725,6 +725,9 @@ func (p *pool) inAskedEntry(c criterion, i int) bool {
 	if p.spells(c, s.label) {
 		return true // "default_transaction_isolation" for "the default isolation level"
 	}
+	if w := p.entryWord(c); w != "" && strings.EqualFold(strings.TrimSpace(s.label), w) {
+		return true // "Severity" for "the default severity of lines read"
+	}
 	// A name the question writes in capitals labels its entry as well
 	// ("ZDOTDIR: The directory to search …").
 	if lt := text.Tokens(s.label); len(lt) == 1 && slices.Contains(c.caps, lt[0]) {

@@ -291,16 +291,7 @@ func (p *pool) entrySpelling(c criterion) entry {
 // a value of the thing ("default", "maximum") and the words of the
 // question's setting name no entry.
 func (p *pool) entryByWord(c criterion) entry {
-	best, bestIDF := "", 0.0
-	for _, w := range c.words {
-		toks := text.Tokens(w)
-		if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) {
-			continue
-		}
-		if idf := p.index.IDF(toks[0]); idf > bestIDF && p.labelsEntry(w) {
-			best, bestIDF = w, idf
-		}
-	}
+	best := p.entryWord(c)
 	if best == "" {
 		return entry{}
 	}
@@ -308,6 +299,41 @@ func (p *pool) entryByWord(c criterion) entry {
 		return strings.EqualFold(strings.TrimSpace(label), best) && p.labelCount(src) >= 2
 	})
 }
+
+// entryWord is the word of c that names its entry (entryByWord), or "".
+func (p *pool) entryWord(c criterion) string {
+	if w, ok := p.entryWords[c.text]; ok {
+		return w
+	}
+	best, bestIDF := "", 0.0
+	if len(c.identNames) == 0 && len(c.caps) == 0 && !slices.ContainsFunc(c.core, func(t string) bool { return strings.HasPrefix(t, flagPrefix+"-") }) {
+		for _, w := range c.words {
+			toks := text.Tokens(w)
+			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) {
+				continue
+			}
+			if df := p.index.DF(toks[0]); df > minEntryWordDF && float64(df) > maxEntryWordShare*float64(len(p.sents)) {
+				continue // "command", "history": words every page uses in their ordinary sense
+			}
+			if idf := p.index.IDF(toks[0]); idf > bestIDF && p.labelsEntry(w) {
+				best, bestIDF = w, idf
+			}
+		}
+	}
+	if p.entryWords == nil {
+		p.entryWords = map[string]string{}
+	}
+	p.entryWords[c.text] = best
+	return best
+}
+
+// minEntryWordDF is the number of sentences a plain word may occur in
+// and name an entry, whatever the share.
+const minEntryWordDF = 5
+
+// maxEntryWordShare is the largest share of the pool's sentences a
+// plain word may occur in and still name an entry.
+const maxEntryWordShare = 0.02
 
 // labelsEntry reports whether some entry of a page of several entries is
 // labelled w alone: a label alone on its page ("time" over the time

@@ -81,11 +81,14 @@ const leadSents = 3
 
 // pool is the evidence of a run, ready for scoring.
 type pool struct {
-	docs   []doc
-	sents  []sentence
-	index  *text.Index
-	docRel []float64           // page relevance to the question, in [0,1]
-	ids    map[string][]string // sentence key → ids of every document holding it
+	docs  []doc
+	sents []sentence
+	index *text.Index
+	// entryWords caches, per criterion text, the plain word that names
+	// its entry (entryWord).
+	entryWords map[string]string
+	docRel     []float64           // page relevance to the question, in [0,1]
+	ids        map[string][]string // sentence key → ids of every document holding it
 	// topical are the words nearly every document holds: the subject of
 	// the whole run (the product a documentation site describes).
 	topical text.Set
@@ -529,8 +532,14 @@ func columnBox(body string, spans []text.Span, j int) ([]string, bool) {
 // not "Note: Set the limits low on public servers.").
 func isTailBoxLine(s string) bool {
 	last, _ := utf8.DecodeLastRuneInString(s)
-	return isBoxLine(s) && !strings.ContainsRune(".!?", last)
+	return tailKeyRe.MatchString(s) && !strings.ContainsRune(s, '|') && isBoxLine(s) && !strings.ContainsRune(".!?", last)
 }
+
+// tailKeyRe matches the key of a box line written below a description:
+// a capitalised word, at most two more in lower case, a colon and a space
+// ("Default: 10", "Obsolete legacy directive: none"), not a line of code
+// ("LogLevel info ssl:warn") or a table's header row.
+var tailKeyRe = regexp.MustCompile(`^\p{Lu}\p{Ll}*(?: \p{Ll}+){0,2}: \S`)
 
 // boxKeyRe finds the keys of a box written on one line: a capitalised
 // word or three, a colon and a space ("Use: main Type: integer").
