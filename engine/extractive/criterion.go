@@ -749,8 +749,12 @@ func (p *pool) namesContext(c criterion, i int) bool {
 	// tracking a file, use …" on the page titled "gitignore" is about
 	// files added to .gitignore.
 	titled := text.Set{}
+	lead := p.docs[s.src].lead
 	for _, t := range c.ctx {
-		if s.title[t] {
+		// The page's opening sentences say what it is about as well:
+		// "a similar discovery has been made in Greece" makes "190 miles
+		// north of Athens" a statement about the lost city.
+		if s.title[t] || lead[t] {
 			titled[t] = true
 		}
 	}

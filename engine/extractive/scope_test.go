@@ -695,3 +695,17 @@ func TestEntryLabelledWithAPlainWord(t *testing.T) {
 		t.Errorf("entry = %q on a page of one label", e.name)
 	}
 }
+
+// The second part of a question leans on the first ("How old is the lost
+// city …, and how far is it from Athens?"): a sentence that calls the
+// city otherwise answers it on a page whose opening names the city.
+func TestLeanedPartOnThePageAboutIt(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Archaeologists Discovered a 2,500-Year-Old Lost City Atop a Mountain Peak",
+		Text: "Now, a similar discovery has been made in Thessaly, on the Strongilovouni hill.\n\n" +
+			"An international team of archaeologists discovered the remains of a former metropolis located 190 miles north of Athens. " +
+			"The 2,500-year-old lost city is buried underground, yet it is high in the sky on the Strongilovouni hill."}}
+	_, md := synthesize(t, "How old is the lost city found on the Strongilovouni hill, and how far is it from Athens?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "190 miles north of Athens") {
+		t.Errorf("the Summary does not say how far it is:\n%s", md)
+	}
+}
