@@ -231,8 +231,56 @@ func (p *pool) answerTier(c criterion, i int) int {
 		return 2
 	case boundRe.MatchString(s.text) && asksBound(c):
 		return 2 // "it must be shorter than 8000 bytes" gives a maximum
+	case countsAsked(c, s.text):
+		return 2 // "roughly 6,000 black rats" for "how many rats"
 	}
 	return 1
+}
+
+// howManyRe finds what a question counts: the words after "how many".
+var howManyRe = regexp.MustCompile(`(?i)\bhow\s+many\s+((?:[\pL-]+\s*){1,3})`)
+
+// countedNoun is the stem of the noun c asks the number of ("How many
+// wild goats …" → goat), or "".
+func countedNoun(c criterion) string {
+	m := howManyRe.FindStringSubmatch(c.text)
+	if m == nil {
+		return ""
+	}
+	noun := ""
+	for _, w := range strings.Fields(m[1]) {
+		lw := strings.ToLower(w)
+		if auxVerb[lw] || text.IsStopword(lw) {
+			break
+		}
+		noun = lw
+	}
+	if toks := text.Tokens(noun); len(toks) == 1 {
+		return toks[0]
+	}
+	return ""
+}
+
+// countsAsked reports whether s states a figure of what c counts: a
+// number, at most two words, then the noun ("approximately 60 wild
+// goats"), not a figure of something else ("more than a dozen islands").
+func countsAsked(c criterion, s string) bool {
+	noun := countedNoun(c)
+	if noun == "" {
+		return false
+	}
+	words := strings.Fields(s)
+	for i, w := range words {
+		if !strings.ContainsAny(w, "0123456789") {
+			continue
+		}
+		for j := i + 1; j < len(words) && j <= i+3; j++ {
+			if toks := text.Tokens(words[j]); len(toks) == 1 && toks[0] == noun {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // boundRe matches a figure stated as a bound: "shorter than 8000",

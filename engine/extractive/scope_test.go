@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // A box line says one thing of its entry per key: "What happens when … is
@@ -707,5 +708,21 @@ func TestLeanedPartOnThePageAboutIt(t *testing.T) {
 	_, md := synthesize(t, "How old is the lost city found on the Strongilovouni hill, and how far is it from Athens?", src, research.DepthStandard)
 	if !strings.Contains(summaryOf(md), "190 miles north of Athens") {
 		t.Errorf("the Summary does not say how far it is:\n%s", md)
+	}
+}
+
+// "How many rats …" is answered by a figure of rats ("roughly 6,000 black
+// rats"), not by a figure of something else in a sentence about rats
+// ("more than 12 islands").
+func TestHowManyCountsTheAskedNoun(t *testing.T) {
+	c := newCriterion("How many rats had to be removed from the island?", "", nil, nil)
+	if n := countedNoun(c); n != text.Stem("rats") {
+		t.Fatalf("countedNoun = %q", n)
+	}
+	if !countsAsked(c, "The group was also tasked with eradicating the roughly 6,000 black rats that had infested the island.") {
+		t.Errorf("a figure of rats is not read as the count asked")
+	}
+	if countsAsked(c, "They have eradicated rats from more than 12 islands in the area.") {
+		t.Errorf("a figure of islands is read as a count of rats")
 	}
 }
