@@ -88,7 +88,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			}
 			l := lead{stated: true}
 			if !quoted[first] {
-				l.sents = p.withCounterparts(p.withContinuations(p.withExplanation(c, p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted))), sides)
+				l.sents = p.withCounterparts(p.bearing(c, len(sides) > 0, p.withExplanation(c, p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted))), sides)
 				if items := p.entryItems(found[si][ci]); (c.enum != "" || pluralOfRe.MatchString(c.text)) && len(items) >= 2 {
 					// The asked entry lists its own members ("robust – …",
 					// "asynchronous – …"): they are the answer.
@@ -598,6 +598,42 @@ var clauseRefRe = regexp.MustCompile(`(?i)\b(?:said|says|and|but|because)\s+(?:t
 // definiteRe captures the noun of a definite subject near a sentence's
 // opening: "Although the dishes are …".
 var definiteRe = regexp.MustCompile(`^(?:[A-Z]\w*\s+){0,3}?(?i:the|these|those|this|that)\s+(\w+)\s+(?:is|are|was|were|will|would|can|could|have|has|had)\b`)
+
+// bearing is withContinuations, less a sentence that follows a pick and
+// holds none of c's own words: "This service sends notifications …" goes
+// on about the thing, not about what was asked of it.
+func (p *pool) bearing(c criterion, compare bool, picks []int) []int {
+	with := p.withContinuations(picks)
+	if compare || c.style == styleReason {
+		// What follows a side's sentence describes that side, and what
+		// follows a why-question's lead gives its reason in words of its
+		// own ("This mode is necessary for …").
+		return with
+	}
+	return slices.DeleteFunc(with, func(j int) bool {
+		if slices.Contains(picks, j) || j+1 < len(p.sents) && slices.Contains(picks, j+1) && p.refersBack(j+1) {
+			return false // a pick, or the sentence a pick refers back to
+		}
+		s := &p.sents[j]
+		if s.hasNum || restatesRe.MatchString(s.text) || pronounIsRe.MatchString(s.text) {
+			return false // "That's down by 6.6 per cent …", "That is, …", "It is January 1, 1970 …"
+		}
+		for _, t := range c.core {
+			if s.set[t] && !p.context[t] && !p.topical[t] {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// pronounIsRe opens a sentence that goes on saying what the thing before
+// it is: "It is …", "They are …".
+var pronounIsRe = regexp.MustCompile(`^(?:It|They|This|These)\s+(?:is|are|was|were)\b`)
+
+// restatesRe opens a sentence that says the one before it again in other
+// words: its explanation, not a further topic.
+var restatesRe = regexp.MustCompile(`^(?:That is|In other words|I\.e\.|Namely)\b`)
 
 // refersBack reports whether sentence i needs the one before it to be
 // understood: it draws a consequence from it ("For this reason, …"), or

@@ -726,3 +726,22 @@ func TestHowManyCountsTheAskedNoun(t *testing.T) {
 		t.Errorf("a figure of islands is read as a count of rats")
 	}
 }
+
+// A sentence that goes on after the lead is kept when it bears on what
+// was asked (a word of the question, a figure, "It is …" of the thing,
+// "That is, …"), and left out when it only goes on about the thing.
+func TestContinuationBearsOnTheQuestion(t *testing.T) {
+	page := "Local delivery\n\n" +
+		"The biff parameter controls whether or not to use the local biff service. " +
+		"It then sends notifications to users who have asked for them.\n\n" +
+		"Specify biff = no in the main file to disable the local biff service.\n\n" +
+		"Queue\n\nThe queue keeps a copy of every message. It is 10 MB by default."
+	src := []research.Source{{ID: "S1", Title: "Postal configuration parameters", Text: page}}
+	_, md := synthesize(t, "How do you disable the local biff service?", src, research.DepthStandard)
+	if strings.Contains(summaryOf(md), "sends notifications") {
+		t.Errorf("a sentence that only goes on about the service is quoted:\n%s", md)
+	}
+	if !strings.Contains(md, "biff = no") {
+		t.Errorf("the answer is missing:\n%s", md)
+	}
+}
