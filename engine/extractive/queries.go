@@ -67,6 +67,14 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 		hard := hardKeywords(q.ask, named)
 		hard = hard[:min(2, len(hard))]
 		for _, e := range named {
+			if isTechnical(e) || isCamelName(e) {
+				// An identifier ("DirectoryIndex", "mod_dir") is the
+				// sharpest key a page has: searched alone, a program that
+				// wants every word is not thrown off by a verb of the
+				// question ("turn", "search") the page never uses.
+				add([]string{e})
+				continue
+			}
 			add(mergeWords([]string{e}, hard))
 		}
 	}

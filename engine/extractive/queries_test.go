@@ -144,3 +144,16 @@ func TestQueriesSearchOneWordFewer(t *testing.T) {
 		t.Errorf("queries %q: want the first less its last word second", qs)
 	}
 }
+
+// Each identifier a question names is searched alone: the verbs around
+// it ("turn", "search") are words its page may never use.
+func TestQueriesSearchIdentifiersAlone(t *testing.T) {
+	q := analyse("How do you turn off mod_dir's search for an index file with the DirectoryIndex directive?")
+	criteria, _ := criteriaFor(q)
+	qs := queriesFor(q, criteria, nil, nil)
+	for _, want := range []string{"DirectoryIndex", "mod_dir"} {
+		if !slices.Contains(qs, want) {
+			t.Errorf("queries %q: want %q alone", qs, want)
+		}
+	}
+}
