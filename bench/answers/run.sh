@@ -16,11 +16,11 @@
 #   trafilatura  bench/answers/trafilatura.tsv   testdata/trafilatura (saved news/blogs)     swishe
 #   postlight    bench/answers/postlight.tsv     testdata/postlight (saved news)             recoll
 #   bind         bench/answers/bind.tsv          bind9-doc ARM (held out, then tuned on: see SCORES.md)  htdig
-#   exim         bench/answers/exim.tsv          exim4-doc-html spec (held out: never tuned on)  omega (Xapian)
-#   knot         bench/answers/knot.tsv          knot-doc reference (held out, third)        namazu
-#   varnish      bench/answers/varnish.tsv       varnish-doc html (held out, third)          swishpp
+#   exim         bench/answers/exim.tsv          exim4-doc-html spec (held out, then tuned)  omega (Xapian)
+#   knot         bench/answers/knot.tsv          knot-doc reference (held out, then tuned) namazu
+#   varnish      bench/answers/varnish.tsv       varnish-doc html (held out, one fix)        swishpp
 #   rsyslog      bench/answers/rsyslog.tsv       rsyslog-doc html (held out, then tuned)     omega (Xapian)
-#   nut          bench/answers/nut.tsv           nut-doc html (held out, fifth: prose chapters) swishe
+#   nut          bench/answers/nut.tsv           nut-doc html (held out, never tuned on)     swishe
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
