@@ -53,6 +53,12 @@ func (b lockedBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 
+// serveStartWait bounds how long `quarry serve` may take to listen. It
+// opens the database and starts Chromium first; on a 2-core machine
+// running four race-built test packages that each start browsers (a
+// cold `make test`), that took over 30 s once, with nothing wrong.
+const serveStartWait = 90 * time.Second
+
 // startServe starts `quarry serve` on a free port with env added to a
 // clean environment and waits until it listens.
 func startServe(t *testing.T, env ...string) *process {
@@ -90,8 +96,8 @@ func startServe(t *testing.T, env ...string) *process {
 	case err := <-p.done:
 		p.done <- err
 		t.Fatalf("quarry serve exited before listening: %v\n%s", err, p.log())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("quarry serve did not listen within 30s:\n%s", p.log())
+	case <-time.After(serveStartWait):
+		t.Fatalf("quarry serve did not listen within %s:\n%s", serveStartWait, p.log())
 	}
 	return p
 }
