@@ -225,8 +225,14 @@ func (t *Tab) render(ctx context.Context, rawURL string) (*Rendered, error) {
 	err = t.waitLoaded(navCtx, loader)
 	switch {
 	case err == nil:
-		// Give late requests (XHR that fills the page) a bounded chance.
+		// Give late requests (XHR that fills the page) a bounded chance:
+		// first let the page's own clock run past what it scheduled at
+		// load (a fetch started by a timer), then wait for its network
+		// to go quiet. On a loaded machine the page's timers run late,
+		// and a quiet network measured on ours alone ends the wait
+		// before the page has asked for anything.
 		sctx, scancel := context.WithTimeout(navCtx, settleMax)
+		_, _ = proto.RuntimeEvaluate{Expression: pageTickJS, AwaitPromise: true}.Call(t.page.Context(sctx))
 		_ = t.settle(sctx)
 		scancel()
 	case ctx.Err() != nil:
@@ -255,6 +261,10 @@ func (t *Tab) render(ctx context.Context, rawURL string) (*Rendered, error) {
 	out.LoadTime = time.Since(start)
 	return out, nil
 }
+
+// pageTickJS resolves once settleQuiet has passed on the page's own
+// clock, after the timers the page set before it.
+var pageTickJS = fmt.Sprintf("new Promise(r => setTimeout(r, %d))", settleQuiet.Milliseconds())
 
 // settle waits until the page's own network has been quiet for settleQuiet.
 func (t *tabState) settle(ctx context.Context) error {
