@@ -15,6 +15,7 @@ import (
 type criterion struct {
 	text     string
 	words    []string   // the words of text as phrases compare them (phraseWords)
+	counted  string     // the stem of the noun a "how many" part counts (countedNoun)
 	core     []string   // tokens that decide whether a sentence is evidence
 	query    text.Query // tokens that rank sentences
 	needsNum bool       // evidence must contain a figure or date
@@ -297,11 +298,12 @@ func containsParts(s, n string) bool {
 	if len(parts) < 2 {
 		return false
 	}
-	for k := range parts {
-		parts[k] = regexp.QuoteMeta(parts[k])
-	}
-	return regexp.MustCompile(`\b` + strings.Join(parts, `[\s_.-]+`) + `\b`).MatchString(s)
+	return containsTerm(partSepRe.ReplaceAllString(s, " "), strings.Join(parts, " "))
 }
+
+// partSepRe matches what separates the parts of a name or the words of
+// a text: spaces, underscores, dots and hyphens.
+var partSepRe = regexp.MustCompile(`[\s_.-]+`)
 
 // measureRe finds what a figure counts or measures: "the number of
 // columns", "the size of a page".
@@ -367,7 +369,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	c, lean, _ := splitLean(c)
 	c = phrasalRe.ReplaceAllStringFunc(c, phrasalVerb)
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
-	cr := criterion{text: full, words: phraseWords(full), query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
+	cr := criterion{text: full, words: phraseWords(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string
 	if m := howQuantityRe.FindStringSubmatch(c); m != nil && quantityWords[strings.ToLower(m[1])] != "" {
 		// "How large is Titan?": "large" asks for a figure, it is not a topic word.

@@ -60,13 +60,8 @@ func (p *pool) entryOf(c criterion) entry {
 	if c.generic {
 		return entry{}
 	}
-	var flags []string
-	for _, t := range c.core {
-		if strings.HasPrefix(t, flagPrefix+"-") {
-			flags = append(flags, t)
-		}
-	}
-	if len(flags) == 0 && len(c.identNames) == 0 && len(c.caps) == 0 {
+	flags := c.flags()
+	if !c.namesThing() {
 		if e := p.entrySpelling(c); len(e.sents) > 0 {
 			return e
 		}
@@ -283,6 +278,23 @@ func (p *pool) entrySpelling(c criterion) entry {
 	return p.bestEntry(func(label string, _ int) bool { return p.spells(c, label) })
 }
 
+// flags are the tokens of the command-line flags c names ("-q").
+func (c criterion) flags() []string {
+	var out []string
+	for _, t := range c.core {
+		if strings.HasPrefix(t, flagPrefix+"-") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// namesThing reports whether c names what it asks about as a flag, an
+// identifier or a name in capitals.
+func (c criterion) namesThing() bool {
+	return len(c.flags()) > 0 || len(c.identNames) > 0 || len(c.caps) > 0
+}
+
 // entryByWord is entryOf for a question that names no identifier, flag
 // or capitals name, and whose words spell no identifier: the entry whose
 // label is one of c's words as it stands ("Severity", "ort" for "the default severity", "the ort merge
@@ -306,7 +318,7 @@ func (p *pool) entryWord(c criterion) string {
 		return w
 	}
 	best, bestIDF := "", 0.0
-	if len(c.identNames) == 0 && len(c.caps) == 0 && !slices.ContainsFunc(c.core, func(t string) bool { return strings.HasPrefix(t, flagPrefix+"-") }) {
+	if !c.namesThing() {
 		for _, w := range c.words {
 			toks := text.Tokens(w)
 			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) {
@@ -347,13 +359,23 @@ func (p *pool) labelsEntry(w string) bool {
 	return false
 }
 
-// labelCount is the number of distinct labels of page src.
+// labelCount is the number of distinct labels of page src, counted for
+// every page on the first call.
 func (p *pool) labelCount(src int) int {
-	seen := map[string]bool{}
-	for i := range p.sents {
-		if p.sents[i].src == src && p.sents[i].label != "" {
-			seen[p.sents[i].label] = true
+	if p.labelCounts == nil {
+		p.labelCounts = make([]int, len(p.docs))
+		type pageLabel struct {
+			src   int
+			label string
+		}
+		seen := map[pageLabel]bool{}
+		for i := range p.sents {
+			s := &p.sents[i]
+			if k := (pageLabel{s.src, s.label}); s.label != "" && !seen[k] {
+				seen[k] = true
+				p.labelCounts[s.src]++
+			}
 		}
 	}
-	return len(seen)
+	return p.labelCounts[src]
 }

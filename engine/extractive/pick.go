@@ -240,10 +240,10 @@ func (p *pool) answerTier(c criterion, i int) int {
 // howManyRe finds what a question counts: the words after "how many".
 var howManyRe = regexp.MustCompile(`(?i)\bhow\s+many\s+((?:[\pL-]+\s*){1,3})`)
 
-// countedNoun is the stem of the noun c asks the number of ("How many
-// wild goats …" → goat), or "".
-func countedNoun(c criterion) string {
-	m := howManyRe.FindStringSubmatch(c.text)
+// countedNoun is the stem of the noun question part c asks the number
+// of ("How many wild goats …" → goat), or "".
+func countedNoun(c string) string {
+	m := howManyRe.FindStringSubmatch(c)
 	if m == nil {
 		return ""
 	}
@@ -265,7 +265,7 @@ func countedNoun(c criterion) string {
 // number, at most two words, then the noun ("approximately 60 wild
 // goats"), not a figure of something else ("more than a dozen islands").
 func countsAsked(c criterion, s string) bool {
-	noun := countedNoun(c)
+	noun := c.counted
 	if noun == "" {
 		return false
 	}

@@ -87,8 +87,10 @@ type pool struct {
 	// entryWords caches, per criterion text, the plain word that names
 	// its entry (entryWord).
 	entryWords map[string]string
-	docRel     []float64           // page relevance to the question, in [0,1]
-	ids        map[string][]string // sentence key → ids of every document holding it
+	// labelCounts are the numbers of distinct labels per page (labelCount).
+	labelCounts []int
+	docRel      []float64           // page relevance to the question, in [0,1]
+	ids         map[string][]string // sentence key → ids of every document holding it
 	// topical are the words nearly every document holds: the subject of
 	// the whole run (the product a documentation site describes).
 	topical text.Set
@@ -166,6 +168,14 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	// ("Minimum: 1" / "Default: 10" below the prose): the last entry
 	// label, until a heading or another entry.
 	tail, tailHead := "", text.Set{}
+	// box adds lines of the key/value box of entry name, whose words are
+	// head, as quotable sentences.
+	box := func(name string, head text.Set, lines ...string) {
+		for _, l := range lines {
+			p.addBoxLine(id, src, name, l, head, titleSet, pos, section, &d, banned)
+			pos++
+		}
+	}
 	for i, sp := range spans {
 		if i <= consumed {
 			continue
@@ -190,17 +200,15 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// A line of the entry's box: quoted as a statement about the
 			// entry ("`client_body_size` default: 1m;").
 			labelEnd = i
-			p.addBoxLine(id, src, label, boxText(text.OneLine(sp.Text)), headSet, titleSet, pos, section, &d, banned)
+			box(label, headSet, boxText(text.OneLine(sp.Text)))
 			last = i
-			pos++
 			continue
 		}
 		inBox = false
 		if tail != "" && aloneOnLine(body, sp) && isTailBoxLine(text.OneLine(sp.Text)) {
 			// "Default: 10" below the description of the entry above it.
-			p.addBoxLine(id, src, tail, boxText(text.OneLine(sp.Text)), tailHead, titleSet, pos, section, &d, banned)
+			box(tail, tailHead, boxText(text.OneLine(sp.Text)))
 			last = i
-			pos++
 			continue
 		}
 		if name, lines, ok := nameWithBox(body, sp); ok {
@@ -208,12 +216,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// table of the entry's name and its box, flattened onto one
 			// line. It opens the entry, which holds to the next one.
 			label, labelEnd, inEntry = name, i, true
-			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			headSet = labelSet(label)
 			stacked = nil
-			for _, l := range lines {
-				p.addBoxLine(id, src, label, l, headSet, titleSet, pos, section, &d, banned)
-				pos++
-			}
+			box(label, headSet, lines...)
 			last = i
 			continue
 		}
@@ -225,12 +230,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				sectionSet = text.NewSet(text.Tokens(sp.Text))
 			}
 			label, labelEnd, inEntry = entryName(sp.Text), i+2, true
-			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			headSet = labelSet(label)
 			stacked, tail = nil, ""
-			for _, l := range lines {
-				p.addBoxLine(id, src, label, l, headSet, titleSet, pos, section, &d, banned)
-				pos++
-			}
+			box(label, headSet, lines...)
 			last, consumed = i+2, i+2
 			continue
 		}
@@ -253,14 +255,14 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				// "KeepAlive Directive" above "Default: …": the heading
 				// names the entry its box and prose describe.
 				label, labelEnd, inBox, inEntry = entryName(sp.Text), i, true, true
-				headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+				headSet = labelSet(label)
 			}
 			continue
 		}
 		if boxNext && isNameLine(body, sp) {
 			// "client_body_size" on a line of its own above its box.
 			label, labelEnd, inBox, inEntry = entryName(sp.Text), i, true, true
-			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			headSet = labelSet(label)
 			stacked = nil
 			continue
 		}
@@ -270,11 +272,10 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// line of its box. The box and what follows are the entry's,
 			// to the next entry or heading.
 			label, labelEnd, inBox, inEntry = term, i, true, true
-			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			headSet = labelSet(label)
 			stacked = nil
-			p.addBoxLine(id, src, label, boxText(first), headSet, titleSet, pos, section, &d, banned)
+			box(label, headSet, boxText(first))
 			last = i
-			pos++
 			continue
 		}
 		if i+2 < len(spans) && isTermLine(body, sp) && isLabel(body, spans[i+1], spans[i+2]) {
@@ -288,7 +289,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// the description answers questions about the option it names.
 			label, labelEnd, inEntry = strings.Join(append(stacked, text.OneLine(sp.Text)), ", "), i, false
 			stacked = nil
-			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			headSet = labelSet(label)
 			continue
 		}
 		stacked = nil
@@ -297,7 +298,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// "REAL. The value is a floating point value …": a list item
 			// that opens with the name it describes in a sentence of its own.
 			label, labelEnd, inEntry = strings.TrimSuffix(s, "."), i, false
-			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			headSet = labelSet(label)
 			continue
 		}
 		if term, rest, ok := inlineLabel(s); ok && startsLine(body, sp) || capsLabelled(body, spans, i) {
@@ -308,14 +309,14 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// 64MB.": a definition list flattened onto one paragraph; the
 			// term names what every sentence of the paragraph describes.
 			label, labelEnd, s, inEntry = term, i-1, rest, false
-			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			headSet = labelSet(label)
 		} else if term, rest, ok := parameterRow(s); ok {
 			// "recipient_delimiter (empty) The set of characters that …":
 			// a row of a manual's parameter summary, its default in
 			// parentheses, run together with the rows around it. The
 			// row is one sentence; the next is another row's or prose.
 			label, labelEnd, s, inEntry = term, i-1, rest, false
-			headSet = text.NewSet(append(text.Tokens(label), flagTokens(label)...))
+			headSet = labelSet(label)
 			rowEnd = i
 		}
 		q := quality(s)
@@ -388,6 +389,12 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	}
 	d.set = text.NewSet(d.toks)
 	p.docs = append(p.docs, d)
+}
+
+// labelSet is the words of an entry's label, its flags included: what
+// the sentences under it are about.
+func labelSet(label string) text.Set {
+	return text.NewSet(append(text.Tokens(label), flagTokens(label)...))
 }
 
 // addBoxLine adds line s of the key/value box of entry label as a

@@ -716,8 +716,8 @@ func TestLeanedPartOnThePageAboutIt(t *testing.T) {
 // ("more than 12 islands").
 func TestHowManyCountsTheAskedNoun(t *testing.T) {
 	c := newCriterion("How many rats had to be removed from the island?", "", nil, nil)
-	if n := countedNoun(c); n != text.Stem("rats") {
-		t.Fatalf("countedNoun = %q", n)
+	if n := c.counted; n != text.Stem("rats") {
+		t.Fatalf("counted = %q", n)
 	}
 	if !countsAsked(c, "The group was also tasked with eradicating the roughly 6,000 black rats that had infested the island.") {
 		t.Errorf("a figure of rats is not read as the count asked")
