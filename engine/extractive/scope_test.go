@@ -125,9 +125,7 @@ func TestCapitalsDefinitionList(t *testing.T) {
 		"Startup files are read in a fixed order.\n\nEach file may set any of these parameters.\n\nThe next section lists the files.\n\n" +
 		"NOTE: The shell reads these values at startup.\n\nThe order is described below."
 	p := docPool([2]string{"Parameters", page})
-	if i := sentenceIndex(t, p, "The directory to search"); p.sents[i].label != "TIDEDIR" {
-		t.Errorf("label = %q, want TIDEDIR", p.sents[i].label)
-	}
+	wantLabel(t, p, "The directory to search", "TIDEDIR")
 	if i := sentenceIndex(t, p, "NOTE: The shell reads"); p.sents[i].label != "" {
 		t.Errorf("a lone NOTE is labelled %q", p.sents[i].label)
 	}
@@ -274,9 +272,7 @@ func TestCompareTwoEntries(t *testing.T) {
 		"SAVELINES: The maximum number of history events to save in the history file when the shell exits.\n\n" +
 		"SPROMPT <S>: The prompt used for spelling correction, shown before the corrected line."
 	p := docPool([2]string{"Parameters", page})
-	if i := sentenceIndex(t, p, "The maximum number of events"); p.sents[i].label != "KEEPLINES <S>" {
-		t.Errorf("label = %q, want KEEPLINES <S>", p.sents[i].label)
-	}
+	wantLabel(t, p, "The maximum number of events", "KEEPLINES <S>")
 	src := []research.Source{{ID: "S1", Title: "Parameters", Text: page},
 		{ID: "S2", Title: "Builtins", Text: "fc\n\nIf a second argument is given, $KEEPLINES and $SAVELINES are both set to that number. A third argument sets $SAVELINES apart from $KEEPLINES."}}
 	_, md := synthesize(t, "What is the difference between KEEPLINES and SAVELINES in the shell?", src, research.DepthStandard)
@@ -400,9 +396,7 @@ func TestParameterSummaryRows(t *testing.T) {
 		"The lookup key":              "lookup_sender_key (<>)",
 		"Update the delivery agent's": "frozen_header (yes)",
 	} {
-		if got := p.sents[sentenceIndex(t, p, prefix)].label; got != label {
-			t.Errorf("label of %q… = %q, want %q", prefix, got, label)
-		}
+		wantLabel(t, p, prefix, label)
 	}
 	src := []research.Source{{ID: "S1", Title: "local(8)", Text: body}}
 	_, md := synthesize(t, "What does the address_delimiter parameter do, and what is its default?", src, research.DepthStandard)
@@ -447,9 +441,7 @@ func TestTermOnTheBoxOpensTheEntry(t *testing.T) {
 		"Specifies the maximum number of simultaneous client TCP connections accepted by the server.\n\n" +
 		"This is the maximum number of simultaneous client TCP connections that the server accepts. The default is 150."
 	p := docPool([2]string{"Configuration Reference", page})
-	if i := sentenceIndex(t, p, "This is the maximum number of simultaneous client TCP"); p.sents[i].label != "cap-clients" {
-		t.Errorf("label = %q, want cap-clients", p.sents[i].label)
-	}
+	wantLabel(t, p, "This is the maximum number of simultaneous client TCP", "cap-clients")
 	src := []research.Source{{ID: "S1", Title: "Configuration Reference", Text: page}}
 	_, md := synthesize(t, "What is the default value of cap-clients in the server?", src, research.DepthStandard)
 	if first, _, _ := strings.Cut(answerTo(md, 0), "[S1]"); !strings.Contains(first, "150") {
@@ -482,9 +474,7 @@ const settingsPage = "Server options\n\n" +
 // value is quoted. A section heading ends the entry.
 func TestBoxAfterTheDescription(t *testing.T) {
 	p := docPool([2]string{"Configuration Reference", settingsPage})
-	if i := sentenceIndex(t, p, "Default: 500"); !p.sents[i].box || p.sents[i].label != "write-io-limit" {
-		t.Errorf("%+v, want a box line of write-io-limit", p.sents[i])
-	}
+	wantBoxLine(t, p, "Default: 500", "write-io-limit")
 	for _, s := range p.sents {
 		if (strings.HasPrefix(s.text, "Note:") || strings.HasPrefix(s.text, "Keep:")) && s.label == "lazy-start" {
 			t.Errorf("a line under another heading (%q) is read as the box of the entry above it", s.text)
@@ -513,12 +503,8 @@ func TestBoxOnTheNameLine(t *testing.T) {
 		"queue_only_load Use: main Type: fixed-point Default: unset\n\n" +
 		"If the system load average is higher than this value, incoming messages are queued and not delivered."
 	p := docPool([2]string{"Main configuration", page})
-	if i := sentenceIndex(t, p, "Default: 5"); !p.sents[i].box || p.sents[i].label != "queue_cap" {
-		t.Errorf("%+v, want a box line of queue_cap", p.sents[i])
-	}
-	if i := sentenceIndex(t, p, "Setting this option to zero"); p.sents[i].label != "queue_cap" {
-		t.Errorf("label = %q, want queue_cap", p.sents[i].label)
-	}
+	wantBoxLine(t, p, "Default: 5", "queue_cap")
+	wantLabel(t, p, "Setting this option to zero", "queue_cap")
 	src := []research.Source{{ID: "S1", Title: "Main configuration", Text: page}}
 	_, md := synthesize(t, "What is the default value of queue_cap?", src, research.DepthStandard)
 	if got := answerTo(md, 0); !strings.HasPrefix(got, "`queue_cap` default: 5 [S1]") {
@@ -653,12 +639,8 @@ func TestColumnBoxUnderTheName(t *testing.T) {
 		"This permits the processing of multi-line messages.\n\n" +
 		"Limits\n\nname | value | unit\n\nqueue size | 1000 | messages\n\nbatch size | 32 | messages"
 	p := docPool([2]string{"omfwd: syslog Forwarding Output Module", page})
-	if i := sentenceIndex(t, p, "Default: 514"); !p.sents[i].box || p.sents[i].label != "Port" {
-		t.Errorf("%+v, want a box line of Port", p.sents[i])
-	}
-	if i := sentenceIndex(t, p, "Type: string"); p.sents[i].label != "startmsg.regex" {
-		t.Errorf("label = %q, want startmsg.regex", p.sents[i].label)
-	}
+	wantBoxLine(t, p, "Default: 514", "Port")
+	wantLabel(t, p, "Type: string", "startmsg.regex")
 	for _, s := range p.sents {
 		if s.box && (strings.Contains(s.text, "1000") || strings.Contains(s.text, "32")) {
 			t.Errorf("a row of a table of several rows (%q) is read as a box", s.text)
@@ -743,5 +725,23 @@ func TestContinuationBearsOnTheQuestion(t *testing.T) {
 	}
 	if !strings.Contains(md, "biff = no") {
 		t.Errorf("the answer is missing:\n%s", md)
+	}
+}
+
+// wantLabel asserts that the sentence of p starting with prefix is
+// written under label.
+func wantLabel(t *testing.T, p *pool, prefix, label string) {
+	t.Helper()
+	if got := p.sents[sentenceIndex(t, p, prefix)].label; got != label {
+		t.Errorf("label of %q… = %q, want %q", prefix, got, label)
+	}
+}
+
+// wantBoxLine asserts that the sentence of p starting with prefix is a
+// line of the key/value box of entry label.
+func wantBoxLine(t *testing.T, p *pool, prefix, label string) {
+	t.Helper()
+	if s := p.sents[sentenceIndex(t, p, prefix)]; !s.box || s.label != label {
+		t.Errorf("%+v, want a box line of %s", s, label)
 	}
 }
