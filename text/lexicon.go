@@ -495,3 +495,72 @@ func stemPhrase(s string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// maxKindDepth bounds the hypernym steps Measure climbs; WordNet's noun
+// hierarchy is at most about 20 deep, a measure's well under that.
+const maxKindDepth = 16
+
+// Measure reports whether word, in its most common noun sense, names a
+// measure — a unit or an amount of time, size, money or the like
+// ("megabyte", "year", "second", "dollar"): a synset below WordNet's
+// "measure, quantity, amount". A question asking for so many of them, or
+// for which one, asks for a figure.
+func (l *Lexicon) Measure(word string) bool {
+	if l == nil {
+		return false
+	}
+	return len(l.cached("m:", word, l.measure)) > 0
+}
+
+// Units returns the lemmas of word's most common noun sense when that
+// sense is a measure (Measure), in lower case: the ways a figure of it may
+// be written ("megabyte", "m", "mb"); nil otherwise.
+func (l *Lexicon) Units(word string) []string {
+	if l == nil {
+		return nil
+	}
+	return l.cached("m:", word, l.measure)
+}
+
+func (l *Lexicon) measure(key string) []string {
+	for _, form := range forms(key) {
+		for _, lemma := range l.bases(noun, form) {
+			offs := l.senses(noun, lemma)
+			if len(offs) == 0 {
+				continue
+			}
+			s, err := l.synsetAt(noun, offs[0])
+			if err != nil || !l.below(s, isMeasureSynset, maxKindDepth) {
+				return nil
+			}
+			seen := map[string]bool{}
+			for _, w := range s.words {
+				seen[strings.ReplaceAll(strings.ToLower(w), "_", " ")] = true
+			}
+			return sortedKeys(seen)
+		}
+	}
+	return nil
+}
+
+// isMeasureSynset reports whether s is WordNet's "measure, quantity,
+// amount" (how much there is of something that can be quantified).
+func isMeasureSynset(s synset) bool {
+	return slices.Contains(s.words, "measure") && slices.Contains(s.words, "quantity")
+}
+
+// below reports whether a hypernym of s, within depth steps, satisfies is.
+func (l *Lexicon) below(s synset, is func(synset) bool, depth int) bool {
+	if depth == 0 {
+		return false
+	}
+	for _, ptr := range s.ptrs {
+		if ptr.symbol != "@" && ptr.symbol != "@i" {
+			continue
+		}
+		if t, err := l.synsetAt(ptr.pos, ptr.offset); err == nil && (is(t) || l.below(t, is, depth-1)) {
+			return true
+		}
+	}
+	return false
+}

@@ -131,3 +131,29 @@ func TestLexiconConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+func TestLexiconMeasure(t *testing.T) {
+	l := lexicon(t)
+	for _, w := range []string{"megabytes", "year", "seconds", "dollar", "byte", "miles", "temperature", "date"} {
+		if !l.Measure(w) {
+			t.Errorf("Measure(%q) = false, want true", w)
+		}
+	}
+	// Things that are counted, not measures; and words whose common
+	// sense is not a measure even if a rare one is ("port", "job").
+	for _, w := range []string{"jobs", "user", "connection", "format", "version", "port", "percent", "memory", "qwertyuiop"} {
+		if l.Measure(w) {
+			t.Errorf("Measure(%q) = true, want false", w)
+		}
+	}
+	if got := l.Units("megabytes"); !slices.Contains(got, "mb") || !slices.Contains(got, "megabyte") {
+		t.Errorf(`Units("megabytes") = %q, want "megabyte" and "mb"`, got)
+	}
+	if got := l.Units("jobs"); got != nil {
+		t.Errorf(`Units("jobs") = %q, want nil`, got)
+	}
+	var nilLex *Lexicon
+	if nilLex.Measure("year") || nilLex.Units("year") != nil {
+		t.Error("a nil Lexicon knows no measures")
+	}
+}
