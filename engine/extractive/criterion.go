@@ -19,6 +19,7 @@ type criterion struct {
 	core     []string   // tokens that decide whether a sentence is evidence
 	query    text.Query // tokens that rank sentences
 	needsNum bool       // evidence must contain a figure or date
+	year     bool       // evidence must contain a year (asksYear)
 	generic  bool       // only generic words beyond the question's ("key dates for X")
 	idents   [][]string // tokens of each identifier named ("max_clients" → maximum, client)
 	style    int        // styleDefinition or styleHowTo: sentences of that form rank higher
@@ -346,6 +347,33 @@ var howQuantityRe = regexp.MustCompile(`(?i)^how\s+(\w+)\b`)
 // whenDateRe matches questions whose answer is a date.
 var whenDateRe = regexp.MustCompile(`(?i)^when (?:did|was|were|will|is|does|do)\b`)
 
+// askedNounRe finds the noun a part asks a figure or a choice of: the
+// words after "how many" or after a leading "what" or "which" ("In what
+// year …", "Which port …").
+var askedNounRe = regexp.MustCompile(`(?i)(?:\bhow\s+many|^(?:\w+\s+)?(?:what|which))\s+([\pL-]+)`)
+
+// asksMeasure reports whether part c asks for so many of a measure, or
+// which one ("How many megabytes …", "In what year …"): the answer is a
+// figure, and a sentence without one does not state it however well it
+// names the subject. That the noun is a measure (a unit, a period, an
+// amount) comes from WordNet; "How many jobs …" counts things, and may be
+// answered in words ("one per CPU").
+func asksMeasure(c string) bool {
+	m := askedNounRe.FindStringSubmatch(c)
+	return m != nil && !text.IsStopword(strings.ToLower(m[1])) && lexicon().Measure(m[1])
+}
+
+// asksYear reports whether part c asks which year ("In what year was …
+// released?"): its answer is a date, and a version number or a count is
+// not one.
+func asksYear(c string) bool {
+	m := askedNounRe.FindStringSubmatch(c)
+	return m != nil && slices.Contains(lexicon().Units(m[1]), "year")
+}
+
+// yearRe matches a year as dates write it.
+var yearRe = regexp.MustCompile(`\b(?:1[5-9]|20)\d\d\b`)
+
 // needsNumRe matches criteria whose answer is a figure or a date: a
 // requirement for generic criteria ("key figures"), a preference otherwise.
 var needsNumRe = regexp.MustCompile(`(?i)\b(?:figures?|numbers?|statistics?|dates?|years?|how (?:many|much|long|big|large|fast)|price|cost|percent(?:age)?)\b|^when (?:did|was|were|will|is|does|do)\b`)
@@ -482,7 +510,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	case len(cr.ctx) > 0:
 		cr.generic = false
 	}
-	if cr.needsNum && !cr.generic && !whenDateRe.MatchString(c) {
+	if cr.needsNum && !cr.generic && !whenDateRe.MatchString(c) && !asksMeasure(c) {
 		// "How many jobs run by default?" may be answered by "the number
 		// of logical CPUs": prefer figures, do not require them.
 		cr.needsNum = false
@@ -490,6 +518,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.style = styleValue
 		}
 	}
+	cr.year = asksYear(c)
 	cr.enum = enumNoun(stripTopicParen(c))
 	cr.query.Add(hints, 0.7)
 	cr.query.Add(goal, 0.4)
@@ -651,7 +680,7 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 // sentence must hold set to cover.
 func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 	s := &p.sents[i]
-	if c.needsNum && !s.hasNum {
+	if c.needsNum && !s.hasNum || c.year && !yearRe.MatchString(s.text) {
 		return false
 	}
 	// The sentence itself, or the heading it sits under, must name part of

@@ -378,7 +378,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		p.sents = append(p.sents, sentence{
 			src: src, text: s, code: code, label: label, key: key, toks: toks, set: text.NewSet(toks),
 			head: headSet, title: titleSet,
-			quality: q * weight, hasNum: hasNumber(toks), pos: pos,
+			quality: q * weight, hasNum: statesFigure(s+" "+code, toks), pos: pos,
 			section: section, para: startsLine(body, sp), row: row, entry: inEntry && label != "",
 		})
 		last = i
@@ -409,7 +409,7 @@ func (p *pool) addBoxLine(id string, src int, label, s string, head, title text.
 	d.toks = append(d.toks, toks...)
 	p.sents = append(p.sents, sentence{
 		src: src, text: s, label: label, key: key, toks: toks, set: text.NewSet(toks),
-		head: head, title: title, quality: boxQuality, hasNum: hasNumber(toks), pos: pos,
+		head: head, title: title, quality: boxQuality, hasNum: statesFigure(s, toks), pos: pos,
 		section: section, para: true, box: true, entry: true,
 	})
 }
@@ -719,7 +719,7 @@ func (p *pool) joinsPrevious(body string, spans []text.Span, i int, s, id string
 	for _, t := range toks {
 		prev.set[t] = true
 	}
-	prev.hasNum = prev.hasNum || hasNumber(toks)
+	prev.hasNum = prev.hasNum || statesFigure(s, toks)
 	return true
 }
 
@@ -1076,6 +1076,22 @@ func aloneOnLine(body string, sp text.Span) bool {
 	before := strings.TrimRight(body[:sp.Start], " \t")
 	after := strings.TrimLeft(body[sp.End:], " \t")
 	return (before == "" || strings.HasSuffix(before, "\n")) && (after == "" || strings.HasPrefix(after, "\n"))
+}
+
+// manRefRe matches a reference to a manual page, "verify(8)" or
+// "crontab(5)": the digit is the manual's section, not a figure.
+var manRefRe = regexp.MustCompile(`([\w.-])\(\d[a-z]{0,3}\)`)
+
+// statesFigure reports whether s, whose tokens are toks, states a figure
+// or a date: a number other than a manual page's section.
+func statesFigure(s string, toks []string) bool {
+	if !hasNumber(toks) {
+		return false
+	}
+	if manRefRe.MatchString(s) {
+		return hasNumber(text.Tokens(manRefRe.ReplaceAllString(s, "$1")))
+	}
+	return true
 }
 
 func hasNumber(toks []string) bool {

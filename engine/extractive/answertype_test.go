@@ -1,0 +1,95 @@
+package extractive
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
+)
+
+// A question that asks for so many of a measure, or which year, is
+// answered by a figure of it: a sentence that names the subject well but
+// states no figure is not its answer, and when no source states one the
+// Summary says so.
+
+func TestAsksMeasure(t *testing.T) {
+	for q, want := range map[string]bool{
+		"How many megabytes of memory does each worker use?": true,
+		"In what year was Tallyhall first released?":         true,
+		"How many seconds does the client wait?":             true,
+		"How many jobs run by default?":                      false, // things counted, answered in words too
+		"What TCP port does the server use?":                 false,
+		"Which format should dates be written in?":           false,
+		"How does the cache expire entries?":                 false,
+	} {
+		if got := asksMeasure(q); got != want {
+			t.Errorf("asksMeasure(%q) = %v, want %v", q, got, want)
+		}
+	}
+	// A figure is then required of evidence, not only preferred.
+	for q, want := range map[string]bool{
+		"How many megabytes of memory does each worker use by default?": true,
+		"How many jobs run by default?":                                 false,
+	} {
+		if got := newCriterion(q, "", text.Tokens(q), nil).needsNum; got != want {
+			t.Errorf("newCriterion(%q).needsNum = %v, want %v", q, got, want)
+		}
+	}
+	if !asksYear("In what year was Tallyhall first released?") || asksYear("How many megabytes does it use?") {
+		t.Error("asksYear: want true for a year asked, false for another measure")
+	}
+}
+
+func TestManPageSectionIsNoFigure(t *testing.T) {
+	for s, want := range map[string]bool{
+		"The table is maintained by the verify(8) service.": false,
+		"See crontab(5) and cron(8) for the syntax.":        false,
+		"The verify(8) service waits 30 seconds.":           true,
+		"Each worker uses 40 megabytes.":                    true,
+		"Nothing here is counted.":                          false,
+	} {
+		if got := statesFigure(s, text.Tokens(s)); got != want {
+			t.Errorf("statesFigure(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// measureSources describe Tallyhall's workers and releases at length
+// without the figures the tests below ask for.
+func measureSources(extra string) []research.Source {
+	return []research.Source{
+		{ID: "S1", Title: "Workers — Tallyhall manual", Text: "Worker Processes\n\n" +
+			"Each Tallyhall worker process serves the connections of one store. " +
+			"The memory a worker process uses grows with the number of open connections. " +
+			"A worker process is restarted after it has served MaxWorkerRequests requests. " +
+			"By default, each Tallyhall worker process keeps the memory of its closed connections for reuse. " + extra},
+		{ID: "S2", Title: "Release notes — Tallyhall", Text: "Releases\n\n" +
+			"With Tallyhall 2.0 snapshot releases, the store format changed. " +
+			"Stable releases of Tallyhall are named major.minor.patchlevel. " +
+			"Tallyhall 2.0 was the first stable release, and it added replication."},
+	}
+}
+
+// The figure, when a source states one, is the answer.
+func TestMeasureAskedQuotesTheFigure(t *testing.T) {
+	q := "How many megabytes of memory does each Tallyhall worker process use by default?"
+	_, md := synthesize(t, q, measureSources("A worker process uses about 40 megabytes of memory when idle."), research.DepthStandard)
+	if summary := sectionOf(md, "Summary"); !strings.Contains(summary, "about 40 megabytes") {
+		t.Errorf("the figure is not quoted in the Summary:\n%s", md)
+	}
+}
+
+func TestYearAskedNeedsAYear(t *testing.T) {
+	q := "In what year was Tallyhall first released?"
+	_, md := synthesize(t, q, measureSources(""), research.DepthStandard)
+	if summary := sectionOf(md, "Summary"); !strings.Contains(summary, "None of the sources read states") {
+		t.Errorf("a version number is not a year, yet the Summary answers:\n%s", md)
+	}
+	src := measureSources("")
+	src[1].Text += " Tallyhall was first released in 2009 by its two authors."
+	_, md = synthesize(t, q, src, research.DepthStandard)
+	if summary := sectionOf(md, "Summary"); !strings.Contains(summary, "first released in 2009") {
+		t.Errorf("the year is not quoted in the Summary:\n%s", md)
+	}
+}
