@@ -89,6 +89,9 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			l := lead{stated: true}
 			if !quoted[first] {
 				l.sents = p.withCounterparts(p.bearing(c, len(sides) > 0, p.withExplanation(c, p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted))), sides)
+				if j := p.boxOfLead(c, first); j >= 0 && !quoted[j] && !slices.Contains(l.sents, j) {
+					l.sents = slices.Insert(l.sents, 1, j)
+				}
 				if items := p.entryItems(found[si][ci]); (c.enum != "" || pluralOfRe.MatchString(c.text)) && len(items) >= 2 {
 					// The asked entry lists its own members ("robust – …",
 					// "asynchronous – …"): they are the answer.
@@ -142,6 +145,30 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 	return out, nil
 }
 
+// boxOfLead returns the line of the box of the entry lead describes that
+// states what c asks of it: "Default: 300" of the entry whose description
+// answers "How often does it poll … by default?" though the question does
+// not name the entry. -1 when lead is of no entry or its box has no such
+// line.
+func (p *pool) boxOfLead(c criterion, lead int) int {
+	s := &p.sents[lead]
+	if s.label == "" || !s.entry || s.box || c.style == styleReason {
+		return -1 // a reason is no value of the box
+	}
+	for j := range p.sents {
+		b := &p.sents[j]
+		if !b.box || b.src != s.src || b.label != s.label {
+			continue
+		}
+		if m := boxLineRe.FindStringSubmatch(b.text); m != nil && slices.ContainsFunc(text.Tokens(m[1]), func(t string) bool {
+			return attributeWords[t] && slices.Contains(c.core, t)
+		}) {
+			return j
+		}
+	}
+	return -1
+}
+
 // leadOf returns the sentence that states the answer to c: in the asked
 // entry, the one that states the asked value, else the entry's opening
 // (what the option does); else the best candidate of the section that is
@@ -190,7 +217,11 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 		// Of two sentences stating a value as directly, the one that
 		// says more of what is asked: "a maximum database size of about
 		// 281 terabytes" over "the minimum size database is one page".
-		if t, cv := p.answerTier(c, i), p.coverageWith(c.core, i, nil); t > tier || t == tier && t >= 2 && cv > cover+1e-9 {
+		t, cv := p.answerTier(c, i), p.coverageWith(c.core, i, nil)
+		if t == 0 && c.style == styleValue && p.boxOfLead(c, i) >= 0 {
+			t = 1 // the box of the entry it describes states the value
+		}
+		if t > tier || t == tier && t >= 2 && cv > cover+1e-9 {
 			typed, tier, cover = i, t, cv
 		}
 		if first < 0 {

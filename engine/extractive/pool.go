@@ -600,12 +600,22 @@ func isNameLine(body string, sp text.Span) bool {
 // that only classifies it ("KeepAliveTimeout Directive" → "KeepAliveTimeout").
 func entryName(heading string) string {
 	h := text.OneLine(heading)
+	if m := sectionNumberRe.FindStringIndex(h); m != nil && m[1] < len(h) {
+		// "3.142. imap_keepalive": the number is the manual's section,
+		// not part of the entry's name.
+		h = h[m[1]:]
+	}
 	f := strings.Fields(h)
 	if len(f) >= 2 && genericHeads[text.Stem(strings.ToLower(f[len(f)-1]))] {
 		return strings.Join(f[:len(f)-1], " ")
 	}
 	return h
 }
+
+// sectionNumberRe matches the section number a generated manual writes
+// before a heading: "3.142. ", "5.2 ", "4. ", "A.1. ", "IV. " — never a
+// bare number ("200 thread_pool_min" is a line of command output).
+var sectionNumberRe = regexp.MustCompile(`^(?:\d+(?:\.\d+)+\.?|(?:\d+|[A-Z]|[IVXLC]+)(?:\.\d+)*\.)\s+`)
 
 // paraBreakRe matches a blank line between paragraphs.
 var paraBreakRe = regexp.MustCompile(`\n[ \t]*\n\s*`)

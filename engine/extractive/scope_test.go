@@ -728,6 +728,40 @@ func TestContinuationBearsOnTheQuestion(t *testing.T) {
 	}
 }
 
+// numberedPage is a reference page whose generator numbers every entry's
+// heading ("3.142. poll_idle") above its "Type: / Default:" box.
+const numberedPage = "3.141. poll_fast\n\nType: boolean\nDefault: no\n\n" +
+	"When set, the client asks the server to push new messages instead of asking for them.\n\n" +
+	"3.142. poll_idle\n\nType: number\nDefault: 300\n\n" +
+	"This variable specifies the maximum time in seconds that tallymail waits before polling an open connection, " +
+	"to keep the server from closing it. Reduce this number if the server drops idle connections.\n\n" +
+	"3.143. poll_list\n\nType: boolean\nDefault: yes\n\n" +
+	"This variable configures whether folder browsing lists only subscribed folders.\n"
+
+// A section number before an entry's heading is not part of its name; and
+// when a question describes an entry without naming it ("how often … by
+// default?"), the box line of the entry whose description answers states
+// the value asked.
+func TestNumberedEntryAnsweredByItsBox(t *testing.T) {
+	p := docPool([2]string{"Reference — Tallymail", numberedPage})
+	wantBoxLine(t, p, "Default: 300", "poll_idle")
+	wantLabel(t, p, "This variable specifies the maximum time", "poll_idle")
+	for h, want := range map[string]string{"3.142. poll_idle": "poll_idle", "4. Hooks": "Hooks", "A.1. Limits": "Limits",
+		"200 thread_pool_min": "200 thread_pool_min", "A Guide": "A Guide"} {
+		if got := entryName(h); got != want {
+			t.Errorf("entryName(%q) = %q, want %q", h, got, want)
+		}
+	}
+	src := []research.Source{{ID: "S1", Title: "Reference — Tallymail", Text: numberedPage}}
+	_, md := synthesize(t, "How often does Tallymail poll an open connection by default to keep the server from closing it?", src, research.DepthStandard)
+	if got := sectionOf(md, "Summary"); !strings.Contains(got, "`poll_idle` default: 300") || !strings.Contains(got, "maximum time in seconds") {
+		t.Errorf("the Summary lacks the description or the Default line of the entry that answers:\n%s", md)
+	}
+	if strings.Contains(md, "Default: no") || strings.Contains(md, "default: yes") {
+		t.Errorf("another entry's box is quoted:\n%s", md)
+	}
+}
+
 // wantLabel asserts that the sentence of p starting with prefix is
 // written under label.
 func wantLabel(t *testing.T, p *pool, prefix, label string) {
