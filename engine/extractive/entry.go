@@ -300,8 +300,9 @@ func (c criterion) namesThing() bool {
 // label is one of c's words as it stands ("Severity", "ort" for "the default severity", "the ort merge
 // strategy"): of the words some entry of a page is labelled with, the
 // rarest in the pool, on the most relevant page. The words that ask for
-// a value of the thing ("default", "maximum") and the words of the
-// question's setting name no entry.
+// a value of the thing ("default", "maximum"), the noun a "what" or
+// "which" asks for ("At what score …") and the words of the question's
+// setting name no entry.
 func (p *pool) entryByWord(c criterion) entry {
 	best := p.entryWord(c)
 	if best == "" {
@@ -319,10 +320,14 @@ func (p *pool) entryWord(c criterion) string {
 	}
 	best, bestIDF := "", 0.0
 	if !c.namesThing() {
+		asked := ""
+		if m := askedNounRe.FindStringSubmatch(c.text); m != nil {
+			asked = strings.ToLower(m[1])
+		}
 		for _, w := range c.words {
 			toks := text.Tokens(w)
-			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) {
-				continue
+			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) {
+				continue // "At what score …": the noun asked for is the answer's kind, not the thing it is asked of
 			}
 			if df := p.index.DF(toks[0]); df > minEntryWordDF && float64(df) > maxEntryWordShare*float64(len(p.sents)) {
 				continue // "command", "history": words every page uses in their ordinary sense

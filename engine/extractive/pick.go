@@ -73,6 +73,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 	}
 	quoted := map[int]bool{}
 	var all []int
+	scopes := make([][]int, len(secs)) // per section, the leads whose entry is the answer's
 	for si, sec := range secs {
 		if sec.summary {
 			continue
@@ -91,6 +92,10 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 				l.sents = p.withCounterparts(p.bearing(c, len(sides) > 0, p.withExplanation(c, p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted))), sides)
 				if j := p.boxOfLead(c, first); j >= 0 && !quoted[j] && !slices.Contains(l.sents, j) {
 					l.sents = slices.Insert(l.sents, 1, j)
+					// The answer is this entry's: what other entries say
+					// bears on it only where they name it.
+					l.sents = p.ofEntry(l.sents, first)
+					scopes[si] = append(scopes[si], first)
 				}
 				if items := p.entryItems(found[si][ci]); (c.enum != "" || pluralOfRe.MatchString(c.text)) && len(items) >= 2 {
 					// The asked entry lists its own members ("robust – …",
@@ -126,7 +131,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			// Beyond the lead, only sentences that answer in their own
 			// words: no pointer elsewhere, and the form of answer asked.
 			if len(rest) < maxQuotesPerPart && !quoted[i] && ranked[si].relevant(i, restRelative) && p.answersTypeOf(sec, i) &&
-				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) {
+				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) && p.inScope(i, scopes[si]) {
 				rest = append(rest, i)
 			}
 		}
@@ -167,6 +172,28 @@ func (p *pool) boxOfLead(c criterion, lead int) int {
 		}
 	}
 	return -1
+}
+
+// ofEntry returns sents without the sentences of entries other than
+// lead's that do not name lead's entry.
+func (p *pool) ofEntry(sents []int, lead int) []int {
+	return slices.DeleteFunc(slices.Clone(sents), func(i int) bool { return !p.inScope(i, []int{lead}) })
+}
+
+// inScope reports whether sentence i may be quoted beside leads whose
+// entries hold the answer: it is one of them, of no other entry, or names
+// one of theirs.
+func (p *pool) inScope(i int, leads []int) bool {
+	s := &p.sents[i]
+	if len(leads) == 0 || s.label == "" {
+		return true
+	}
+	for _, l := range leads {
+		if name := p.sents[l].label; i == l || s.label == name || containsTerm(s.text, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // leadOf returns the sentence that states the answer to c: in the asked
@@ -218,8 +245,8 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 		// says more of what is asked: "a maximum database size of about
 		// 281 terabytes" over "the minimum size database is one page".
 		t, cv := p.answerTier(c, i), p.coverageWith(c.core, i, nil)
-		if t == 0 && c.style == styleValue && p.boxOfLead(c, i) >= 0 {
-			t = 1 // the box of the entry it describes states the value
+		if t < 2 && p.boxOfLead(c, i) >= 0 {
+			t = 2 // the box of the entry it describes states the value asked
 		}
 		if t > tier || t == tier && t >= 2 && cv > cover+1e-9 {
 			typed, tier, cover = i, t, cv

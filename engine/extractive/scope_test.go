@@ -762,6 +762,36 @@ func TestNumberedEntryAnsweredByItsBox(t *testing.T) {
 	}
 }
 
+// scorePage has an entry named with a plain word ("score") beside the
+// entries whose descriptions answer questions asked "at what score".
+const scorePage = "3.295. score\n\nType: boolean\nDefault: yes\n\n" +
+	"When this variable is unset, scoring in tallymail is turned off.\n\n" +
+	"3.296. score_threshold_delete\n\nType: number\nDefault: -1\n\n" +
+	"Messages which have been assigned a score equal to or lower than the value of this variable are automatically marked for deletion by tallymail. " +
+	"Since tallymail scores are always greater than or equal to zero, the default setting of this variable will never mark a message for deletion.\n\n" +
+	"3.297. score_threshold_flag\n\nType: number\nDefault: 9999\n\n" +
+	"Messages which have been assigned a score greater than or equal to this variable's value are automatically marked \"flagged\" by tallymail.\n\n" +
+	"3.298. delete\n\nType: quadoption\nDefault: ask-yes\n\n" +
+	"If set to yes, messages marked for deleting will automatically be purged by tallymail without prompting.\n"
+
+// The noun a question asks for ("At what score …") is the kind of its
+// answer, not the entry it is asked of; the entry whose description
+// answers brings its Default line, and other entries' sentences that do
+// not name it are left out.
+func TestAskedNounNamesNoEntry(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Reference — Tallymail", Text: scorePage}}
+	_, md := synthesize(t, "At what score does Tallymail automatically mark messages as flagged by default?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "`score_threshold_flag`: Messages which have been assigned a score greater") ||
+		!strings.Contains(got, "`score_threshold_flag` default: 9999") {
+		t.Errorf("the Summary does not open with the answering entry and its Default line:\n%s", md)
+	}
+	for _, other := range []string{"scoring in tallymail is turned off", "never mark a message for deletion", "purged by tallymail"} {
+		if strings.Contains(md, other) {
+			t.Errorf("another entry's sentence (%q) is quoted:\n%s", other, md)
+		}
+	}
+}
+
 // wantLabel asserts that the sentence of p starting with prefix is
 // written under label.
 func wantLabel(t *testing.T, p *pool, prefix, label string) {
