@@ -835,8 +835,10 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	// A name written in capitals ("the LISTEN payload") is what is asked
 	// about; "payload" alone may be any payload's — unless the page opens
 	// by naming it, and goes on to call it "the telescope".
-	if len(c.caps) > 0 {
-		for _, t := range c.caps {
+	// A name in the question's setting ("… in Network UPS Tools") is where
+	// the thing is asked about, not the thing.
+	if caps := slices.DeleteFunc(slices.Clone(c.caps), func(t string) bool { return p.context[t] }); len(caps) > 0 {
+		for _, t := range caps {
 			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] {
 				return true
 			}

@@ -141,7 +141,8 @@ func (p *pool) coverageWith(core []string, i int, implied text.Set) float64 {
 			have += w
 		case s.head[t], implied[t]:
 			have += w * headWeight
-		case s.title[t], (anchored || p.context[t]) && p.topical[t] && p.docs[s.src].set[t]:
+		case s.title[t], (anchored || p.context[t]) && p.topical[t] && p.docs[s.src].set[t],
+			p.context[t] && p.oneSite && !p.docs[s.src].set[t]:
 			// "PostgreSQL" asked of a PostgreSQL manual: every page is
 			// about it, and a page need not repeat it in every sentence.
 			have += w * titleWeight

@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 	"unicode"
@@ -97,6 +98,24 @@ type pool struct {
 	// context are the words of the question's closing qualifier ("in
 	// Python"): the setting of the question, not its subject.
 	context text.Set
+	// oneSite marks a pool whose pages all come from one site: a search
+	// of one product's documentation, where a page need not name the
+	// product the question's setting names.
+	oneSite bool
+}
+
+// oneSite reports whether the sources, at least two, are pages of one
+// host.
+func oneSite(sources []research.Source) bool {
+	host := ""
+	for _, s := range sources {
+		u, err := url.Parse(s.URL)
+		if err != nil || u.Host == "" || host != "" && u.Host != host {
+			return false
+		}
+		host = u.Host
+	}
+	return len(sources) >= 2
 }
 
 // Topical words: held by at least topicalShare of the documents, when
@@ -135,6 +154,7 @@ func newPool(sources []research.Source, prior []research.PriorSection, banned ma
 	}
 	p.index = text.NewIndex(docs)
 	p.topical = topicalWords(p.docs)
+	p.oneSite = oneSite(sources)
 	p.docRel = make([]float64, len(p.docs))
 	for i := range p.docRel {
 		p.docRel[i] = 1

@@ -582,8 +582,15 @@ func topicOf(q question) string {
 // Linux", "for PostgreSQL 15".
 var contextRe = regexp.MustCompile(`(?i)\s(?:in|on|for|with|using|under)\s+((?:[\w.+#-]+\s+){0,1}[\w.+#-]+)\s*[?.!]*\s*$`)
 
+// contextNameRe matches a closing qualifier that is a name of several
+// capitalised words: "in Network UPS Tools", "for Apache HTTP Server".
+var contextNameRe = regexp.MustCompile(`\s(?:in|on|for|with|using|under)\s+((?:\p{Lu}[\w.+#-]*\s+){1,3}\p{Lu}[\w.+#-]*)\s*[?.!]*\s*$`)
+
 // contextWords returns the tokens of question's closing qualifier, if any.
 func contextWords(question string) text.Set {
+	if m := contextNameRe.FindStringSubmatch(strings.TrimSpace(question)); m != nil {
+		return text.NewSet(text.Tokens(m[1]))
+	}
 	m := contextRe.FindStringSubmatch(strings.TrimSpace(question))
 	if m == nil {
 		return nil
