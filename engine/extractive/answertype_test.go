@@ -93,3 +93,24 @@ func TestYearAskedNeedsAYear(t *testing.T) {
 		t.Errorf("the year is not quoted in the Summary:\n%s", md)
 	}
 }
+
+// "Why be careful with X?" is answered by what X leads to: a sentence
+// that states a consequence gives the reason.
+func TestWhyAnsweredByAConsequence(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Tallymail parameters", Text: "spool_size_limit (default: 10240000)\n\n" +
+			"The maximal size in bytes of a spooled message, including envelope information.\n\n" +
+			"bounce_notice_limit (default: 50000)\n\n" +
+			"The maximal amount of original message text that is sent in a bounce notice. " +
+			"Excessively small values of spool_size_limit will result in the loss of bounce notices, when a bounce notice exceeds the spool size limit of another server.\n"},
+	}
+	for _, s := range []string{"Excessively small values will result in the loss of bounce notices.", "A long timeout leads to idle workers."} {
+		if !reasonRe.MatchString(s) {
+			t.Errorf("reasonRe does not take %q for a reason", s)
+		}
+	}
+	_, md := synthesize(t, "Why should you be careful when making spool_size_limit small in Tallymail?", src, research.DepthStandard)
+	if got := sectionOf(md, "Summary"); !strings.Contains(got, "will result in the loss of bounce notices") {
+		t.Errorf("the consequence that answers why is not quoted:\n%s", md)
+	}
+}

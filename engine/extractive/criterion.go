@@ -175,9 +175,10 @@ func asksName(c string) bool {
 // default", "which of them is fastest".
 var memberRe = regexp.MustCompile(`(?i)^which\s+(?:one|ones|of)\b`)
 
-// reasonRe matches a sentence that states a cause or a purpose: "This
-// limit arises from the fact that …", "… because …", "… so that …".
-var reasonRe = regexp.MustCompile(`(?i)\b(?:because|since (?:the|it|they|this|that|there|an?)\b|works by|by \w+ing\b|due to|owing to|(?:arises?|arising|results?|resulting|stems?|follows?) from|caused by|the reason|reasons? (?:is|are|for|why)|so that|in order to|so as to|this is why|which is why|that is why|for (?:this|that|these) reasons?|as a (?:result|consequence)|therefore|hence|the fact that|to (?:avoid|prevent|ensure|guarantee)|otherwise)\b`)
+// reasonRe matches a sentence that states a cause, a purpose or a
+// consequence: "This limit arises from the fact that …", "… because …",
+// "… so that …", "Small values will result in the loss of …".
+var reasonRe = regexp.MustCompile(`(?i)\b(?:because|since (?:the|it|they|this|that|there|an?)\b|works by|by \w+ing\b|due to|owing to|(?:arises?|arising|results?|resulting|stems?|follows?) from|(?:results?|resulting) in|leads? to|caused by|the reason|reasons? (?:is|are|for|why)|so that|in order to|so as to|this is why|which is why|that is why|for (?:this|that|these) reasons?|as a (?:result|consequence)|therefore|hence|the fact that|to (?:avoid|prevent|ensure|guarantee)|otherwise)\b`)
 
 // reasonHints are words of the sentences that give a reason.
 const reasonHints = "because due reason arises result fact so order therefore avoid prevent ensure"
