@@ -459,6 +459,20 @@ func TestQualityCountsWordsNotMarks(t *testing.T) {
 	}
 }
 
+// Words in parentheses are prose: a sentence that glosses every unit
+// ("s (seconds), m (minutes)") is quotable, while code stays out.
+func TestParenthesesAroundWordsAreProse(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Time units: s (seconds), m (minutes), h (hours), d (days), w (weeks).": false,
+		"Call foo(bar) then baz(qux) and quux(x, y) with (a) (b) (c) [d] {e}.":  true,
+		"cache_size(32) = max(x, y);":                                           true,
+	} {
+		if got := codeLike(s); got != want {
+			t.Errorf("codeLike(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
 // "What does the --sort option do?" is answered first by the manual's own
 // entry for --sort, however many shorter sentences mention the option.
 func TestOptionQuestionLeadsWithItsEntry(t *testing.T) {

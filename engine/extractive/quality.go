@@ -211,6 +211,10 @@ var codeStarts = []string{"$ ", "# ", ">>> ", "% ", "import ", "func ", "def ", 
 
 // codeLike reports whether s looks like a line of code or a shell command
 // rather than prose.
+// parentheticalRe matches words in parentheses: "(seconds)", "(see
+// below)".
+var parentheticalRe = regexp.MustCompile(`\(([\pL][\pL ,.'-]*)\)`)
+
 func codeLike(s string) bool {
 	for _, p := range codeStarts {
 		if strings.HasPrefix(s, p) {
@@ -234,7 +238,9 @@ func codeLike(s string) bool {
 	}
 	sym, runes, flags := 0, 0, 0
 	prev := ' '
-	for _, r := range s {
+	// Parentheses around words are prose ("s (seconds), m (minutes)"), not
+	// a call's or an expression's.
+	for _, r := range parentheticalRe.ReplaceAllString(s, "$1") {
 		runes++
 		if strings.ContainsRune("{}[]();=<>$|\\/_*#@%^~`", r) {
 			sym++
