@@ -238,9 +238,13 @@ func codeLike(s string) bool {
 	}
 	sym, runes, flags := 0, 0, 0
 	prev := ' '
-	// Parentheses around words are prose ("s (seconds), m (minutes)"), not
-	// a call's or an expression's.
-	for _, r := range parentheticalRe.ReplaceAllString(s, "$1") {
+	// In a sentence, parentheses around words are prose ("s (seconds), m
+	// (minutes)."), not a call's or an expression's.
+	counted := s
+	if strings.HasSuffix(s, ".") {
+		counted = parentheticalRe.ReplaceAllString(s, "$1")
+	}
+	for _, r := range counted {
 		runes++
 		if strings.ContainsRune("{}[]();=<>$|\\/_*#@%^~`", r) {
 			sym++
