@@ -364,6 +364,24 @@ func asksMeasure(c string) bool {
 	return m != nil && !text.IsStopword(strings.ToLower(m[1])) && lexicon().Measure(m[1])
 }
 
+// askedNoun returns the stem of the noun part c asks for ("On which port
+// …" → port), or "" when it asks for none or only for a value ("what
+// default", "how many").
+func askedNoun(c string) string {
+	m := askedNounRe.FindStringSubmatch(c)
+	if m == nil || strings.HasPrefix(strings.ToLower(strings.TrimSpace(m[0])), "how") {
+		return ""
+	}
+	w := strings.ToLower(m[1])
+	if text.IsStopword(w) || auxVerb[w] {
+		return ""
+	}
+	if t := text.Stem(w); !valueWords[t] && !softWords[t] {
+		return t
+	}
+	return ""
+}
+
 // asksYear reports whether part c asks which year ("In what year was …
 // released?"): its answer is a date, and a version number or a count is
 // not one.

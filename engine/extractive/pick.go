@@ -96,6 +96,11 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 					// bears on it only where they name it.
 					l.sents = p.ofEntry(l.sents, first)
 					scopes[si] = append(scopes[si], first)
+				} else if p.sents[first].box && len(sides) == 0 && len(c.identNames) <= 1 && p.answerTier(c, first) == 3 {
+					// The lead is the asked value in an entry's box: the
+					// answer is that entry's.
+					l.sents = p.ofEntry(l.sents, first)
+					scopes[si] = append(scopes[si], first)
 				}
 				if items := p.entryItems(found[si][ci]); (c.enum != "" || pluralOfRe.MatchString(c.text)) && len(items) >= 2 {
 					// The asked entry lists its own members ("robust – …",
@@ -157,7 +162,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 // line.
 func (p *pool) boxOfLead(c criterion, lead int) int {
 	s := &p.sents[lead]
-	if s.label == "" || !s.entry || s.box || c.style == styleReason {
+	if s.label == "" || s.box || c.style == styleReason {
 		return -1 // a reason is no value of the box
 	}
 	for j := range p.sents {
@@ -274,6 +279,18 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 // its sentences must score to lead instead.
 const openingMargin = 1.3
 
+// namesAskedNoun reports whether sentence i, its label or heading names
+// the noun c asks for, when it asks for one: "`quic` default: off" is no
+// answer to "On which port …", "`quic-port` default: 853" is.
+func (p *pool) namesAskedNoun(c criterion, i int) bool {
+	n := askedNoun(c.text)
+	if n == "" {
+		return true
+	}
+	s := &p.sents[i]
+	return s.set[n] || s.head[n] || slices.Contains(text.Tokens(s.label), n)
+}
+
 // answerTier ranks how directly sentence i answers c: 3 when it is a
 // short statement of the asked attribute ("Maximum value is 4095.",
 // "Default: 5"), 2 when it states it within a longer sentence ("defaults
@@ -283,7 +300,7 @@ func (p *pool) answerTier(c criterion, i int) int {
 	switch {
 	case !p.answersType(c, i):
 		return 0
-	case (s.box || statesValue(s.text)) && p.statesAttribute(c, i):
+	case (s.box || statesValue(s.text)) && p.statesAttribute(c, i) && p.namesAskedNoun(c, i):
 		return 3
 	case givesValue(s.text) && p.statesAttribute(c, i):
 		return 2

@@ -792,6 +792,28 @@ func TestAskedNounNamesNoEntry(t *testing.T) {
 	}
 }
 
+// quicPage writes each entry's box below its description ("Default:"
+// after the prose), one entry's name a part of another's.
+const quicPage = "quic\n\nIf enabled, DNS over QUIC is processed with XDP workers.\n\nDefault: off\n\n" +
+	"quic-port\n\nDNS over QUIC will listen on the interfaces configured by listen, but on a different port, configured by this option.\n\nDefault: 853\n\n" +
+	"tcp-port\n\nDNS over TCP will listen on this port.\n\nDefault: 53\n"
+
+// "On which port …" asks for a port: the Default line of an entry that
+// names no port is not its answer, the Default line of the entry whose
+// description answers is.
+func TestAskedNounChoosesTheBox(t *testing.T) {
+	p := docPool([2]string{"Configuration — tallyd", quicPage})
+	wantBoxLine(t, p, "Default: 853", "quic-port")
+	src := []research.Source{{ID: "S1", Title: "Configuration — tallyd", Text: quicPage}}
+	_, md := synthesize(t, "On which port does tallyd serve DNS over QUIC by default?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "`quic-port` default: 853") {
+		t.Errorf("the Summary lacks the port's Default line:\n%s", md)
+	}
+	if strings.Contains(md, "default: off") {
+		t.Errorf("the Default line of an entry that names no port is quoted:\n%s", md)
+	}
+}
+
 // wantLabel asserts that the sentence of p starting with prefix is
 // written under label.
 func wantLabel(t *testing.T, p *pool, prefix, label string) {
