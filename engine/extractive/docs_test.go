@@ -459,6 +459,26 @@ func TestQualityCountsWordsNotMarks(t *testing.T) {
 	}
 }
 
+// A short value statement that closes a paragraph on its figure is whole
+// without a full stop, as definition lists often write it; one cut
+// before its value is not.
+func TestValueStatementEndingOnItsFigure(t *testing.T) {
+	for s, want := range map[string]bool{
+		"The default is 20.0":         true,
+		"The default is 300 s":        true,
+		"Default: none":               true,
+		"The default is the value of": false,
+		"The default is 20.0 when":    false,
+	} {
+		if got := statesValue(s); got != want {
+			t.Errorf("statesValue(%q) = %v, want %v", s, got, want)
+		}
+	}
+	if quality("The default is 20.0") == 0 {
+		t.Error("quality(The default is 20.0) = 0, want it quotable")
+	}
+}
+
 // Words in parentheses are prose: a sentence that glosses every unit
 // ("s (seconds), m (minutes)") is quotable, while code stays out.
 func TestParenthesesAroundWordsAreProse(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // quality rates how fit s is to be quoted as a finding: 0 for fragments,
@@ -100,8 +101,21 @@ func statesValue(s string) bool {
 		return false
 	}
 	last, _ := utf8.DecodeLastRuneInString(s)
-	return strings.ContainsRune(".!", last) || strings.Contains(s, ":")
+	// "The default is 20.0" closing a paragraph without a full stop is
+	// whole: it ends on its figure.
+	return strings.ContainsRune(".!", last) || strings.Contains(s, ":") || endsOnFigure(s)
 }
+
+// endsOnFigure reports whether s ends on a figure, or on a figure and a
+// unit that is no word of a sentence going on ("300 s", not "20 when").
+func endsOnFigure(s string) bool {
+	m := endsOnFigureRe.FindStringSubmatch(s)
+	return m != nil && (len(m[1]) <= 1 || !text.IsStopword(strings.ToLower(m[1])))
+}
+
+// endsOnFigureRe matches a statement that ends on a figure, with at most
+// a short unit after it: "… is 20.0", "… is 300 s".
+var endsOnFigureRe = regexp.MustCompile(`\s[-+]?\d[\d.,]*(?:\s?([\pL%]{1,4}))?$`)
 
 // isTableRow reports whether s is a table row as the extractor writes it:
 // two or more cells separated by " | ", none of them a whole sentence.
