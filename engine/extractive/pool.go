@@ -188,6 +188,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	// ("Minimum: 1" / "Default: 10" below the prose): the last entry
 	// label, until a heading or another entry.
 	tail, tailHead := "", text.Set{}
+	// entryKey is the line that named the current entry when it was
+	// written as a box line ("Option: X"): its key names the next one.
+	entryKey := ""
 	// box adds lines of the key/value box of entry name, whose words are
 	// head, as quotable sentences.
 	box := func(name string, head text.Set, lines ...string) {
@@ -215,6 +218,17 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			} else {
 				label, headSet = "", sectionSet
 			}
+		}
+		if k := nameKey(entryKey); k != "" && aloneOnLine(body, sp) && nameKey(text.OneLine(sp.Text)) == k {
+			// "Option: Aptitude::Get-Root-Command" after "Option:
+			// Aptitude::Always-Use-Safe-Resolver" and its box: the key
+			// that named one entry names the next.
+			label, labelEnd, inBox, inEntry = entryName(sp.Text), i, true, true
+			entryKey = text.OneLine(sp.Text)
+			headSet = labelSet(label)
+			stacked, tail = nil, ""
+			last = i
+			continue
 		}
 		if inBox && i == labelEnd+1 && aloneOnLine(body, sp) && isBoxLine(text.OneLine(sp.Text)) {
 			// A line of the entry's box: quoted as a statement about the
@@ -271,10 +285,12 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			section++
 			sectionSet = text.NewSet(text.Tokens(sp.Text))
 			headSet, label, inBox, inEntry = sectionSet, "", false, false
-			if boxNext {
+			if boxNext && nameKey(text.OneLine(spans[i+1].Text)) == "" {
 				// "KeepAlive Directive" above "Default: …": the heading
-				// names the entry its box and prose describe.
+				// names the entry its box and prose describe. (Above
+				// "Option: X", the line below names the entry.)
 				label, labelEnd, inBox, inEntry = entryName(sp.Text), i, true, true
+				entryKey = text.OneLine(sp.Text)
 				headSet = labelSet(label)
 			}
 			continue
@@ -282,6 +298,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		if boxNext && isNameLine(body, sp) {
 			// "client_body_size" on a line of its own above its box.
 			label, labelEnd, inBox, inEntry = entryName(sp.Text), i, true, true
+			entryKey = text.OneLine(sp.Text)
 			headSet = labelSet(label)
 			stacked = nil
 			continue
@@ -620,6 +637,10 @@ func isNameLine(body string, sp text.Span) bool {
 // that only classifies it ("KeepAliveTimeout Directive" → "KeepAliveTimeout").
 func entryName(heading string) string {
 	h := text.OneLine(heading)
+	if k := nameKey(h); k != "" {
+		// "Option: Aptitude::Theme" names the option.
+		h = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(h, k), ":"))
+	}
 	if m := sectionNumberRe.FindStringIndex(h); m != nil && m[1] < len(h) {
 		// "3.142. imap_keepalive": the number is the manual's section,
 		// not part of the entry's name.
@@ -636,6 +657,22 @@ func entryName(heading string) string {
 // before a heading: "3.142. ", "5.2 ", "4. ", "A.1. ", "IV. " — never a
 // bare number ("200 thread_pool_min" is a line of command output).
 var sectionNumberRe = regexp.MustCompile(`^(?:\d+(?:\.\d+)+\.?|(?:\d+|[A-Z]|[IVXLC]+)(?:\.\d+)*\.)\s+`)
+
+// nameKey returns the key of a line that names an entry as a box line
+// does, "Option: Aptitude::Theme" → "Option": a key of one word and a
+// value that is an identifier. "" for any other line.
+func nameKey(line string) string {
+	m := boxLineRe.FindStringSubmatch(line)
+	if m == nil || strings.Contains(m[1], " ") || !identifierRe.MatchString(strings.TrimSpace(m[2])) {
+		return ""
+	}
+	return m[1]
+}
+
+// identifierRe matches a name written as code: letters and digits joined
+// by "::", "_", "-" or ".", or with a capital inside ("Aptitude::Theme",
+// "mail_check", "CmdLine"); not a value ("false", "300", "su:/bin/su").
+var identifierRe = regexp.MustCompile(`^\pL[\pL\d]*(?:(?:::|[_.-])[\pL\d]+)+$|^\pL+\p{Lu}[\pL\d]*$`)
 
 // paraBreakRe matches a blank line between paragraphs.
 var paraBreakRe = regexp.MustCompile(`\n[ \t]*\n\s*`)

@@ -814,6 +814,30 @@ func TestAskedNounChoosesTheBox(t *testing.T) {
 	}
 }
 
+// optionPage writes every line of an entry as a box line, its name too
+// ("Option: …" over "Default: …" over "Description: …").
+const optionPage = "Configuration file reference\n\n" +
+	"Option: Tally::Always-Safe\n\nDefault: false\n\nDescription: If this option is true, tally always uses the safe resolver.\n\n" +
+	"Option: Tally::Get-Root-Command\n\nDefault: su:/bin/su\n\nDescription: This option sets the external command that tally will use to switch to the root user. " +
+	"It has the form protocol:command. protocol must be either su or sudo; it determines how tally invokes the program when it wants to gain root privileges.\n\n" +
+	"Option: Tally::Ignore-Old-Tmp\n\nDefault: false\n\nDescription: If the directory exists and this option is true, tally will ask you whether to remove it.\n"
+
+// The key that named one entry ("Option: X") names the next: each entry's
+// box and description are its own, not the first entry's.
+func TestKeyThatNamedAnEntryNamesTheNext(t *testing.T) {
+	p := docPool([2]string{"Configuration file reference", optionPage})
+	wantBoxLine(t, p, "Default: su:/bin/su", "Tally::Get-Root-Command")
+	wantLabel(t, p, "It has the form protocol:command.", "Tally::Get-Root-Command")
+	wantLabel(t, p, "Description: If the directory exists", "Tally::Ignore-Old-Tmp")
+	wantLabel(t, p, "Description: If this option is true, tally always", "Tally::Always-Safe")
+	if got := nameKey("Option: Tally::Theme"); got != "Option" {
+		t.Errorf(`nameKey("Option: Tally::Theme") = %q, want "Option"`, got)
+	}
+	if got := nameKey("Default: 300 seconds"); got != "" {
+		t.Errorf(`nameKey("Default: 300 seconds") = %q, want ""`, got)
+	}
+}
+
 // wantLabel asserts that the sentence of p starting with prefix is
 // written under label.
 func wantLabel(t *testing.T, p *pool, prefix, label string) {
