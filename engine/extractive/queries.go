@@ -1,7 +1,6 @@
 package extractive
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -104,37 +103,7 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 			add(mergeWords(prioritise(keywords(q.ask), q.entities), []string{"documentation"}))
 		}
 	}
-	if owner := possessiveOwner(q.ask); owner != "" && len(main) >= 3 {
-		// "NTPsec's ntpd …": the product whose manual is searched. Its
-		// pages need not name it, and a program that wants every word
-		// then finds none of them: the same words without it, fewer.
-		var rest []string
-		for _, w := range main {
-			if !strings.EqualFold(w, owner) {
-				rest = append(rest, w)
-			}
-		}
-		if len(rest) < len(main) && len(rest) >= 2 {
-			add(rest[:min(len(rest), maxOwnerlessQuery)])
-		}
-	}
 	return out
-}
-
-// maxOwnerlessQuery is the most words of the query without the
-// question's possessive owner.
-const maxOwnerlessQuery = 4
-
-// possessiveRe finds a name written as an owner: "NTPsec's", "Apache's".
-var possessiveRe = regexp.MustCompile(`\b([\pL][\pL\d.+-]*)['’]s\b`)
-
-// possessiveOwner returns the first name q writes as an owner ("What is
-// NTPsec's default …" → "NTPsec"), or "".
-func possessiveOwner(q string) string {
-	if m := possessiveRe.FindStringSubmatch(q); m != nil {
-		return m[1]
-	}
-	return ""
 }
 
 // minShortenedQuery is the fewest words a query has before a shorter one

@@ -157,27 +157,3 @@ func TestQueriesSearchIdentifiersAlone(t *testing.T) {
 		}
 	}
 }
-
-// A product named as an owner ("Tallyd's") is searched without it too:
-// its manual's pages need not name it, and a search program that wants
-// every word finds none of them with it.
-func TestQueriesSearchWithoutTheOwner(t *testing.T) {
-	q := analyse("How long does Tallyd's daemon wait by default before it enables orphan mode?")
-	criteria, _ := criteriaFor(q)
-	qs := queriesFor(q, criteria, nil, nil)
-	if len(qs) == 0 || !strings.Contains(qs[0], "Tallyd") {
-		t.Fatalf("queries %q: the first should name the product", qs)
-	}
-	without := ""
-	for _, s := range qs {
-		if !strings.Contains(s, "Tallyd") {
-			without = s
-		}
-	}
-	if n := len(strings.Fields(without)); n < 2 || n > maxOwnerlessQuery {
-		t.Errorf("queries %q: want one of 2 to %d words without the owner", qs, maxOwnerlessQuery)
-	}
-	if got := possessiveOwner("What is NTPsec’s default?"); got != "NTPsec" {
-		t.Errorf("possessiveOwner = %q, want NTPsec", got)
-	}
-}
