@@ -20,6 +20,7 @@ type criterion struct {
 	query    text.Query // tokens that rank sentences
 	needsNum bool       // evidence must contain a figure or date
 	year     bool       // evidence must contain a year (asksYear)
+	asked    string     // the stem of the noun the part asks for (askedNoun)
 	generic  bool       // only generic words beyond the question's ("key dates for X")
 	idents   [][]string // tokens of each identifier named ("max_clients" → maximum, client)
 	style    int        // styleDefinition or styleHowTo: sentences of that form rank higher
@@ -360,20 +361,27 @@ var askedNounRe = regexp.MustCompile(`(?i)(?:\bhow\s+many|^(?:\w+\s+)?(?:what|wh
 // amount) comes from WordNet; "How many jobs …" counts things, and may be
 // answered in words ("one per CPU").
 func asksMeasure(c string) bool {
+	w, _ := askedWord(c)
+	return w != "" && !text.IsStopword(w) && lexicon().Measure(w)
+}
+
+// askedWord returns, lower case, the word after "how many" or a leading
+// "what" or "which" in c (askedNounRe), and whether it followed "how
+// many"; "" when there is none.
+func askedWord(c string) (word string, howMany bool) {
 	m := askedNounRe.FindStringSubmatch(c)
-	return m != nil && !text.IsStopword(strings.ToLower(m[1])) && lexicon().Measure(m[1])
+	if m == nil {
+		return "", false
+	}
+	return strings.ToLower(m[1]), strings.HasPrefix(strings.ToLower(strings.TrimSpace(m[0])), "how")
 }
 
 // askedNoun returns the stem of the noun part c asks for ("On which port
 // …" → port), or "" when it asks for none or only for a value ("what
 // default", "how many").
 func askedNoun(c string) string {
-	m := askedNounRe.FindStringSubmatch(c)
-	if m == nil || strings.HasPrefix(strings.ToLower(strings.TrimSpace(m[0])), "how") {
-		return ""
-	}
-	w := strings.ToLower(m[1])
-	if text.IsStopword(w) || auxVerb[w] {
+	w, howMany := askedWord(c)
+	if w == "" || howMany || text.IsStopword(w) || auxVerb[w] {
 		return ""
 	}
 	if t := text.Stem(w); !valueWords[t] && !softWords[t] {
@@ -386,8 +394,8 @@ func askedNoun(c string) string {
 // released?"): its answer is a date, and a version number or a count is
 // not one.
 func asksYear(c string) bool {
-	m := askedNounRe.FindStringSubmatch(c)
-	return m != nil && slices.Contains(lexicon().Units(m[1]), "year")
+	w, _ := askedWord(c)
+	return w != "" && slices.Contains(lexicon().Units(w), "year")
 }
 
 // yearRe matches a year as dates write it.
@@ -537,7 +545,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.style = styleValue
 		}
 	}
-	cr.year = asksYear(c)
+	cr.year, cr.asked = asksYear(c), askedNoun(full)
 	cr.enum = enumNoun(stripTopicParen(c))
 	cr.query.Add(hints, 0.7)
 	cr.query.Add(goal, 0.4)

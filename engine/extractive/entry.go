@@ -320,10 +320,7 @@ func (p *pool) entryWord(c criterion) string {
 	}
 	best, bestIDF := "", 0.0
 	if !c.namesThing() {
-		asked := ""
-		if m := askedNounRe.FindStringSubmatch(c.text); m != nil {
-			asked = strings.ToLower(m[1])
-		}
+		asked, _ := askedWord(c.text)
 		for _, w := range c.words {
 			toks := text.Tokens(w)
 			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) {

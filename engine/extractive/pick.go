@@ -165,18 +165,35 @@ func (p *pool) boxOfLead(c criterion, lead int) int {
 	if s.label == "" || s.box || c.style == styleReason {
 		return -1 // a reason is no value of the box
 	}
-	for j := range p.sents {
-		b := &p.sents[j]
-		if !b.box || b.src != s.src || b.label != s.label {
-			continue
-		}
-		if m := boxLineRe.FindStringSubmatch(b.text); m != nil && slices.ContainsFunc(text.Tokens(m[1]), func(t string) bool {
+	for _, j := range p.boxLines(s.src, s.label) {
+		if m := boxLineRe.FindStringSubmatch(p.sents[j].text); m != nil && slices.ContainsFunc(text.Tokens(m[1]), func(t string) bool {
 			return attributeWords[t] && slices.Contains(c.core, t)
 		}) {
 			return j
 		}
 	}
 	return -1
+}
+
+// boxKey names an entry of one page: its page and its label.
+type boxKey struct {
+	src   int
+	label string
+}
+
+// boxLines returns the box lines of the entry label of page src, in page
+// order, from an index built over the pool on the first call.
+func (p *pool) boxLines(src int, label string) []int {
+	if p.boxes == nil {
+		p.boxes = map[boxKey][]int{}
+		for j := range p.sents {
+			if b := &p.sents[j]; b.box {
+				k := boxKey{b.src, b.label}
+				p.boxes[k] = append(p.boxes[k], j)
+			}
+		}
+	}
+	return p.boxes[boxKey{src, label}]
 }
 
 // ofEntry returns sents without the sentences of entries other than
@@ -283,7 +300,7 @@ const openingMargin = 1.3
 // the noun c asks for, when it asks for one: "`quic` default: off" is no
 // answer to "On which port …", "`quic-port` default: 853" is.
 func (p *pool) namesAskedNoun(c criterion, i int) bool {
-	n := askedNoun(c.text)
+	n := c.asked
 	if n == "" {
 		return true
 	}
