@@ -543,6 +543,75 @@ func (l *Lexicon) measure(key string) []string {
 	return nil
 }
 
+// UnitsOfKind returns, when word's most common noun sense is a unit of
+// measurement (a measure whose broader term is a kind of unit: "megabyte"
+// → "computer memory unit", "second" → "time unit"), the lemmas of every
+// unit of that kind and of the units below them, in lower case ("byte",
+// "kb", "kilobyte", "mb", …): the ways a figure of that kind may be
+// written. nil when word is no unit, or a period such as "year" whose
+// broader term is no kind of unit.
+func (l *Lexicon) UnitsOfKind(word string) []string {
+	if l == nil {
+		return nil
+	}
+	return l.cached("k:", word, l.unitsOfKind)
+}
+
+func (l *Lexicon) unitsOfKind(key string) []string {
+	for _, form := range forms(key) {
+		for _, lemma := range l.bases(noun, form) {
+			offs := l.senses(noun, lemma)
+			if len(offs) == 0 {
+				continue
+			}
+			s, err := l.synsetAt(noun, offs[0])
+			if err != nil || !l.below(s, isMeasureSynset, maxKindDepth) {
+				return nil
+			}
+			seen := map[string]bool{}
+			for _, ptr := range s.ptrs {
+				if ptr.symbol != "@" {
+					continue
+				}
+				kind, err := l.synsetAt(ptr.pos, ptr.offset)
+				if err != nil || !slices.ContainsFunc(kind.words, isUnitLemma) {
+					continue
+				}
+				l.addHyponyms(kind, 2, seen)
+			}
+			return sortedKeys(seen)
+		}
+	}
+	return nil
+}
+
+// isUnitLemma reports whether a lemma names a kind of unit
+// ("computer_memory_unit", "unit_of_time").
+func isUnitLemma(w string) bool {
+	return slices.Contains(strings.Split(strings.ToLower(w), "_"), "unit")
+}
+
+// addHyponyms adds to seen, in lower case, the lemmas of the synsets
+// below s, depth levels down.
+func (l *Lexicon) addHyponyms(s synset, depth int, seen map[string]bool) {
+	if depth == 0 {
+		return
+	}
+	for _, ptr := range s.ptrs {
+		if ptr.symbol != "~" {
+			continue
+		}
+		h, err := l.synsetAt(ptr.pos, ptr.offset)
+		if err != nil {
+			continue
+		}
+		for _, w := range h.words {
+			seen[strings.ReplaceAll(strings.ToLower(w), "_", " ")] = true
+		}
+		l.addHyponyms(h, depth-1, seen)
+	}
+}
+
 // isMeasureSynset reports whether s is WordNet's "measure, quantity,
 // amount" (how much there is of something that can be quantified).
 func isMeasureSynset(s synset) bool {

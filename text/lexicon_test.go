@@ -157,3 +157,35 @@ func TestLexiconMeasure(t *testing.T) {
 		t.Error("a nil Lexicon knows no measures")
 	}
 }
+
+func TestLexiconUnitsOfKind(t *testing.T) {
+	l := lexicon(t)
+	tests := []struct {
+		word       string
+		has, hasnt []string
+	}{
+		{"megabytes", []string{"byte", "kilobyte", "kb", "mb", "gigabyte"}, []string{"second", "dollar"}},
+		{"seconds", []string{"minute", "min", "s", "hour", "day"}, []string{"byte"}},
+		{"dollars", []string{"euro", "dollar"}, []string{"minute"}},
+		{"year", nil, nil},  // a period, not a unit: asksYear decides
+		{"jobs", nil, nil},  // not a measure
+		{"port", nil, nil},  // not a measure
+		{"qwzxv", nil, nil}, // unknown
+	}
+	for _, tt := range tests {
+		got := l.UnitsOfKind(tt.word)
+		if tt.has == nil && got != nil {
+			t.Errorf("UnitsOfKind(%q) = %d lemmas, want nil", tt.word, len(got))
+		}
+		for _, w := range tt.has {
+			if !slices.Contains(got, w) {
+				t.Errorf("UnitsOfKind(%q) lacks %q", tt.word, w)
+			}
+		}
+		for _, w := range tt.hasnt {
+			if slices.Contains(got, w) {
+				t.Errorf("UnitsOfKind(%q) holds %q", tt.word, w)
+			}
+		}
+	}
+}

@@ -80,6 +80,34 @@ func TestMeasureAskedQuotesTheFigure(t *testing.T) {
 	}
 }
 
+// A figure in another kind of unit does not answer: "MaxWorkerRequests
+// 0" is a count of requests, not megabytes; one written in a unit of the
+// kind asked, even abbreviated, does.
+func TestUnitAskedNeedsAFigureOfItsKind(t *testing.T) {
+	for s, want := range map[string]bool{
+		"A worker uses about 40 megabytes.":          true,
+		"Each worker needs 512KB.":                   true,
+		"The maximal size in bytes of a message.":    true,
+		"Set MaxWorkerRequests to 0 to keep memory.": false,
+		"It waits 300 seconds.":                      false,
+	} {
+		if got := inUnits(s, askedUnits("How many megabytes does a worker use?")); got != want {
+			t.Errorf("inUnits(%q, megabytes) = %v, want %v", s, got, want)
+		}
+	}
+	if !inUnits("The timeout is 300s.", askedUnits("How many seconds does it wait?")) || !inUnits("It waits 5 minutes.", askedUnits("How many seconds does it wait?")) {
+		t.Error("a figure in seconds or minutes does not answer how many seconds")
+	}
+	if askedUnits("How many jobs run?") != nil || askedUnits("In what year was it released?") != nil {
+		t.Error("askedUnits: want nil for things counted and for a year")
+	}
+	q := "How many megabytes of memory does each Tallyhall worker process use by default?"
+	_, md := synthesize(t, q, measureSources("Set MaxWorkerRequests to 0 to keep the memory of each worker process by default."), research.DepthStandard)
+	if summary := sectionOf(md, "Summary"); !strings.Contains(summary, "None of the sources read states") {
+		t.Errorf("a count of requests answers how many megabytes:\n%s", md)
+	}
+}
+
 func TestYearAskedNeedsAYear(t *testing.T) {
 	q := "In what year was Tallyhall first released?"
 	_, md := synthesize(t, q, measureSources(""), research.DepthStandard)

@@ -20,6 +20,7 @@ type criterion struct {
 	query    text.Query // tokens that rank sentences
 	needsNum bool       // evidence must contain a figure or date
 	year     bool       // evidence must contain a year (asksYear)
+	units    []string   // evidence must write its figure in one of these units (askedUnits)
 	asked    string     // the stem of the noun the part asks for (askedNoun)
 	generic  bool       // only generic words beyond the question's ("key dates for X")
 	idents   [][]string // tokens of each identifier named ("max_clients" → maximum, client)
@@ -398,6 +399,39 @@ func asksYear(c string) bool {
 	return w != "" && slices.Contains(lexicon().Units(w), "year")
 }
 
+// askedUnits returns, when part c asks for so many of a unit ("How many
+// megabytes …", "How many seconds …"), every unit of its kind as WordNet
+// lists them (text.Lexicon.UnitsOfKind): a figure in kilobytes answers,
+// one of another kind ("MaxConnectionsPerChild 0") does not. nil
+// otherwise.
+func askedUnits(c string) []string {
+	w, howMany := askedWord(c)
+	if !howMany || w == "" || text.IsStopword(w) {
+		return nil
+	}
+	return lexicon().UnitsOfKind(w)
+}
+
+// unitWordRe finds the words of a sentence, and the letters written onto
+// a figure ("300s", "10MB").
+var unitWordRe = regexp.MustCompile(`(\d)?([\pL]+)`)
+
+// inUnits reports whether sentence s names one of units: as a word
+// ("bytes", "MB"), or as letters written onto a figure that begin one
+// ("5d", "300s").
+func inUnits(s string, units []string) bool {
+	for _, m := range unitWordRe.FindAllStringSubmatch(s, -1) {
+		w := strings.ToLower(m[2])
+		if slices.Contains(units, w) || len(w) > 3 && slices.Contains(units, strings.TrimSuffix(w, "s")) {
+			return true
+		}
+		if m[1] != "" && len(w) <= 3 && slices.ContainsFunc(units, func(u string) bool { return strings.HasPrefix(u, w) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // yearRe matches a year as dates write it.
 var yearRe = regexp.MustCompile(`\b(?:1[5-9]|20)\d\d\b`)
 
@@ -545,7 +579,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.style = styleValue
 		}
 	}
-	cr.year, cr.asked = asksYear(c), askedNoun(full)
+	cr.year, cr.asked, cr.units = asksYear(c), askedNoun(full), askedUnits(c)
 	cr.enum = enumNoun(stripTopicParen(c))
 	cr.query.Add(hints, 0.7)
 	cr.query.Add(goal, 0.4)
@@ -707,7 +741,7 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 // sentence must hold set to cover.
 func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 	s := &p.sents[i]
-	if c.needsNum && !s.hasNum || c.year && !yearRe.MatchString(s.text) {
+	if c.needsNum && !s.hasNum || c.year && !yearRe.MatchString(s.text) || c.units != nil && !inUnits(s.text, c.units) {
 		return false
 	}
 	// The sentence itself, or the heading it sits under, must name part of
