@@ -74,6 +74,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 	quoted := map[int]bool{}
 	var all []int
 	scopes := make([][]int, len(secs)) // per section, the leads whose entry is the answer's
+	named := make([][]int, len(secs))  // per section, the leads of entries the question names
 	for si, sec := range secs {
 		if sec.summary {
 			continue
@@ -101,6 +102,13 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 					// answer is that entry's.
 					l.sents = p.ofEntry(l.sents, first)
 					scopes[si] = append(scopes[si], first)
+				}
+				if len(sides) == 0 && p.inNamedEntry(c, first) {
+					// The lead is the asked entry's own: another entry
+					// that names it in passing ("… (or an implied cd
+					// with the AUTO_CD option set)") is about itself.
+					l.sents = p.notOfOtherEntries(l.sents, first)
+					named[si] = append(named[si], first)
 				}
 				if items := p.entryItems(found[si][ci]); (c.enum != "" || pluralOfRe.MatchString(c.text)) && len(items) >= 2 {
 					// The asked entry lists its own members ("robust – …",
@@ -136,7 +144,8 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			// Beyond the lead, only sentences that answer in their own
 			// words: no pointer elsewhere, and the form of answer asked.
 			if len(rest) < maxQuotesPerPart && !quoted[i] && ranked[si].relevant(i, restRelative) && p.answersTypeOf(sec, i) &&
-				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) && p.inScope(i, scopes[si]) {
+				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) && p.inScope(i, scopes[si]) &&
+				len(p.notOfOtherEntries([]int{i}, named[si]...)) > 0 {
 				rest = append(rest, i)
 			}
 		}
@@ -202,6 +211,31 @@ func (p *pool) ofEntry(sents []int, lead int) []int {
 	return slices.DeleteFunc(slices.Clone(sents), func(i int) bool { return !p.inScope(i, []int{lead}) })
 }
 
+// inNamedEntry reports whether sentence i is of the entry of an
+// identifier c names ("AUTO_CD", "message_size_limit"), not only of one
+// whose name is an ordinary word of the question.
+func (p *pool) inNamedEntry(c criterion, i int) bool {
+	l := strings.ToLower(p.sents[i].label)
+	return l != "" && slices.ContainsFunc(c.identNames, func(n string) bool { return labelNames(l, n) })
+}
+
+// notOfOtherEntries returns sents without the sentences of entries
+// other than lead's, whatever they name.
+func (p *pool) notOfOtherEntries(sents []int, leads ...int) []int {
+	return slices.DeleteFunc(slices.Clone(sents), func(i int) bool {
+		s := &p.sents[i]
+		if s.label == "" || len(leads) == 0 {
+			return false
+		}
+		for _, l := range leads {
+			if i == l || s.label == p.sents[l].label {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 // inScope reports whether sentence i may be quoted beside leads whose
 // entries hold the answer: it is one of them, of no other entry, or names
 // one of theirs.
@@ -225,8 +259,11 @@ func (p *pool) inScope(i int, leads []int) bool {
 func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 	if len(e.sents) > 0 {
 		// The entry's best evidence, a sentence of the asked form first
-		// ("Maximum value is 4095." over the entry's description).
-		best, bestTier := -1, -1
+		// ("Maximum value is 4095." over the entry's description), then
+		// one that holds the figures the question names ("If X is 0, …"
+		// for "What happens when X is set to 0?").
+		figs := figuresOf(c.text)
+		best, bestTier, bestFigs := -1, -1, false
 		for _, i := range e.sents {
 			if !p.isEvidence(c, i) {
 				continue
@@ -237,19 +274,31 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 			if t < 2 {
 				t = 0
 			}
-			if best < 0 || t > bestTier || t == bestTier && r.scores[i] > r.scores[best] {
-				best, bestTier = i, t
+			f := holdsFigures(p.sents[i].text, figs)
+			if best < 0 || t > bestTier || t == bestTier && (f && !bestFigs || f == bestFigs && r.scores[i] > r.scores[best]) {
+				best, bestTier, bestFigs = i, t, f
 			}
 		}
+		opening := e.opening(p)
 		switch {
 		case best >= 0 && (c.style == styleValue || c.needsNum):
+			if b := &p.sents[best]; bestTier < 2 && !b.box && !b.hasNum && !figureRe.MatchString(b.label) {
+				// The entry describes the thing but states no value: a
+				// sentence elsewhere that names it and states the value
+				// asked ("its default is 0.4 sec") answers instead.
+				if i, t := p.typedLead(c, r, cands); t >= 2 {
+					return i
+				}
+			}
 			return best
-		case c.style != styleValue && !c.needsNum && r.scores[e.opening(p)] > 0 &&
-			(best < 0 || r.scores[best] < openingMargin*r.scores[e.opening(p)]):
+		case c.style != styleValue && !c.needsNum && r.scores[opening] > 0 &&
+			(best < 0 || bestTier == 0 && !bestFigs && p.asksOnlyEntry(c) || r.scores[best] < openingMargin*r.scores[opening]):
 			// "What does X do?" is answered by the entry's opening,
 			// unless a sentence of the entry says what is asked
-			// ("when it is set to 0", "why set it") far better.
-			return e.opening(p)
+			// ("when it is set to 0", "why set it") far better; when the
+			// question asks nothing of the entry but what it is, by the
+			// opening however another sentence scores.
+			return opening
 		case best >= 0:
 			return best
 		}
@@ -258,7 +307,34 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 	// first in the form of answer c asks for (a figure, a cause), else the
 	// first that says more than the question does, else the first that is
 	// evidence at all.
-	first, news, typed, tier, cover := -1, -1, -1, 0, 0.0
+	if typed, _ := p.typedLead(c, r, cands); typed >= 0 {
+		return typed
+	}
+	if (c.style == styleValue || c.needsNum) && c.enum == "" && !c.member {
+		return -1 // a value question is not answered without a value
+	}
+	first, news := -1, -1
+	for _, i := range cands {
+		if !r.evidenceFor(p, c, i) {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if news < 0 && !p.restates(c, i) {
+			news = i
+		}
+	}
+	if news >= 0 {
+		return news
+	}
+	return first
+}
+
+// typedLead returns the candidate that states the value c asks for most
+// directly, and its answerTier; -1 when none has the asked form.
+func (p *pool) typedLead(c criterion, r ranking, cands []int) (int, int) {
+	typed, tier, cover := -1, 0, 0.0
 	for _, i := range cands {
 		if !r.evidenceFor(p, c, i) {
 			continue
@@ -273,23 +349,49 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 		if t > tier || t == tier && t >= 2 && cv > cover+1e-9 {
 			typed, tier, cover = i, t, cv
 		}
-		if first < 0 {
-			first = i
+	}
+	return typed, tier
+}
+
+// figureRe finds a figure written in a question or a sentence.
+var figureRe = regexp.MustCompile(`\b\d+(?:\.\d+)*\b`)
+
+// figuresOf returns the figures question part c names ("set to 0").
+func figuresOf(c string) []string {
+	return figureRe.FindAllString(c, -1)
+}
+
+// holdsFigures reports whether s writes every one of figs (at least one).
+func holdsFigures(s string, figs []string) bool {
+	if len(figs) == 0 {
+		return false
+	}
+	have := figureRe.FindAllString(s, -1)
+	for _, f := range figs {
+		if !slices.Contains(have, f) {
+			return false
 		}
-		if news < 0 && !p.restates(c, i) {
-			news = i
+	}
+	return true
+}
+
+// asksOnlyEntry reports whether c asks nothing of the entry it names but
+// what it is ("What does the AUTO_CD option do?"): every word of its core
+// is the name's, or the question's setting.
+func (p *pool) asksOnlyEntry(c criterion) bool {
+	if len(c.idents) == 0 {
+		return false
+	}
+	for _, t := range c.core {
+		named := p.context[t] || p.topical[t]
+		for _, g := range c.idents {
+			named = named || slices.Contains(g, t)
+		}
+		if !named {
+			return false
 		}
 	}
-	if typed >= 0 {
-		return typed
-	}
-	if (c.style == styleValue || c.needsNum) && c.enum == "" && !c.member {
-		return -1 // a value question is not answered without a value
-	}
-	if news >= 0 {
-		return news
-	}
-	return first
+	return true
 }
 
 // openingMargin is how much better than the entry's opening another of

@@ -1,0 +1,73 @@
+package extractive
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarryhq/quarry/research"
+)
+
+// optionsPage documents a shell's options as a definition list, one entry
+// per option; AUTO_ENTER's later sentences share more words with questions
+// about it than its opening does, and two other entries name it in
+// passing.
+const optionsPage = "Changing Directories\n\n" +
+	"AUTO_ENTER (-J): If a command is issued that cannot be executed as a normal command, and the command is the name of a directory, enter that directory. " +
+	"This option only applies when commands are read from standard input. " +
+	"The option is designed for interactive use; it is recommended that enter be used explicitly in scripts, as auto enter scripts are ambiguous.\n\n" +
+	"ENTER_VARS (-T): If the argument to an enter command (or an implied enter with the AUTO_ENTER option set) is not a directory, try to expand it as a variable.\n\n" +
+	"ENTER_SILENT: Never print the working directory after an enter (whether explicit or implied with the AUTO_ENTER option set).\n\n" +
+	"KEYWAIT: The time the shell waits, in hundredths of seconds, for another key to be pressed when reading bound multi-character sequences.\n"
+
+// "What does X do?" asks nothing of the entry but what it is: its opening
+// answers however well its later sentences score, and the entries that
+// name it in passing are about themselves.
+func TestWhatItDoesIsTheOpening(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Options — Tallyshell manual", Text: optionsPage}}
+	_, md := synthesize(t, "What does the AUTO_ENTER option do?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "If a command is issued that cannot be executed") ||
+		strings.Index(got, "If a command is issued") > strings.Index(got, "designed for interactive use") && strings.Contains(got, "designed for interactive use") {
+		t.Errorf("the Summary does not open with AUTO_ENTER's opening:\n%s", md)
+	}
+	for _, other := range []string{"expand it as a variable", "Never print the working directory"} {
+		if strings.Contains(md, other) {
+			t.Errorf("another entry that names AUTO_ENTER in passing is quoted (%q):\n%s", other, md)
+		}
+	}
+}
+
+// The entry of a value asked describes the thing but states no value; a
+// sentence elsewhere that names it and states the value answers.
+func TestValueStatedOutsideTheEntry(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Options — Tallyshell manual", Text: optionsPage},
+		{ID: "S2", Title: "Line editor — Tallyshell manual", Text: "Keymaps\n\n" +
+			"A key sequence may be bound to a prefix of another. " +
+			"The editor waits for the rest of the sequence; this wait is set by the KEYWAIT parameter, and its default is 0.4 sec. " +
+			"There is no wait if the prefix is not bound itself."},
+	}
+	_, md := synthesize(t, "What is the default KEYWAIT in Tallyshell?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "The editor waits for the rest of the sequence; this wait is set by the KEYWAIT parameter, and its default is 0.4 sec.") {
+		t.Errorf("the Summary does not open with the sentence that states the default:\n%s", md)
+	}
+}
+
+// A figure the question names ("set to 0") chooses, of the entry's
+// sentences, the one that says what it does.
+func TestQuestionFigureChoosesTheSentence(t *testing.T) {
+	page := "Directives\n\n" +
+		"ChildConnectionCap\n\n" +
+		"Syntax: ChildConnectionCap number\nDefault: ChildConnectionCap 0\nContext: server config\n\n" +
+		"The ChildConnectionCap directive sets the limit on the number of connections that an individual child process will handle. " +
+		"If ChildConnectionCap is 0, then the process will never expire. " +
+		"Setting ChildConnectionCap to a non-zero value limits the memory that a process can consume by leaks, and setting it is common.\n\n" +
+		"ChildCount\n\n" +
+		"Syntax: ChildCount number\nDefault: ChildCount 5\nContext: server config\n\n" +
+		"The ChildCount directive sets how many child processes are started.\n"
+	src := []research.Source{{ID: "S1", Title: "Module tally_mpm — Tallyweb", Text: page}}
+	_, md := synthesize(t, "What happens when ChildConnectionCap is set to 0?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "never expire") ||
+		strings.Contains(got, "non-zero") && strings.Index(got, "non-zero") < strings.Index(got, "never expire") {
+		t.Errorf("the Summary does not open with what 0 does:\n%s", md)
+	}
+}
