@@ -71,3 +71,25 @@ func TestQuestionFigureChoosesTheSentence(t *testing.T) {
 		t.Errorf("the Summary does not open with what 0 does:\n%s", md)
 	}
 }
+
+// When the asked entry states the value asked of it, what other pages say
+// while naming the entry ("By default, … 1.5*$spool_size_limit") tells of
+// something else: the report quotes the entry alone.
+func TestStatedValueIsTheEntrys(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Tallymail parameters", Text: "spool_size_limit (10240000)\n\n" +
+			"The maximal size in bytes of a spooled message, including envelope information.\n\n" +
+			"bounce_notice_limit (50000)\n\n" +
+			"The maximal amount of original message text that is sent in a bounce notice.\n"},
+		{ID: "S2", Title: "Tallymail tuning", Text: "Queue space\n\n" +
+			"By default, the Tallymail server rejects new mail when the free queue space is less than 1.5*$spool_size_limit. " +
+			"NOTE: This feature raises the minimum free queue space by $spool_size_limit by default."},
+	}
+	_, md := synthesize(t, "What is the default spool_size_limit in Tallymail?", src, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "The maximal size in bytes of a spooled message") {
+		t.Errorf("the Summary does not quote the entry:\n%s", md)
+	}
+	if strings.Contains(md, "[S2]") {
+		t.Errorf("another page's sentence that names the entry is quoted:\n%s", md)
+	}
+}

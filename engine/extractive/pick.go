@@ -75,6 +75,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 	var all []int
 	scopes := make([][]int, len(secs)) // per section, the leads whose entry is the answer's
 	named := make([][]int, len(secs))  // per section, the leads of entries the question names
+	stated := make([][]int, len(secs)) // per section, those that state a value asked of them
 	for si, sec := range secs {
 		if sec.summary {
 			continue
@@ -109,6 +110,13 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 					// with the AUTO_CD option set)") is about itself.
 					l.sents = p.notOfOtherEntries(l.sents, first)
 					named[si] = append(named[si], first)
+					if c.style == styleValue || c.needsNum {
+						// The entry states the value asked of it: what
+						// other pages say of the entry restates it or
+						// tells of something else.
+						l.sents = slices.DeleteFunc(l.sents, func(j int) bool { return !p.sameEntry(j, first) })
+						stated[si] = append(stated[si], first)
+					}
 				}
 				if items := p.entryItems(found[si][ci]); (c.enum != "" || pluralOfRe.MatchString(c.text)) && len(items) >= 2 {
 					// The asked entry lists its own members ("robust – …",
@@ -145,7 +153,8 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			// words: no pointer elsewhere, and the form of answer asked.
 			if len(rest) < maxQuotesPerPart && !quoted[i] && ranked[si].relevant(i, restRelative) && p.answersTypeOf(sec, i) &&
 				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) && p.inScope(i, scopes[si]) &&
-				len(p.notOfOtherEntries([]int{i}, named[si]...)) > 0 {
+				len(p.notOfOtherEntries([]int{i}, named[si]...)) > 0 &&
+				(len(stated[si]) == 0 || slices.ContainsFunc(stated[si], func(l int) bool { return p.sameEntry(i, l) })) {
 				rest = append(rest, i)
 			}
 		}
@@ -217,6 +226,12 @@ func (p *pool) ofEntry(sents []int, lead int) []int {
 func (p *pool) inNamedEntry(c criterion, i int) bool {
 	l := strings.ToLower(p.sents[i].label)
 	return l != "" && slices.ContainsFunc(c.identNames, func(n string) bool { return labelNames(l, n) })
+}
+
+// sameEntry reports whether sentences i and j are of one entry of one
+// page.
+func (p *pool) sameEntry(i, j int) bool {
+	return p.sents[i].src == p.sents[j].src && p.sents[i].label == p.sents[j].label
 }
 
 // notOfOtherEntries returns sents without the sentences of entries
