@@ -4,6 +4,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -987,7 +988,7 @@ func (p *pool) hasEvidence(c criterion) bool {
 // journal modes does X support?", "Which types of objects …", "what do
 // the other levels do?", "list the …". The group is the plural noun.
 var enumRes = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(?:(?:in|through|on|at|from|for|to|by|with|into|under)\s+)?(?:which|what)\s+(?:(?:kinds?|types?|sorts?|forms?)\s+of\s+)?(?:[\w-]+\s+){0,3}?([\w-]+[^s\W]s)\s+(?:does|do|did|can|could|may|might|should|are|were|exist|will|is)\b`),
+	regexp.MustCompile(`(?i)^(?:(?:in|through|on|at|from|for|to|by|with|into|under)\s+)?(?:which|what)\s+(?:(?:kinds?|types?|sorts?|forms?)\s+of\s+)?(?:[\w-]+\s+){0,3}?([\w-]+[^s\W]s)\s+(?:does|do|did|can|could|may|might|should|are|were|exist|will|is|besides|except|apart\s+from|other\s+than)\b`),
 	regexp.MustCompile(`(?i)^(?:which|what)\s+(?:kinds?|types?|sorts?|forms?)\s+of\s+([\w-]+[^s\W]s)\b`),
 	regexp.MustCompile(`(?i)\bthe\s+other\s+([\w-]+[^s\W]s)\b`),
 	regexp.MustCompile(`(?i)^(?:list|name|enumerate)\s+(?:all\s+|the\s+)*(?:[\w-]+\s+){0,3}?([\w-]+[^s\W]s)\b`),
@@ -1061,7 +1062,7 @@ func (p *pool) bestAnnouncement(c criterion, picks []int, scores []float64) int 
 	best := -1
 	for i := range p.sents {
 		s := &p.sents[i]
-		if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || !strings.HasSuffix(s.text, ":") {
+		if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || !strings.HasSuffix(s.text, ":") && countsMembers(c, s.text) == 0 {
 			continue
 		}
 		if best >= 0 && scores[i] <= scores[best] {
@@ -1075,12 +1076,67 @@ func (p *pool) bestAnnouncement(c criterion, picks []int, scores []float64) int 
 }
 
 // announcesList reports whether sentence i ends in a colon and at least
-// two entries follow it before hi, the end of its section.
+// two entries follow it before hi, the end of its section, or counts the
+// members of c's group that follow it ("There are three more special
+// permission bits.").
 func (p *pool) announcesList(c criterion, i, hi int) bool {
+	if n := countsMembers(c, p.sents[i].text); n > 0 {
+		return len(p.countedEntries(i, n)) == n
+	}
 	if !strings.HasSuffix(p.sents[i].text, ":") {
 		return false
 	}
 	return len(p.listEntries(c, i, hi, 2)) >= 2
+}
+
+// maxCounted bounds the members a counting sentence may announce.
+const maxCounted = 20
+
+// countsMembers returns how many members of c's group sentence s says
+// there are, when it writes a count right before the group's noun
+// ("eight kinds of name statistics are supported", "three more special
+// permission bits"); 0 otherwise.
+func countsMembers(c criterion, s string) int {
+	if c.enum == "" {
+		return 0
+	}
+	words := text.Words(s)
+	for k, w := range words {
+		n, err := strconv.Atoi(w.Stem)
+		if !w.Num || err != nil || n < 2 || n > maxCounted {
+			continue
+		}
+		for _, v := range words[k+1 : min(len(words), k+6)] {
+			if v.Num {
+				break
+			}
+			if v.Stem == c.enum {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// countedEntries returns the n members a counting sentence i announces:
+// the first sentence of each of the next n entries of its page when
+// entries follow it ("clockstats: Enables …", "loopstats: …"), else of
+// each of the next n paragraphs. Fewer when the page ends first.
+func (p *pool) countedEntries(i, n int) []int {
+	var out []int
+	label := p.sents[i].label
+	entries := i+1 < len(p.sents) && p.sents[i+1].label != "" && p.sents[i+1].label != label
+	for j := i + 1; j < len(p.sents) && p.sents[j].src == p.sents[i].src && len(out) < n; j++ {
+		s := &p.sents[j]
+		switch {
+		case entries && s.label != "" && s.label != label && !s.box && !s.row:
+			out = append(out, j)
+			label = s.label
+		case !entries && s.para:
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // listEntries returns up to max entries of the list sentence i announces,
@@ -1169,7 +1225,8 @@ func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
 	}
 	anchor := p.enumAnchor(c, picks, scores)
 	first := p.sents[anchor]
-	announces := strings.HasSuffix(first.text, ":")
+	counted := countsMembers(c, first.text)
+	announces := strings.HasSuffix(first.text, ":") || counted > 0
 	in := map[int]bool{}
 	for _, i := range picks {
 		in[i] = true
@@ -1191,9 +1248,13 @@ func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
 	if announces {
 		// "… three built-in codec modules:" and the list after it: its
 		// entries are the members, not what the section says elsewhere.
-		if entries := p.listEntries(c, anchor, hi, maxEnumItems); len(entries) >= 2 {
+		entries := p.listEntries(c, anchor, hi, maxEnumItems)
+		if counted > 0 {
+			entries = p.countedEntries(anchor, counted)
+		}
+		if len(entries) >= 2 {
 			for _, j := range entries {
-				if !in[j] && !p.duplicates(j, out) {
+				if !in[j] && (p.sents[j].label != first.label && p.sents[j].label != "" || !p.duplicates(j, out)) {
 					in[j] = true
 					out = append(out, j)
 				}

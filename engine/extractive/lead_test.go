@@ -93,3 +93,37 @@ func TestStatedValueIsTheEntrys(t *testing.T) {
 		t.Errorf("another page's sentence that names the entry is quoted:\n%s", md)
 	}
 }
+
+// A sentence that counts the members of the asked group ("Currently,
+// four kinds of statistics are supported.") announces them: the next
+// four entries are the list, however alike their descriptions read.
+func TestCountedMembersFollow(t *testing.T) {
+	page := "Monitoring Commands\n\n" +
+		"stats name…: Enables writing of statistics records. Currently, four kinds of name statistics are supported.\n\n" +
+		"clockstats: Enables recording of clock driver statistics information. Each update appends a line to the file clockstats.\n\n" +
+		"loopstats: Enables recording of loop filter statistics information. Each update appends a line to the file loopstats.\n\n" +
+		"peerstats: Enables recording of peer statistics information. Each update appends a line to the file peerstats.\n\n" +
+		"usestats: Enables recording of resource usage statistics. Each update appends a line to the file usestats.\n\n" +
+		"statsdir directory_path: Indicates the full path of a directory where statistics files should be created.\n"
+	src := []research.Source{{ID: "S1", Title: "Monitoring options — Tallytime", Text: page}}
+	_, md := synthesize(t, "Which kinds of statistics can Tallytime's stats command record?", src, research.DepthStandard)
+	for _, m := range []string{"`clockstats`", "`loopstats`", "`peerstats`", "`usestats`"} {
+		if !strings.Contains(summaryOf(md), m) {
+			t.Errorf("the Summary lacks the member %s:\n%s", m, md)
+		}
+	}
+	c := criterion{enum: "bit"}
+	for s, want := range map[string]int{
+		"There are three more special permission bits.": 3,
+		"Two bits are spare.":                          2,
+		"The bits 2 and 3 are spare.":                  0,
+		"There are 1.5 bits per item.":                 0,
+	} {
+		if got := countsMembers(c, s); got != want {
+			t.Errorf("countsMembers(%q) = %d, want %d", s, got, want)
+		}
+	}
+	if got := enumNoun("Which special permission bits besides read and write does the guide describe?"); got != "bit" {
+		t.Errorf("enumNoun of a group asked 'besides' others = %q, want bit", got)
+	}
+}

@@ -562,7 +562,7 @@ func (p *pool) members(c criterion, lead, cands []int, scores []float64) (sents,
 		return lead, nil
 	}
 	sents = lead
-	if a := p.enumAnchor(c, cands, scores); strings.HasSuffix(p.sents[a].text, ":") && !slices.Contains(sents, a) {
+	if a := p.enumAnchor(c, cands, scores); (strings.HasSuffix(p.sents[a].text, ":") || countsMembers(c, p.sents[a].text) > 0) && !slices.Contains(sents, a) {
 		sents = append(sents, a)
 	}
 	for n, j := range p.enumerate(c, cands, scores) {
