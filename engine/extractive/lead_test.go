@@ -115,9 +115,9 @@ func TestCountedMembersFollow(t *testing.T) {
 	c := criterion{enum: "bit"}
 	for s, want := range map[string]int{
 		"There are three more special permission bits.": 3,
-		"Two bits are spare.":                          2,
-		"The bits 2 and 3 are spare.":                  0,
-		"There are 1.5 bits per item.":                 0,
+		"Two bits are spare.":                           2,
+		"The bits 2 and 3 are spare.":                   0,
+		"There are 1.5 bits per item.":                  0,
 	} {
 		if got := countsMembers(c, s); got != want {
 			t.Errorf("countsMembers(%q) = %d, want %d", s, got, want)
