@@ -1059,20 +1059,27 @@ func (p *pool) bestAnnouncement(c criterion, picks []int, scores []float64) int 
 	for _, i := range picks {
 		top = max(top, scores[i])
 	}
-	best := -1
-	for i := range p.sents {
-		s := &p.sents[i]
-		if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || !strings.HasSuffix(s.text, ":") && countsMembers(c, s.text) == 0 {
-			continue
+	// A list after a colon first; a sentence that counts the members
+	// only when no page writes one.
+	for _, counting := range []bool{false, true} {
+		best := -1
+		for i := range p.sents {
+			s := &p.sents[i]
+			if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || strings.HasSuffix(s.text, ":") == counting {
+				continue
+			}
+			if best >= 0 && scores[i] <= scores[best] {
+				continue
+			}
+			if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
+				best = i
+			}
 		}
-		if best >= 0 && scores[i] <= scores[best] {
-			continue
-		}
-		if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
-			best = i
+		if best >= 0 {
+			return best
 		}
 	}
-	return best
+	return -1
 }
 
 // announcesList reports whether sentence i ends in a colon and at least
@@ -1080,13 +1087,11 @@ func (p *pool) bestAnnouncement(c criterion, picks []int, scores []float64) int 
 // members of c's group that follow it ("There are three more special
 // permission bits.").
 func (p *pool) announcesList(c criterion, i, hi int) bool {
-	if n := countsMembers(c, p.sents[i].text); n > 0 {
-		return len(p.countedEntries(i, n)) == n
+	if strings.HasSuffix(p.sents[i].text, ":") && len(p.listEntries(c, i, hi, 2)) >= 2 {
+		return true
 	}
-	if !strings.HasSuffix(p.sents[i].text, ":") {
-		return false
-	}
-	return len(p.listEntries(c, i, hi, 2)) >= 2
+	n := countsMembers(c, p.sents[i].text)
+	return n > 0 && !strings.HasSuffix(p.sents[i].text, ":") && len(p.countedEntries(i, n)) == n
 }
 
 // maxCounted bounds the members a counting sentence may announce.
@@ -1249,12 +1254,14 @@ func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
 		// "… three built-in codec modules:" and the list after it: its
 		// entries are the members, not what the section says elsewhere.
 		entries := p.listEntries(c, anchor, hi, maxEnumItems)
-		if counted > 0 {
+		if counted > 0 && !strings.HasSuffix(first.text, ":") {
+			// No colon: the entries or paragraphs the count
+			// announces.
 			entries = p.countedEntries(anchor, counted)
 		}
 		if len(entries) >= 2 {
 			for _, j := range entries {
-				if !in[j] && (p.sents[j].label != first.label && p.sents[j].label != "" || !p.duplicates(j, out)) {
+				if !in[j] && (counted > 0 && p.sents[j].label != first.label && p.sents[j].label != "" || !p.duplicates(j, out)) {
 					in[j] = true
 					out = append(out, j)
 				}
