@@ -127,3 +127,17 @@ func TestCountedMembersFollow(t *testing.T) {
 		t.Errorf("enumNoun of a group asked 'besides' others = %q, want bit", got)
 	}
 }
+
+// A product's name written before an identifier ("the Tallyshell
+// AUTO_ENTER option") is the setting, not part of the identifier: the
+// page that documents the option need not name the product in its text.
+func TestProductNameBeforeAnIdentifier(t *testing.T) {
+	if got := entities("What does the Tallyshell AUTO_ENTER option do?"); len(got) != 2 || got[0] != "Tallyshell" || got[1] != "AUTO_ENTER" {
+		t.Errorf("entities = %q, want the name and the identifier apart", got)
+	}
+	src := []research.Source{{ID: "S1", Title: "Options — Tallyshell manual", Text: optionsPage}}
+	_, md := synthesize(t, "What does the Tallyshell AUTO_ENTER option do?", src, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "If a command is issued that cannot be executed") {
+		t.Errorf("the Summary does not quote AUTO_ENTER's entry:\n%s", md)
+	}
+}

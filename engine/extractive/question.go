@@ -321,8 +321,8 @@ func entities(s string) []string {
 			for i+1 < len(fields) {
 				next := strings.Trim(fields[i+1], ",.;:?!\"'()[]“”‘’")
 				nr, _ := utf8.DecodeRuneInString(next)
-				if next == "" || !unicode.IsUpper(nr) || strings.ContainsAny(fields[i], ",.;:?!") {
-					break
+				if next == "" || !unicode.IsUpper(nr) || strings.ContainsAny(fields[i], ",.;:?!") || isTechnical(next) {
+					break // an identifier after a name ("Tallyshell AUTO_ENTER") is one of its own
 				}
 				span += " " + next
 				i++
