@@ -141,3 +141,34 @@ func TestProductNameBeforeAnIdentifier(t *testing.T) {
 		t.Errorf("the Summary does not quote AUTO_ENTER's entry:\n%s", md)
 	}
 }
+
+// A table's rows are statements, however short: "990 | used as the
+// default for the target archive" under "Priority | effect" is no heading,
+// and is read under its table's first row, as under a heading.
+func TestShortTableRowsAreStatements(t *testing.T) {
+	page := "Pinning\n\nThe priority value of each package is defined by entries in the preferences file or uses its default value.\n\n" +
+		"Table 2.18. List of notable priority values for pinning.\n\n" +
+		"Pin-Priority | pinning effects to the package\n\n" +
+		"1001 | install the package even if this constitutes a downgrade of the package\n\n" +
+		"990 | used as the default for the target release archive\n\n" +
+		"500 | used as the default for the normal archive\n\n" +
+		"1 | used as the default for the NotAutomatic archive\n\n" +
+		"The target release archive can be set by several methods.\n\n" +
+		"Table 9.12. List of notable command keys\n\n" +
+		"key following Alt-SysRq | description of action\n\n" +
+		"k | kill all processes on the current virtual console\n\n" +
+		"u | remount all mounted filesystems read-only\n"
+	p := docPool([2]string{"Tallypkg reference", page})
+	i := sentenceIndex(t, p, "990: used as the default for the target release archive.")
+	if s := &p.sents[i]; !s.row || !s.head["prioriti"] {
+		t.Errorf("the row under the table's first row: row=%v, head %v, want a row read under Pin-Priority", s.row, s.head)
+	}
+	if s := &p.sents[sentenceIndex(t, p, "U: remount all mounted filesystems")]; !s.head["sysrq"] {
+		t.Errorf("a row is not read under its table's first row: head %v", s.head)
+	}
+	src := []research.Source{{ID: "S1", Title: "Tallypkg reference", Text: page}}
+	_, md := synthesize(t, "Which Pin-Priority value is used as the default for the target release archive?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "990: used as the default for the target release archive.") {
+		t.Errorf("the Summary does not quote the row that answers:\n%s", md)
+	}
+}

@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"maps"
 	"net/url"
 	"regexp"
 	"strings"
@@ -175,6 +176,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	spans := joinTableRows(body, splitParameterRows(text.Sentences(body)))
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above
+	var tableHead text.Set   // tokens of the first row of the table being read
 	sectionSet := text.Set{} // tokens of the last real heading
 	label := ""
 	labelEnd := -1 // the label applies to the paragraph that follows it
@@ -278,7 +280,11 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		// each stands alone on its line without a full stop.
 		listItem := i > 0 && (strings.HasSuffix(strings.TrimSpace(spans[i-1].Text), ":") || inList) && !boxNext
 		inList = listItem && isHeading(body, sp)
-		if isHeading(body, sp) && !listItem {
+		// A row of a table under another row ("990 | used as the default
+		// for …" under "Pin-Priority | effects") is a statement of the
+		// table, however short: no heading.
+		dataRow := i > 0 && isTableRow(text.OneLine(sp.Text)) && isTableRow(text.OneLine(spans[i-1].Text))
+		if isHeading(body, sp) && !listItem && !dataRow {
 			if len(strings.Fields(sp.Text)) > 1 {
 				// A one-word heading inside an entry ("Note", "Warning")
 				// titles a callout; the entry's box may still follow it.
@@ -368,7 +374,17 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			continue
 		}
 		row := q > 0 && isTableRow(s)
+		head := headSet
 		if row {
+			// The first row of a table names its columns ("key following
+			// Alt-SysRq | description of action"): the rows under it are
+			// read under those words as under a heading.
+			if i > 0 && isTableRow(text.OneLine(spans[i-1].Text)) && tableHead != nil {
+				head = text.Set(maps.Clone(headSet))
+				maps.Copy(head, tableHead)
+			} else {
+				tableHead = text.NewSet(text.Tokens(s))
+			}
 			s = rowSentence(s)
 		}
 		code := ""
@@ -416,7 +432,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		}
 		p.sents = append(p.sents, sentence{
 			src: src, text: s, code: code, label: label, key: key, toks: toks, set: text.NewSet(toks),
-			head: headSet, title: titleSet,
+			head: head, title: titleSet,
 			quality: q * weight, hasNum: statesFigure(s+" "+code, toks), pos: pos,
 			section: section, para: startsLine(body, sp), row: row, entry: inEntry && label != "",
 		})
