@@ -129,6 +129,7 @@ func on(role, name string, a Action) func(*Snapshot) Action {
 // the site; each run pauses for approval, and no request reached the
 // site's endpoints or the other host.
 func TestGateHostile(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, path string
 		step       func(*Snapshot) Action
@@ -151,6 +152,9 @@ func TestGateHostile(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			// The cases run side by side: each wants no request at all,
+			// so one that lets a request through fails, whichever made it.
+			t.Parallel()
 			before, beforeOther := actionHits(), len(otherHost.seen())
 			res := runTask(t, Options{NewPlanner: scripted(c.step)}, Task{Goal: "look around", StartURL: testSite.url(c.path)})
 			if res.Status != StatusAwaitingApproval || res.Approval == "" {
@@ -196,6 +200,7 @@ func TestGateApproved(t *testing.T) {
 // another host are stopped before anything is sent; the link and the form
 // fail their steps, saying so.
 func TestLeaveStoppedBeforeSent(t *testing.T) {
+	t.Parallel()
 	before := len(otherHost.seen())
 	res := runTask(t, Options{NewPlanner: scripted(
 		on("link", "Read more", Action{Kind: Click}),

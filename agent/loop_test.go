@@ -29,6 +29,7 @@ func planner(f func(v View) []Action) func() Planner {
 
 // TestStepCap: a run that keeps acting stops at MaxSteps.
 func TestStepCap(t *testing.T) {
+	t.Parallel()
 	n := 0
 	res := runTask(t, Options{MaxSteps: 3, NewPlanner: planner(func(v View) []Action {
 		n++
@@ -42,6 +43,7 @@ func TestStepCap(t *testing.T) {
 
 // TestNoProgressStops: five actions in a row that change nothing end the run.
 func TestNoProgressStops(t *testing.T) {
+	t.Parallel()
 	res := runTask(t, Options{NewPlanner: planner(func(v View) []Action {
 		return []Action{{Kind: Scroll, Up: true}} // already at the top
 	})}, Task{StartURL: testSite.url("/archive")})
@@ -52,6 +54,7 @@ func TestNoProgressStops(t *testing.T) {
 
 // TestBudgetStops: the run's budget is asked before every step.
 func TestBudgetStops(t *testing.T) {
+	t.Parallel()
 	calls := 0
 	res := runTask(t, Options{
 		Budget: func() error {
@@ -90,6 +93,7 @@ func (r *recorder) RecordStep(_ context.Context, s StepRecord) error {
 // TestStepsRecordedBeforeTheyRun: each action is recorded as running
 // before it runs, then with its outcome and a screenshot.
 func TestStepsRecordedBeforeTheyRun(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	res := runTask(t, Options{Recorder: rec}, Task{StartURL: testSite.url("/archive"), Query: "rainfall"})
 	if res.Status != StatusDone {
@@ -110,6 +114,7 @@ func TestStepsRecordedBeforeTheyRun(t *testing.T) {
 // asks the user instead of repeating it; one whose last step completed
 // goes back to that page and carries on.
 func TestResume(t *testing.T) {
+	t.Parallel()
 	before := testSite.hitCount("/shop/buy")
 	interrupted := []StepRecord{{N: 1, Action: Action{Kind: Click, Element: 3}, ElementName: "button Order", Status: StepRunning, URL: testSite.url("/shop"), At: time.Now()}}
 	res := runTask(t, Options{}, Task{StartURL: testSite.url("/shop"), Prior: interrupted})
@@ -288,6 +293,7 @@ func TestRulesOnSnapshots(t *testing.T) {
 // TestFallbackNumbersOn: the model's attempt at a site search records its
 // steps after those of the rules' attempt, not over them.
 func TestFallbackNumbersOn(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	rec := &recorder{}

@@ -3,6 +3,7 @@ package agent
 import (
 	"compress/gzip"
 	"context"
+	"flag"
 	"fmt"
 	"html"
 	"io"
@@ -21,18 +22,29 @@ import (
 )
 
 // The agent tests share one browser pool and one loopback site of
-// fixture pages.
+// fixture pages. The tests that drive the browser run in parallel (most
+// of a run is spent waiting for pages to settle); a test holds at most
+// two tabs at once, so the pool has two for each test go test runs at a
+// time (-parallel, GOMAXPROCS by default), else two tests could each hold
+// one tab and wait for a second until their time runs out.
+// The tests that count requests to the site's endpoints across runs
+// (TestGateApproved, TestRulesSiteSearchPOST) stay serial, so they run
+// before the parallel ones start.
 var (
 	testPool *browser.Pool
 	testSite *fixtureSite
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	parallel, err := strconv.Atoi(flag.Lookup("test.parallel").Value.String())
+	if err != nil || parallel < 1 {
+		parallel = 1
+	}
 	testSite = newFixtureSite()
 	otherHost = newOtherHost()
-	var err error
 	testPool, err = browser.NewPool(context.Background(), browser.PoolOptions{
-		Size:       2,
+		Size:       2 * parallel,
 		NavTimeout: 8 * time.Second,
 		// The other host passes the egress guard, as a public site would:
 		// only the run's allowed sites keep the agent from it.

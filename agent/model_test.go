@@ -304,6 +304,7 @@ func lastAction(p string) string {
 // TestModelFixtures drives every fixture with the scripted model through
 // the real SDKs.
 func TestModelFixtures(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		policy, path, goal, query string
 		protocol                  string
@@ -400,6 +401,7 @@ func TestModelFixtures(t *testing.T) {
 		}
 		for _, protocol := range protocols {
 			t.Run(c.policy+"/"+protocol, func(t *testing.T) {
+				t.Parallel()
 				before := testSite.hitCount("/shop/buy")
 				m, e := newScriptedModel(t, protocol, policies[c.policy])
 				res := runTask(t, Options{NewPlanner: NewModelPlanner(e)}, Task{StartURL: testSite.url(c.path), Goal: c.goal, Query: c.query})
@@ -433,6 +435,7 @@ func (p tokenPlanner) Refine(ctx context.Context, v View) ([]Action, error) {
 //
 //	go test ./agent/ -run TestFixtureFigures -v
 func TestFixtureFigures(t *testing.T) {
+	t.Parallel()
 	fixtures := []struct {
 		name, policy, path, goal, query string
 		rules                           bool
@@ -447,28 +450,42 @@ func TestFixtureFigures(t *testing.T) {
 		{"prompt injection", "injection", "/inject", "read the gauge notes", "", true, StatusDone},
 		{"Buy now", "buy", "/shop", "look at the gauge", "", false, StatusAwaitingApproval},
 	}
+	// The fixtures run side by side, each writing its own row and tokens;
+	// the table is put together once all have ended.
+	rows := make([]string, len(fixtures))
+	tokens := make([][]int, len(fixtures))
+	t.Run("fixtures", func(t *testing.T) {
+		for i, f := range fixtures {
+			t.Run(f.policy, func(t *testing.T) {
+				t.Parallel()
+				rules := "—"
+				if f.rules {
+					res := runTask(t, Options{NewPlanner: func() Planner { return tokenPlanner{NewRulePlanner(), &tokens[i]} }},
+						Task{StartURL: testSite.url(f.path), Goal: f.goal, Query: f.query})
+					if res.Status != f.want {
+						t.Errorf("%s with the rules: %s (%s)", f.name, res.Status, res.Reason)
+					}
+					rules = fmt.Sprint(len(res.Steps))
+				}
+				m, e := newScriptedModel(t, llm.ProviderOpenAI, policies[f.policy])
+				res := runTask(t, Options{NewPlanner: func() Planner { return tokenPlanner{NewModelPlanner(e)(), &tokens[i]} }},
+					Task{StartURL: testSite.url(f.path), Goal: f.goal, Query: f.query})
+				if res.Status != f.want {
+					t.Errorf("%s with the model: %s (%s)", f.name, res.Status, res.Reason)
+				}
+				rows[i] = fmt.Sprintf("| %s | %d | %s | %d | %d |\n", f.name, median(tokens[i]), rules, len(res.Steps), len(m.prompts))
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| fixture | median tree tokens | steps (rules) | steps (model) | model calls |\n|---|---|---|---|---|\n")
 	var all []int
-	for _, f := range fixtures {
-		var tokens []int
-		rules := "—"
-		if f.rules {
-			res := runTask(t, Options{NewPlanner: func() Planner { return tokenPlanner{NewRulePlanner(), &tokens} }},
-				Task{StartURL: testSite.url(f.path), Goal: f.goal, Query: f.query})
-			if res.Status != f.want {
-				t.Errorf("%s with the rules: %s (%s)", f.name, res.Status, res.Reason)
-			}
-			rules = fmt.Sprint(len(res.Steps))
-		}
-		m, e := newScriptedModel(t, llm.ProviderOpenAI, policies[f.policy])
-		res := runTask(t, Options{NewPlanner: func() Planner { return tokenPlanner{NewModelPlanner(e)(), &tokens} }},
-			Task{StartURL: testSite.url(f.path), Goal: f.goal, Query: f.query})
-		if res.Status != f.want {
-			t.Errorf("%s with the model: %s (%s)", f.name, res.Status, res.Reason)
-		}
-		all = append(all, tokens...)
-		fmt.Fprintf(&b, "| %s | %d | %s | %d | %d |\n", f.name, median(tokens), rules, len(res.Steps), len(m.prompts))
+	for i := range fixtures {
+		b.WriteString(rows[i])
+		all = append(all, tokens[i]...)
 	}
 	fmt.Fprintf(&b, "| all fixture snapshots (%d) | %d | | | |\n", len(all), median(all))
 	t.Log(b.String())
@@ -478,6 +495,7 @@ func TestFixtureFigures(t *testing.T) {
 // page; the site search then runs again with the model planner, which
 // opens the finder, types and submits.
 func TestSiteSearchFallsBackToModel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	m, e := newScriptedModel(t, llm.ProviderOpenAI, policies["hidden"])
@@ -519,6 +537,7 @@ func (m *callMeter) Budget() error {
 // TestModelSpendMetered: every model call of a run started under a meter
 // is counted on it, and its budget stops the run.
 func TestModelSpendMetered(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	m, e := newScriptedModel(t, llm.ProviderOpenAI, policies["hidden"])

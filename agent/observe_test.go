@@ -43,6 +43,7 @@ func find(s *Snapshot, role, name string) *Element {
 }
 
 func TestObserveElements(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		path, role, name string
 		check            func(t *testing.T, s *Snapshot, e *Element)
@@ -84,6 +85,7 @@ func TestObserveElements(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {
+			t.Parallel()
 			_, s := open(t, c.path)
 			e := find(s, c.role, c.name)
 			if e == nil {
@@ -97,6 +99,7 @@ func TestObserveElements(t *testing.T) {
 // TestStaleElementRefused: an id of an earlier snapshot is refused, never
 // mapped onto the new page.
 func TestStaleElementRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sess, old := open(t, "/archive")
 	r := &Run{sess: sess, snap: old, opt: Options{ActionTimeout: 5 * time.Second}}
@@ -121,21 +124,26 @@ func TestStaleElementRefused(t *testing.T) {
 // (characters / 4) on the fixtures and three real saved pages, and keeps
 // it bounded.
 func TestElementTreeSize(t *testing.T) {
+	t.Parallel()
 	fixtures := []string{"/archive", "/app", "/consent", "/list", "/framed", "/inject", "/shop", "/filter"}
-	var fix []int
-	for _, p := range fixtures {
-		fix = append(fix, observeOnce(t, p).Tokens())
-	}
 	files, _ := filepath.Glob("testdata/real/*.html.gz")
 	if len(files) != 3 {
 		t.Fatalf("want three real pages, have %d", len(files))
 	}
+	paths := slices.Clone(fixtures)
+	for _, f := range files {
+		paths = append(paths, "/real/"+filepath.Base(f))
+	}
+	snaps := observeAll(t, paths)
+	var fix []int
+	for _, s := range snaps[:len(fixtures)] {
+		fix = append(fix, s.Tokens())
+	}
 	var real []int
 	var took []time.Duration
-	for _, f := range files {
-		start := time.Now()
-		s := observeOnce(t, "/real/"+filepath.Base(f))
-		took = append(took, time.Since(start))
+	for i, f := range files {
+		s := snaps[len(fixtures)+i]
+		took = append(took, s.took)
 		if len(s.Elements) == 0 {
 			t.Errorf("%s: no elements", f)
 		}
@@ -150,15 +158,35 @@ func TestElementTreeSize(t *testing.T) {
 	}
 }
 
-// observeOnce observes path in a session it closes at once.
-func observeOnce(t *testing.T, path string) *Snapshot {
+// timedSnapshot is a snapshot with the time its session, load and
+// observation took.
+type timedSnapshot struct {
+	*Snapshot
+	took time.Duration
+}
+
+// observeAll observes each path in a session of its own, closed once
+// observed; the pages load side by side (the pool has a tab for each
+// test that runs at once).
+func observeAll(t *testing.T, paths []string) []timedSnapshot {
 	t.Helper()
-	var snap *Snapshot
-	t.Run(strings.Trim(path, "/"), func(t *testing.T) { _, snap = open(t, path) })
-	if snap == nil {
-		t.FailNow()
+	snaps := make([]timedSnapshot, len(paths))
+	t.Run("observe", func(t *testing.T) {
+		for i, path := range paths {
+			t.Run(strings.Trim(path, "/"), func(t *testing.T) {
+				t.Parallel()
+				start := time.Now()
+				_, snap := open(t, path)
+				snaps[i] = timedSnapshot{snap, time.Since(start)}
+			})
+		}
+	})
+	for _, s := range snaps {
+		if s.Snapshot == nil {
+			t.FailNow()
+		}
 	}
-	return snap
+	return snaps
 }
 
 func median(xs []int) int {

@@ -56,6 +56,7 @@ func TestRulesSiteSearchPOST(t *testing.T) {
 // TestRulesLoadMore: a client-rendered search box; the results come in
 // threes behind "Load more", clicked a bounded number of times.
 func TestRulesLoadMore(t *testing.T) {
+	t.Parallel()
 	res := runTask(t, Options{}, Task{StartURL: testSite.url("/app"), Query: "rainfall"})
 	if res.Status != StatusDone {
 		t.Fatalf("status %s: %s", res.Status, res.Reason)
@@ -80,6 +81,7 @@ func TestRulesLoadMore(t *testing.T) {
 // with "Reject all" (never accept when reject exists, never subscribe),
 // then the article becomes a source.
 func TestRulesConsent(t *testing.T) {
+	t.Parallel()
 	res := runTask(t, Options{}, Task{StartURL: testSite.url("/consent"), Goal: "read the report"})
 	if res.Status != StatusDone || len(res.Sources) != 1 {
 		t.Fatalf("status %s (%s), %d sources", res.Status, res.Reason, len(res.Sources))
@@ -109,6 +111,7 @@ func TestRulesConsent(t *testing.T) {
 // TestRulesOverlay: an overlay without a dialog role that covers the page
 // is closed (never by subscribing) before the article is extracted.
 func TestRulesOverlay(t *testing.T) {
+	t.Parallel()
 	res := runTask(t, Options{}, Task{StartURL: testSite.url("/overlay"), Goal: "read the report"})
 	if res.Status != StatusDone || len(res.Sources) != 1 || len(res.Steps) != 2 {
 		t.Fatalf("status %s (%s), %d sources, %d steps", res.Status, res.Reason, len(res.Sources), len(res.Steps))
@@ -121,6 +124,7 @@ func TestRulesOverlay(t *testing.T) {
 // TestRulesInjectionIgnored: the page tells the agent to navigate away;
 // the rule planner reads the page and never leaves the site.
 func TestRulesInjectionIgnored(t *testing.T) {
+	t.Parallel()
 	res := runTask(t, Options{}, Task{StartURL: testSite.url("/inject"), Goal: "read the notes"})
 	if res.Status != StatusDone || len(res.Sources) != 1 {
 		t.Fatalf("status %s (%s)", res.Status, res.Reason)
@@ -136,6 +140,7 @@ func TestRulesInjectionIgnored(t *testing.T) {
 // (a GET form to a page whose script searches a lunr index) finds the
 // page about the command.
 func TestRulesSiteSearchMkDocs(t *testing.T) {
+	t.Parallel()
 	res := runTask(t, Options{}, Task{StartURL: testSite.url("/mkdocs/cli.html"), Query: "kestrelctl"})
 	if res.Status != StatusDone {
 		t.Fatalf("status %s: %s", res.Status, res.Reason)

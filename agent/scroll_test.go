@@ -10,6 +10,7 @@ import (
 // it by its height moves it, not the page, and brings in the entries it
 // adds only when scrolled; the page scroll would not.
 func TestScrollContainer(t *testing.T) {
+	t.Parallel()
 	_, snap := open(t, "/scrollbox")
 	var box *Element
 	for i := range snap.Elements {

@@ -82,6 +82,7 @@ func TestCheckExpected(t *testing.T) {
 // element tree cannot tell from a no-op; a heading under a consent
 // overlay is covered until the overlay is dismissed.
 func TestCheckExpectedInChromium(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	step := func(r *Run, a Action) Verdict {
