@@ -223,8 +223,9 @@ func checkProgress(t *testing.T, items []progressItem) {
 // read-only token, no token, cancellation, the stdio forwarder
 // (`quarry mcp --url`), and the TypeScript SDK as an independent client.
 func TestMCPOverHTTP(t *testing.T) {
+	t.Parallel()
 	site := newMCPSite(t)
-	dbURL := dbtest.URL(t)
+	dbURL := ownDatabase(t)
 	env := map[string]string{"DATABASE_URL": dbURL, "QUARRY_POOL_SIZE": "1"}
 	getenv := func(k string) string { return env[k] }
 	ctx := context.Background()

@@ -188,11 +188,8 @@ func readEvents(t *testing.T, ctx context.Context, url, lastEventID string) <-ch
 // reconnecting there with Last-Event-ID N yields exactly the events after
 // N; SIGTERM ends both promptly with exit code 0, even with a stream open.
 func TestTwoServeProcessesShareRuns(t *testing.T) {
-	dbURL, drop, err := dbtest.NewDatabase(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	t.Parallel()
+	dbURL := ownDatabase(t)
 	a := startServe(t, "DATABASE_URL="+dbURL)
 	b := startServe(t, "DATABASE_URL="+dbURL)
 

@@ -18,7 +18,6 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/quarryhq/quarry/db"
-	"github.com/quarryhq/quarry/db/dbtest"
 	"github.com/quarryhq/quarry/notify"
 	"github.com/quarryhq/quarry/research"
 )
@@ -65,6 +64,7 @@ func (s *webhookSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the extractive engine, and its finish reaches the inbox and a loopback
 // webhook, signed, with the report's link.
 func TestScheduledTaskEndToEnd(t *testing.T) {
+	t.Parallel()
 	site := fixtureSite(t)
 	verify, err := standardwebhooks.NewWebhook(e2eSecret)
 	if err != nil {
@@ -75,7 +75,7 @@ func TestScheduledTaskEndToEnd(t *testing.T) {
 	defer hook.Close()
 
 	const baseURL = "http://quarry.example"
-	dbURL := dbtest.URL(t)
+	dbURL := ownDatabase(t)
 	p := startServe(t, "DATABASE_URL="+dbURL,
 		"QUARRY_LLM=extractive",
 		"QUARRY_SEARCH_ENGINES=url:"+site.URL+"/search?q={query}",
