@@ -14,6 +14,7 @@ import (
 // awaiting_approval and shows the plan's criteria over SSE, without a
 // reload (a marker set on the page's window survives).
 func TestBrowserAskShowsPlanLive(t *testing.T) {
+	t.Parallel() // its own database and server: see TestPagesFitPhonesAndPassAxe
 	dbURL, drop, err := dbtest.NewDatabase(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 // page built to fail, axe-core reports the missing language, the image
 // without text and the faint text, and the width check the wide block.
 func TestPageChecksCatchProblems(t *testing.T) {
+	t.Parallel() // its own server: see TestPagesFitPhonesAndPassAxe
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(`<!doctype html><html><head><title>bad</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>

@@ -18,6 +18,11 @@ import (
 // sideways, must have no serious or critical axe-core violation, and must
 // let a keyboard reach every action with a visible focus.
 func TestPagesFitPhonesAndPassAxe(t *testing.T) {
+	// The longest test of the package, on a server and database of its
+	// own: it runs beside the other browser tests that have their own
+	// (TestBrowserAskShowsPlanLive, TestPageChecksCatchProblems) once the
+	// serial tests are done, instead of after them.
+	t.Parallel()
 	env := newFullEnv(t)
 	ctx := context.Background()
 	page := newUIPage(t)
