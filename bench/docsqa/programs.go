@@ -214,7 +214,14 @@ func namazuIndex(dir, cache string) error {
 	if err := os.MkdirAll(idx, 0o755); err != nil {
 		return err
 	}
-	return run(cache, "mknmz", "--output-dir="+idx, "--allow=.*\\.html",
+	// mknmz skips files over 2 MB and cuts text at 600 kB by default; a
+	// manual written as one large page (a proxy's configuration
+	// reference) would not be searchable at all.
+	rc := filepath.Join(cache, "mknmzrc")
+	if err := os.WriteFile(rc, []byte("package conf;\n$FILE_SIZE_MAX = 20000000;\n$TEXT_SIZE_MAX = 10000000;\n1;\n"), 0o644); err != nil {
+		return err
+	}
+	return run(cache, "mknmz", "--config="+rc, "--output-dir="+idx, "--allow=.*\\.html",
 		"--replace=s#^"+strings.TrimSuffix(dir, "/")+"/#/docs/#", dir)
 }
 
