@@ -523,6 +523,20 @@ func (l *Lexicon) Units(word string) []string {
 }
 
 func (l *Lexicon) measure(key string) []string {
+	s, ok := l.measureSense(key)
+	if !ok {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, w := range s.words {
+		seen[strings.ReplaceAll(strings.ToLower(w), "_", " ")] = true
+	}
+	return sortedKeys(seen)
+}
+
+// measureSense returns the synset of key's most common noun sense, and
+// whether that sense is a measure (below "measure, quantity, amount").
+func (l *Lexicon) measureSense(key string) (synset, bool) {
 	for _, form := range forms(key) {
 		for _, lemma := range l.bases(noun, form) {
 			offs := l.senses(noun, lemma)
@@ -530,17 +544,10 @@ func (l *Lexicon) measure(key string) []string {
 				continue
 			}
 			s, err := l.synsetAt(noun, offs[0])
-			if err != nil || !l.below(s, isMeasureSynset, maxKindDepth) {
-				return nil
-			}
-			seen := map[string]bool{}
-			for _, w := range s.words {
-				seen[strings.ReplaceAll(strings.ToLower(w), "_", " ")] = true
-			}
-			return sortedKeys(seen)
+			return s, err == nil && l.below(s, isMeasureSynset, maxKindDepth)
 		}
 	}
-	return nil
+	return synset{}, false
 }
 
 // UnitsOfKind returns, when word's most common noun sense is a unit of
@@ -558,31 +565,22 @@ func (l *Lexicon) UnitsOfKind(word string) []string {
 }
 
 func (l *Lexicon) unitsOfKind(key string) []string {
-	for _, form := range forms(key) {
-		for _, lemma := range l.bases(noun, form) {
-			offs := l.senses(noun, lemma)
-			if len(offs) == 0 {
-				continue
-			}
-			s, err := l.synsetAt(noun, offs[0])
-			if err != nil || !l.below(s, isMeasureSynset, maxKindDepth) {
-				return nil
-			}
-			seen := map[string]bool{}
-			for _, ptr := range s.ptrs {
-				if ptr.symbol != "@" {
-					continue
-				}
-				kind, err := l.synsetAt(ptr.pos, ptr.offset)
-				if err != nil || !slices.ContainsFunc(kind.words, isUnitLemma) {
-					continue
-				}
-				l.addHyponyms(kind, 2, seen)
-			}
-			return sortedKeys(seen)
-		}
+	s, ok := l.measureSense(key)
+	if !ok {
+		return nil
 	}
-	return nil
+	seen := map[string]bool{}
+	for _, ptr := range s.ptrs {
+		if ptr.symbol != "@" {
+			continue
+		}
+		kind, err := l.synsetAt(ptr.pos, ptr.offset)
+		if err != nil || !slices.ContainsFunc(kind.words, isUnitLemma) {
+			continue
+		}
+		l.addHyponyms(kind, 2, seen)
+	}
+	return sortedKeys(seen)
 }
 
 // isUnitLemma reports whether a lemma names a kind of unit

@@ -108,7 +108,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 					// The lead is the asked entry's own: another entry
 					// that names it in passing ("… (or an implied cd
 					// with the AUTO_CD option set)") is about itself.
-					l.sents = p.notOfOtherEntries(l.sents, first)
+					l.sents = slices.DeleteFunc(slices.Clone(l.sents), func(j int) bool { return p.ofOtherEntry(j, []int{first}) })
 					named[si] = append(named[si], first)
 					if c.style == styleValue || c.needsNum {
 						// The entry states the value asked of it: what
@@ -153,7 +153,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			// words: no pointer elsewhere, and the form of answer asked.
 			if len(rest) < maxQuotesPerPart && !quoted[i] && ranked[si].relevant(i, restRelative) && p.answersTypeOf(sec, i) &&
 				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) && p.inScope(i, scopes[si]) &&
-				len(p.notOfOtherEntries([]int{i}, named[si]...)) > 0 &&
+				!p.ofOtherEntry(i, named[si]) &&
 				(len(stated[si]) == 0 || slices.ContainsFunc(stated[si], func(l int) bool { return p.sameEntry(i, l) })) {
 				rest = append(rest, i)
 			}
@@ -234,21 +234,19 @@ func (p *pool) sameEntry(i, j int) bool {
 	return p.sents[i].src == p.sents[j].src && p.sents[i].label == p.sents[j].label
 }
 
-// notOfOtherEntries returns sents without the sentences of entries
-// other than lead's, whatever they name.
-func (p *pool) notOfOtherEntries(sents []int, leads ...int) []int {
-	return slices.DeleteFunc(slices.Clone(sents), func(i int) bool {
-		s := &p.sents[i]
-		if s.label == "" || len(leads) == 0 {
+// ofOtherEntry reports whether sentence i is of an entry other than the
+// entries of leads, whatever it names; false when leads is empty.
+func (p *pool) ofOtherEntry(i int, leads []int) bool {
+	s := &p.sents[i]
+	if s.label == "" || len(leads) == 0 {
+		return false
+	}
+	for _, l := range leads {
+		if i == l || s.label == p.sents[l].label {
 			return false
 		}
-		for _, l := range leads {
-			if i == l || s.label == p.sents[l].label {
-				return false
-			}
-		}
-		return true
-	})
+	}
+	return true
 }
 
 // inScope reports whether sentence i may be quoted beside leads whose
