@@ -19,8 +19,11 @@ import (
 // is ignored.
 const MaxExtractInput = 5 << 20
 
-// maxTextBytes bounds the main text kept for one page.
-const maxTextBytes = 256 << 10
+// maxTextBytes bounds the main text kept for one page. A manual's
+// one-page reference (a configuration guide with one section per keyword)
+// runs past a megabyte of text, and the entry asked about may be anywhere
+// in it: the bound is well above such pages, below MaxExtractInput.
+const maxTextBytes = 2 << 20
 
 // maxFindings is how many key findings Extract keeps per page.
 const maxFindings = 8
@@ -48,8 +51,11 @@ func Extract(rawHTML []byte, pageURL string) (Page, error) {
 	precleanDocument(doc)
 	head := readHead(doc)
 
-	// Found before trafilatura runs, which may change the tree.
+	// Found before trafilatura runs, which may change the tree, and
+	// before the text is cut for it: a manual's one-page reference runs
+	// past a megabyte.
 	docParas, docH1, isDoc := documentationText(doc)
+	limitText(doc, maxDocText)
 	lists := announcedLists(doc)
 	paras, meta := mainParagraphs(doc, base, head)
 	paras = restoreLists(paras, lists)

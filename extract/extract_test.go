@@ -737,3 +737,25 @@ func TestDocParagraphs(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// A manual's one-page reference runs past a megabyte of text, one section
+// per keyword; the keyword asked about may be the last, and its section
+// is kept.
+func TestLongReferencePageKeepsItsLastEntry(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<html><head><title>Configuration Manual</title></head><body><nav><a href=\"/\">Home</a></nav><main><h1>Configuration Manual</h1>")
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, "<h3><code>tune.option-%d</code> &lt;number&gt;</h3><pre>tune.option-%d 64</pre><p>Sets the number of widgets the proxy keeps for <code>option-%d</code>, which matters to busy sites with many widgets in flight. The default value is %d, which suits most sites; raise it with care.</p>", i, i, i, i)
+	}
+	b.WriteString("</main></body></html>")
+	if b.Len() > MaxExtractInput {
+		t.Fatalf("fixture is %d bytes, over MaxExtractInput", b.Len())
+	}
+	page, err := Extract([]byte(b.String()), "https://docs.example/configuration.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Text) <= 256<<10 || !strings.Contains(page.Text, "The default value is 2999,") {
+		t.Errorf("the reference's text is %d bytes and its last entry is %v; want it kept past 256 KiB", len(page.Text), strings.Contains(page.Text, "2999,"))
+	}
+}

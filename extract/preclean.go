@@ -15,19 +15,19 @@ var commentClassRe = regexp.MustCompile(`^(comments?|comment-(body|content|list|
 // commentIDRe matches the ids of reader-comment sections.
 var commentIDRe = regexp.MustCompile(`^(comments?|respond|disqus_thread|comment-\d+|div-comment-\d+|comments-(area|section|list|wrapper))$`)
 
-// maxDocText bounds the visible text of a document handed to the
-// extractors; the rest of the tree is cut. Extraction time grows faster than
-// linearly with text (a megabyte of prose takes trafilatura seconds), while
-// the largest benchmark page holds about 100 KB.
+// maxDocText bounds the visible text of a document handed to the general
+// extractors; the rest of the tree is cut (limitText). Extraction time
+// grows faster than linearly with text (a megabyte of prose takes
+// trafilatura seconds), while the largest benchmark page holds about
+// 100 KB. A documentation page's content is read by its structure, in
+// linear time, before the cut (Extract).
 const maxDocText = 256 << 10
 
 // precleanDocument removes, in place, the parts of a page no extractor
 // should consider: reader-comment sections (the fallback extractors
 // otherwise take a long comment thread for the article when the post itself
-// is short), mdBook's hidden help popup and whatever follows the first
-// maxDocText bytes of text.
+// is short) and mdBook's hidden help popup.
 func precleanDocument(doc *html.Node) {
-	limitText(doc, maxDocText)
 	var doomed []*html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
