@@ -50,3 +50,29 @@ func BenchmarkVerify20Sources(b *testing.B) {
 		report.Verify(md, sources, nil, spec.Criteria, report.DefaultVerifyOptions())
 	}
 }
+
+// longReference is a manual's one-page configuration reference of about
+// 1.5 MB: thousands of keyword sections, the asked one last.
+func longReference() research.Source {
+	var b strings.Builder
+	b.WriteString("Configuration Manual\n\n")
+	for i := 0; b.Len() < 1_500_000; i++ {
+		fmt.Fprintf(&b, "tune.option-%d <number>\n\nSets the number of widgets kept for option %d, which matters to busy sites with many widgets in flight. The default value is %d, which suits most sites.\n\n", i, i, i+7)
+	}
+	b.WriteString(referencePage)
+	return research.Source{ID: "S1", Title: "Configuration Manual — Tallyproxy", Text: b.String()}
+}
+
+func BenchmarkSynthesizeLongReference(b *testing.B) {
+	src := []research.Source{longReference()}
+	e := New()
+	q := "By default, how many headers can an HTTP request carry before Tallyproxy rejects it with a 400 error?"
+	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: q, Budget: research.Presets()[research.DepthStandard]})
+	req := engine.SynthesisRequest{Question: q, Spec: spec, Sources: src, Budget: spec.Budget}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := e.Synthesize(context.Background(), req, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

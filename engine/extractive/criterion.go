@@ -259,6 +259,12 @@ func (p *pool) statesAttribute(c criterion, i int) bool {
 	}
 	if len(c.measures) > 0 {
 		subjects = c.measures // "the number of columns" is about columns
+	} else if n := attributeNoun(c); len(c.idents) == 0 && len(n) > 0 {
+		// "the default page size of a new database" asks the value of a
+		// page size, not of whatever else is new or a database.
+		if own := slices.DeleteFunc(n, func(t string) bool { return p.topical[t] || p.context[t] }); len(own) > 0 {
+			subjects = own
+		}
 	}
 	subject := false
 	for _, t := range subjects {
@@ -1349,4 +1355,50 @@ func (p *pool) asksKeyOf(c criterion, i int) bool {
 		}
 	}
 	return false
+}
+
+// ofNounRe matches the words between an attribute and the noun it
+// qualifies when the noun follows it: "the size of the cache".
+var ofNounRe = regexp.MustCompile(`^(?:of|for|the|a|an)$`)
+
+// attributeNoun returns the stems of the noun an attribute word of c
+// qualifies: "page" of "the default page size of a new database",
+// "ssl session cache" of "the default size of HAProxy's SSL session
+// cache"; nil when c writes none after its attribute word.
+func attributeNoun(c criterion) []string {
+	var words []string
+	for _, f := range strings.Fields(strings.ToLower(stripTopicParen(c.text))) {
+		words = append(words, strings.Trim(f, ",.;:?!\"'()[]“”‘’`"))
+	}
+	k := slices.IndexFunc(words, func(w string) bool { return attributeWords[text.Stem(w)] })
+	if k < 0 {
+		return nil
+	}
+	var out []string
+	skipped := false // past "of", "the", "a" after the attribute
+	for _, w := range words[k+1:] {
+		t := text.Stem(w)
+		switch {
+		case w == "":
+			continue
+		case attributeWords[t] || valueWords[t]:
+			if len(out) > 0 {
+				return out
+			}
+		case text.IsStopword(w) || whWords[w] || auxVerb[w]:
+			if len(out) > 0 || !ofNounRe.MatchString(w) {
+				return out // "the default in Quillstore" names a setting, not a noun
+			}
+			skipped = true
+		default:
+			if !slices.Contains(c.core, t) {
+				if len(out) > 0 || skipped {
+					return out
+				}
+				continue
+			}
+			out = append(out, t)
+		}
+	}
+	return out
 }

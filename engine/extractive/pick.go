@@ -92,7 +92,11 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			l := lead{stated: true}
 			if !quoted[first] {
 				l.sents = p.withCounterparts(p.bearing(c, len(sides) > 0, p.withExplanation(c, p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted))), sides)
-				if j := p.boxOfLead(c, first); j >= 0 && !quoted[j] && !slices.Contains(l.sents, j) {
+				j := p.boxOfLead(c, first)
+				if j < 0 {
+					j = p.valueOfEntry(c, first)
+				}
+				if j >= 0 && !quoted[j] && !slices.Contains(l.sents, j) {
 					l.sents = slices.Insert(l.sents, 1, j)
 					// The answer is this entry's: what other entries say
 					// bears on it only where they name it.
@@ -154,7 +158,8 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			if len(rest) < maxQuotesPerPart && !quoted[i] && ranked[si].relevant(i, restRelative) && p.answersTypeOf(sec, i) &&
 				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) && p.inScope(i, scopes[si]) &&
 				!p.ofOtherEntry(i, named[si]) &&
-				(len(stated[si]) == 0 || slices.ContainsFunc(stated[si], func(l int) bool { return p.sameEntry(i, l) })) {
+				(len(stated[si]) == 0 || slices.ContainsFunc(stated[si], func(l int) bool { return p.sameEntry(i, l) })) &&
+				slices.ContainsFunc(sec.criteria, func(c criterion) bool { return p.addsToAnswer(c, i, slices.Concat(all, rest), leadsOf(out.leads[si])) }) {
 				rest = append(rest, i)
 			}
 		}
@@ -191,6 +196,49 @@ func (p *pool) boxOfLead(c criterion, lead int) int {
 		}
 	}
 	return -1
+}
+
+// valueOfEntry is boxOfLead for an entry without a box, which states its
+// value in a sentence of its own: "The default value is 101, which is
+// enough …" in the entry whose description answers "How many headers …
+// by default?". -1 when the lead states a value itself or its entry none.
+func (p *pool) valueOfEntry(c criterion, lead int) int {
+	s := &p.sents[lead]
+	if s.label == "" || s.box || c.style == styleReason || s.hasNum && (statesValue(s.text) || givesValue(s.text)) {
+		return -1
+	}
+	// An entry without a box states its value in a sentence of its own:
+	// "The default value is 101, which is enough …" in the entry whose
+	// description answers "How many headers … by default?".
+	for j := lead + 1; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
+		if p.statesAskedAttribute(c, j) {
+			return j
+		}
+	}
+	for j := lead - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].label == s.label; j-- {
+		if p.statesAskedAttribute(c, j) {
+			return j
+		}
+	}
+	return -1
+}
+
+// lendsValue reports whether the entry sentence i describes states the
+// value c asks in a sentence that could not lead on its own ("The default
+// value is 101" names nothing asked): i leads, and that sentence follows.
+func (p *pool) lendsValue(c criterion, r ranking, i int) bool {
+	j := p.valueOfEntry(c, i)
+	return j >= 0 && !r.evidenceFor(p, c, j)
+}
+
+// statesAskedAttribute reports whether sentence j states, with a figure,
+// an attribute c asks for by name ("The default value is 101").
+func (p *pool) statesAskedAttribute(c criterion, j int) bool {
+	t := &p.sents[j]
+	if t.box || !t.hasNum || !statesValue(t.text) && !givesValue(t.text) {
+		return false
+	}
+	return slices.ContainsFunc(c.core, func(w string) bool { return attributeWords[w] && t.set[w] })
 }
 
 // boxKey names an entry of one page: its page and its label.
@@ -347,20 +395,25 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 // typedLead returns the candidate that states the value c asks for most
 // directly, and its answerTier; -1 when none has the asked form.
 func (p *pool) typedLead(c criterion, r ranking, cands []int) (int, int) {
-	typed, tier, cover := -1, 0, 0.0
+	typed, tier, cover, lent := -1, 0, 0.0, false
 	for _, i := range cands {
 		if !r.evidenceFor(p, c, i) {
 			continue
 		}
 		// Of two sentences stating a value as directly, the one that
 		// says more of what is asked: "a maximum database size of about
-		// 281 terabytes" over "the minimum size database is one page".
-		t, cv := p.answerTier(c, i), p.coverageWith(c.core, i, nil)
-		if t < 2 && p.boxOfLead(c, i) >= 0 {
+		// 281 terabytes" over "the minimum size database is one page";
+		// and one that states it itself over one whose entry does.
+		t, cv, l := p.answerTier(c, i), p.coverageWith(c.core, i, nil), false
+		switch {
+		case t >= 2:
+		case p.boxOfLead(c, i) >= 0:
 			t = 2 // the box of the entry it describes states the value asked
+		case p.lendsValue(c, r, i):
+			t, l = 2, true // so does a sentence of that entry
 		}
-		if t > tier || t == tier && t >= 2 && cv > cover+1e-9 {
-			typed, tier, cover = i, t, cv
+		if t > tier || t == tier && t >= 2 && (lent && !l || l == lent && cv > cover+1e-9) {
+			typed, tier, cover, lent = i, t, cv, l
 		}
 	}
 	return typed, tier
@@ -523,7 +576,8 @@ func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted
 		}
 		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.isEvidence(c, i) || !p.answersType(c, i) ||
 			c.style == styleValue && namesAttribute(c) && !p.statesAttribute(c, i) ||
-			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) {
+			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) ||
+			r.scores[i] < r.scores[lead] && !p.addsToAnswer(c, i, out, out[:1]) {
 			continue
 		}
 		out = append(out, i)
@@ -996,5 +1050,83 @@ func (p *pool) inReadingOrder(picks []int) []int {
 		}
 		return sa.pos < sb.pos
 	})
+	return out
+}
+
+// A sentence beside a lead that states the answer in the form asked must
+// add to it: the report's length follows the evidence. It adds when it
+// says a word of the question no sentence quoted says, belongs to an
+// entry the question names, continues the lead (the next sentences of
+// its paragraph, its entry's prose), or scores above the lead. While no
+// lead states the answer in the form asked, what the lead's words cover
+// proves nothing, and the rest of the rules beside a lead decide.
+
+// addsToAnswer reports whether sentence i adds to the answer to c that
+// quoted (the sentences already quoted beside leads) give.
+func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
+	if p.addsTerm(c, i, quoted) || p.inNamedEntry(c, i) ||
+		!slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }) {
+		return true
+	}
+	for _, l := range leads {
+		if p.sents[l].label != "" && !p.sents[i].box && p.sameEntry(i, l) || p.continues(i, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// addsTerm reports whether sentence i says a word of c (or a word that
+// means the same) that none of quoted says; the question's setting ("…
+// in PostgreSQL") does not count.
+func (p *pool) addsTerm(c criterion, i int, quoted []int) bool {
+	has := func(j int, t string) bool {
+		s := &p.sents[j]
+		if s.set[t] || slices.Contains(text.Tokens(s.label), t) {
+			return true
+		}
+		return slices.ContainsFunc(c.meanings[t], func(m string) bool { return s.set[m] })
+	}
+	for _, t := range c.core {
+		if !p.context[t] && has(i, t) && !slices.ContainsFunc(quoted, func(j int) bool { return has(j, t) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// continueSpan is how many sentences after a lead, in its section, go on
+// with what it says.
+const continueSpan = 2
+
+// continues reports whether sentence i is one of the continueSpan
+// sentences after lead in its section.
+func (p *pool) continues(i, lead int) bool {
+	a, b := &p.sents[i], &p.sents[lead]
+	return a.src == b.src && a.section == b.section && a.pos > b.pos && a.pos-b.pos <= continueSpan
+}
+
+// givesAnswer reports whether lead l states the answer to c in the form
+// c asks for: the value asked (stated outright, in its entry's box or a
+// sentence of its entry), a cause, an instruction. A part of no
+// particular form has none to recognise.
+func (p *pool) givesAnswer(c criterion, l int) bool {
+	switch {
+	case c.style == styleValue || c.needsNum || c.enum != "":
+		return p.answerTier(c, l) >= 2 || p.sents[l].box || p.boxOfLead(c, l) >= 0 || p.valueOfEntry(c, l) >= 0
+	case c.style == stylePlain:
+		return false
+	}
+	return p.styled(c, l) > 1
+}
+
+// leadsOf returns the lead sentence of each part that has one.
+func leadsOf(ls []lead) []int {
+	var out []int
+	for _, l := range ls {
+		if len(l.sents) > 0 {
+			out = append(out, l.sents[0])
+		}
+	}
 	return out
 }

@@ -14,9 +14,9 @@ import (
 
 // Bounds that keep the engine's work proportional to what it can use.
 const (
-	maxSourceBytes = 400_000 // of one source's text
-	maxSourceSents = 3_000   // quotable sentences kept per source
-	maxPoolSents   = 40_000  // quotable sentences kept in all
+	maxSourceBytes = 2_200_000 // of one source's text: above extract's bound, a manual's one-page reference
+	maxSourceSents = 25_000    // quotable sentences kept per source
+	maxPoolSents   = 60_000    // quotable sentences kept in all
 	minQuoteWords  = 5
 	maxQuoteWords  = 70
 	maxQuoteBytes  = 600

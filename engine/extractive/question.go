@@ -110,6 +110,11 @@ func analyse(msg string) question {
 		q.ask = strings.Join(asks, " ")
 		body = strings.TrimRight(q.ask, "?.! ")
 	}
+	if moved, ok := moveFronted(body); ok {
+		// "By default, how many …?" asks "how many …, by default?".
+		body = moved
+		q.ask = moved + "?"
+	}
 	q.kind = kindOf(body)
 	if sides, aspect := comparison(body); len(sides) == 2 {
 		q.kind = kindCompare
@@ -409,6 +414,38 @@ func splitConjunctions(s string) []string {
 	}
 	out = append(out, strings.Join(fields[start:], " "))
 	return out
+}
+
+// moveFronted moves a phrase written before the question word to the end
+// of the question: "By default, how many headers …" → "how many headers
+// …, by default". Such a phrase ("By default", "On Debian", "After a
+// reboot") is a few words opening on a function word and asking nothing;
+// it qualifies the question rather than being a part of its own.
+func moveFronted(s string) (string, bool) {
+	i := strings.Index(s, ",")
+	if i <= 0 {
+		return s, false
+	}
+	head, rest := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
+	f := strings.Fields(head)
+	if len(f) == 0 || len(f) > 4 || !text.IsStopword(strings.ToLower(f[0])) {
+		return s, false
+	}
+	for _, w := range f {
+		if w = strings.ToLower(w); whWords[w] || auxVerb[w] {
+			return s, false
+		}
+	}
+	if first := strings.ToLower(firstWord(rest)); !whWords[first] && !auxVerb[first] {
+		return s, false
+	}
+	head = strings.ToLower(head[:1]) + head[1:]
+	if k := strings.LastIndex(rest, " ("); k > 0 && strings.HasSuffix(rest, ")") {
+		// "… in its cache (max-ncache-ttl)": the name in parentheses
+		// stays last, where it names the topic.
+		return capitalise(rest[:k]) + ", " + head + rest[k:], true
+	}
+	return capitalise(rest) + ", " + head, true
 }
 
 // isVerbPhrase guesses whether a phrase after "and" continues the same

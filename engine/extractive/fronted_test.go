@@ -1,0 +1,109 @@
+package extractive
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/quarryhq/quarry/research"
+)
+
+// A phrase written before the question word qualifies the question: it is
+// no part of its own, and the question it opens is asked with it.
+func TestFrontedPhraseQualifiesTheQuestion(t *testing.T) {
+	for _, tc := range []struct{ msg, ask string }{
+		{"By default, how many headers can a request carry before Tallyproxy rejects it?", "How many headers can a request carry before Tallyproxy rejects it, by default?"},
+		{"By default, how long does the cache keep negative answers (max-neg-ttl)?", "How long does the cache keep negative answers, by default (max-neg-ttl)?"},
+		{"On Debian, which port does the daemon listen on?", "Which port does the daemon listen on, on Debian?"},
+		// Not a phrase before a question word: left as written.
+		{"What is the default port, and how do I change it?", "What is the default port, and how do I change it?"},
+		{"Tallyproxy and Tallyweb, how do they differ?", "Tallyproxy and Tallyweb, how do they differ?"},
+	} {
+		q := analyse(tc.msg)
+		if q.ask != tc.ask {
+			t.Errorf("analyse(%q).ask = %q, want %q", tc.msg, q.ask, tc.ask)
+		}
+		if strings.HasPrefix(tc.msg, "By default") && len(q.clauses) != 1 {
+			t.Errorf("analyse(%q) splits into %q: the opening phrase is no part of its own", tc.msg, q.clauses)
+		}
+	}
+}
+
+// referencePage documents a proxy's tuning keywords one section per
+// keyword, with no key/value box: each states its default in a sentence of
+// its own ("The default value is …"), which names nothing the question
+// asks.
+const referencePage = "3.2. Performance tuning\n\n" +
+	"tune.http.logurilen <number>\n\n" +
+	"Sets the maximum length of request URI in logs. This prevents truncating long request URIs with valuable query strings in log lines. The default value is 1024.\n\n" +
+	"tune.http.maxhdr <number>\n\n" +
+	"Sets the maximum number of headers in a request. When a request comes with a number of headers greater than this value (including the first line), it is rejected with a \"400 Bad Request\" status code. " +
+	"The default value is 101, which is enough for all usages, considering that the widely deployed servers use the same limit. " +
+	"It can be useful to push this limit further to temporarily allow a buggy application to work by the time it gets fixed.\n\n" +
+	"tune.idle-pool.shared { on | off }\n\n" +
+	"Enables ('on') or disables ('off') sharing of idle connection pools between threads for a same server. The default is to share them between threads.\n"
+
+// A question that does not name the keyword is answered by the entry that
+// describes what it asks, with that entry's own statement of the value —
+// not by another entry's "The default value is 1024".
+func TestValueStatedInTheEntrysOwnSentence(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Configuration Manual — Tallyproxy", Text: referencePage}}
+	_, md := synthesize(t, "By default, how many headers can an HTTP request carry before Tallyproxy rejects it with a 400 error?", src, research.DepthStandard)
+	got := answerTo(md, 0)
+	if !strings.Contains(got, "When a request comes with a number of headers greater than this value") || !strings.Contains(got, "The default value is 101") {
+		t.Errorf("the Summary does not give the headers entry with its default:\n%s", md)
+	}
+	if strings.Contains(md, "1024") {
+		t.Errorf("another entry's default is quoted:\n%s", md)
+	}
+}
+
+// A lead that states the answer in the form asked (here the command) is
+// the answer: a sentence further on that shares the question's words but
+// adds none of its own is left out.
+func TestNothingBesideAStatedAnswer(t *testing.T) {
+	page := "Standalone modules\n\n" +
+		"Tallyc has always emitted a module together with its loader script. " +
+		"To emit a standalone module without the loader script, run:\n\n" +
+		"tallyc -O3 add.c -o add.mod -s STANDALONE\n\n" +
+		"The module then runs by itself in any runtime that supports the standard interface.\n\n" +
+		"Loading it yourself\n\n" +
+		"One nice thing about a standalone module is that you can write a custom loader script for it, which can be very small. " +
+		"Okay, so far so good: Tallyc can emit a module with its loader script as it always did, and now it can also emit a standalone module by itself. " +
+		"A standalone module without a loader script is easier to ship in a package."
+	src := []research.Source{{ID: "S1", Title: "Standalone modules in Tallyc", Text: page}}
+	_, md := synthesize(t, "How do you make Tallyc emit a standalone module without its loader script?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "tallyc -O3 add.c -o add.mod -s STANDALONE") {
+		t.Fatalf("the Summary does not give the command:\n%s", md)
+	}
+	for _, extra := range []string{"so far so good", "easier to ship", "custom loader script"} {
+		if strings.Contains(md, extra) {
+			t.Errorf("a sentence that adds nothing to the command is quoted (%q):\n%s", extra, md)
+		}
+	}
+}
+
+// attributeNoun finds the noun an attribute qualifies, before or after
+// it, not the question's setting.
+func TestAttributeNoun(t *testing.T) {
+	for q, want := range map[string][]string{
+		"What is the default page size of a new database?":                {"page"},
+		"What is the default size of the session cache?":                  {"session", "cach"},
+		"Which transaction isolation level is the default in Quillstore?": nil,
+		"What is the maximum length of an identifier?":                    {"identifi"},
+	} {
+		c := newCriterion(q, "", nil, nil)
+		if got := attributeNoun(c); !slices.Equal(got, want) {
+			t.Errorf("attributeNoun(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// A one-page reference of a megabyte and more is read to its end: the
+// entry asked about may be its last.
+func TestLongReferenceReadToItsEnd(t *testing.T) {
+	_, md := synthesize(t, "By default, how many headers can an HTTP request carry before Tallyproxy rejects it with a 400 error?", []research.Source{longReference()}, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "The default value is 101") {
+		t.Errorf("the last entry of a long reference is not read:\n%s", md)
+	}
+}
