@@ -104,10 +104,15 @@ func followUps(spec research.TaskSpec, uncovered []string, req engine.HeartbeatR
 		variants[i] = queryVariants(c, goal)
 		if len(req.Empty) > 0 {
 			// A search already listed nothing: this engine wants every
-			// word found, so the short queries go first.
+			// word found, so the short queries go first, after the
+			// query without the words every empty search had (a word the
+			// index does not hold, or cannot match as written).
 			slices.SortStableFunc(variants[i], func(a, b string) int {
 				return len(strings.Fields(a)) - len(strings.Fields(b))
 			})
+			if q := withoutWords(variants[i], sharedWords(req.Empty)); q != "" && len(req.Empty) >= 2 {
+				variants[i] = append([]string{q}, variants[i]...)
+			}
 		}
 	}
 	var out []research.ActionSpec
@@ -135,6 +140,43 @@ func followUps(spec research.TaskSpec, uncovered []string, req engine.HeartbeatR
 		}
 	}
 	return out
+}
+
+// sharedWords returns the words, lower case and unquoted, that every one
+// of queries holds.
+func sharedWords(queries []string) map[string]bool {
+	var shared map[string]bool
+	for _, q := range queries {
+		have := map[string]bool{}
+		for _, w := range strings.Fields(q) {
+			if w = strings.ToLower(strings.Trim(w, `"`)); w != "" && (shared == nil || shared[w]) {
+				have[w] = true
+			}
+		}
+		shared = have
+	}
+	return shared
+}
+
+// withoutWords returns the longest of variants with the words of drop
+// removed, when that leaves two words or more; "" otherwise.
+func withoutWords(variants []string, drop map[string]bool) string {
+	if len(drop) == 0 {
+		return ""
+	}
+	best := ""
+	for _, v := range variants {
+		var kept []string
+		for _, w := range strings.Fields(v) {
+			if !drop[strings.ToLower(strings.Trim(w, `"`))] {
+				kept = append(kept, strings.Trim(w, `"`))
+			}
+		}
+		if q := strings.Join(kept, " "); len(kept) >= 2 && len(kept) < len(strings.Fields(v)) && len(q) > len(best) {
+			best = q
+		}
+	}
+	return best
 }
 
 // queryVariants are the searches that could find evidence for criterion c,

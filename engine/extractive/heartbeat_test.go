@@ -168,3 +168,25 @@ func TestHeartbeatShortQueriesFirstAfterAnEmptyResultsPage(t *testing.T) {
 			short.Actions[0].Query, n, long.Actions[0].Query, m)
 	}
 }
+
+// When every search so far listed nothing, and each held the same words
+// (a name the search program cannot match as written), the next search
+// leaves them out rather than failing the run for want of a page.
+func TestHeartbeatDropsTheWordsOfEveryEmptySearch(t *testing.T) {
+	e := New()
+	q := "Why did the sky above São Paulo go dark in the middle of the day?"
+	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: q, Budget: research.Presets()[research.DepthStandard]})
+	req := engine.HeartbeatRequest{Spec: spec, Done: spec.Actions, Batch: 1, Budget: spec.Budget, MaxNew: 3}
+	for _, a := range spec.Actions {
+		req.Empty = append(req.Empty, a.Query)
+	}
+	req.Empty = append(req.Empty, "São Paulo", `"São Paulo" sky`)
+	dec, _, err := e.Heartbeat(context.Background(), req)
+	if err != nil || len(dec.Actions) == 0 {
+		t.Fatalf("heartbeat: %+v, %v", dec, err)
+	}
+	first := dec.Actions[0].Query
+	if strings.Contains(first, "São") || strings.Contains(first, "Paulo") || len(strings.Fields(first)) < 2 {
+		t.Errorf("after searches that all held São Paulo listed nothing, the first follow-up is %q", first)
+	}
+}
