@@ -27,6 +27,7 @@
 #   debref       bench/answers/debref.tsv        debian-reference-en html (held out, written 2026-11-26 before any run) namazu
 #   haproxy      bench/answers/haproxy.tsv      haproxy-doc html (held out, written 2026-11-26 before any run)          namazu
 #   proftpd      bench/answers/proftpd.tsv      proftpd-doc html (held out, written 2026-11-26 before any run)          htdig
+#   cups         bench/answers/cups.tsv         cups-server-common help pages (held out, written 2026-11-26 before any run)  pagefind (Pagefind UI, JavaScript; npx pagefind)
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -46,7 +47,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -68,6 +69,7 @@ SETS=(
 	"debref bench/answers/debref.tsv /usr/share/debian-reference namazu"
 	"haproxy bench/answers/haproxy.tsv /usr/share/doc/haproxy/html namazu"
 	"proftpd bench/answers/proftpd.tsv /usr/share/doc/proftpd-doc htdig"
+	"cups bench/answers/cups.tsv /usr/share/cups/doc-root/help pagefind"
 )
 chosen=()
 for s in "${SETS[@]}"; do
