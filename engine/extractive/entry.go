@@ -233,15 +233,32 @@ func commandTokens(title string) []string {
 
 // inSetting reports whether identifier n is the question's setting ("in
 // mod_ssl" of "the default of SSLSessionCacheTimeout in mod_ssl"): the
-// module that holds the entry, not the entry asked about.
+// module that holds the entry, or the product every page is about, not
+// the entry asked about.
 func (p *pool) inSetting(n string) bool {
 	toks := text.Tokens(n)
+	if len(toks) == 1 && p.inMostTitles(toks[0]) {
+		return true // the product the pages are titled with ("ProFTPD's") is the setting too
+	}
 	for _, t := range toks {
 		if !p.context[t] {
 			return false
 		}
 	}
 	return len(toks) > 0
+}
+
+// inMostTitles reports whether token t is in the titles of half the
+// pool's pages or more, two at least: the product a manual's pages are
+// titled with ("ProFTPD module mod_xfer").
+func (p *pool) inMostTitles(t string) bool {
+	n := 0
+	for _, d := range p.docs {
+		if d.title[t] {
+			n++
+		}
+	}
+	return n >= 2 && 2*n >= len(p.docs)
 }
 
 // spelledShare is the share of the words a question asks with that an

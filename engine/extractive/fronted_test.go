@@ -15,6 +15,9 @@ func TestFrontedPhraseQualifiesTheQuestion(t *testing.T) {
 		{"By default, how many headers can a request carry before Tallyproxy rejects it?", "How many headers can a request carry before Tallyproxy rejects it, by default?"},
 		{"By default, how long does the cache keep negative answers (max-neg-ttl)?", "How long does the cache keep negative answers, by default (max-neg-ttl)?"},
 		{"On Debian, which port does the daemon listen on?", "Which port does the daemon listen on, on Debian?"},
+		// A condition before the question, however many "and"s it holds.
+		{"If a download stalls and no bytes move, how many seconds does the server wait?", "How many seconds does the server wait, if a download stalls and no bytes move?"},
+		{"When I kill its processes with kill -9, how often is the scoreboard cleaned?", "How often is the scoreboard cleaned, when I kill its processes with kill -9?"},
 		// Not a phrase before a question word: left as written.
 		{"What is the default port, and how do I change it?", "What is the default port, and how do I change it?"},
 		{"Tallyproxy and Tallyweb, how do they differ?", "Tallyproxy and Tallyweb, how do they differ?"},
@@ -23,7 +26,7 @@ func TestFrontedPhraseQualifiesTheQuestion(t *testing.T) {
 		if q.ask != tc.ask {
 			t.Errorf("analyse(%q).ask = %q, want %q", tc.msg, q.ask, tc.ask)
 		}
-		if strings.HasPrefix(tc.msg, "By default") && len(q.clauses) != 1 {
+		if (strings.HasPrefix(tc.msg, "By default") || strings.HasPrefix(tc.msg, "If")) && len(q.clauses) != 1 {
 			t.Errorf("analyse(%q) splits into %q: the opening phrase is no part of its own", tc.msg, q.clauses)
 		}
 	}
@@ -34,6 +37,8 @@ func TestFrontedPhraseQualifiesTheQuestion(t *testing.T) {
 // its own ("The default value is …"), which names nothing the question
 // asks.
 const referencePage = "3.2. Performance tuning\n\n" +
+	"tune.bufsize <number>\n\n" +
+	"Sets the buffer size to this size (in bytes). If an HTTP request is larger than (tune.bufsize - tune.maxrewrite), Tallyproxy will return HTTP 400 (Bad Request) error. The default value is 16384 and can be changed at build time.\n\n" +
 	"tune.http.logurilen <number>\n\n" +
 	"Sets the maximum length of request URI in logs. This prevents truncating long request URIs with valuable query strings in log lines. The default value is 1024.\n\n" +
 	"tune.http.maxhdr <number>\n\n" +
@@ -53,7 +58,7 @@ func TestValueStatedInTheEntrysOwnSentence(t *testing.T) {
 	if !strings.Contains(got, "When a request comes with a number of headers greater than this value") || !strings.Contains(got, "The default value is 101") {
 		t.Errorf("the Summary does not give the headers entry with its default:\n%s", md)
 	}
-	if strings.Contains(md, "1024") {
+	if strings.Contains(md, "1024") || strings.Contains(md, "16384") {
 		t.Errorf("another entry's default is quoted:\n%s", md)
 	}
 }
@@ -105,5 +110,26 @@ func TestLongReferenceReadToItsEnd(t *testing.T) {
 	_, md := synthesize(t, "By default, how many headers can an HTTP request carry before Tallyproxy rejects it with a 400 error?", []research.Source{longReference()}, research.DepthStandard)
 	if !strings.Contains(answerTo(md, 0), "The default value is 101") {
 		t.Errorf("the last entry of a long reference is not read:\n%s", md)
+	}
+}
+
+// The product a manual's pages are titled with ("TallyFTPD module
+// mod_xfer") is the setting of a question that names it, not an entry
+// the answer must name: "What is the longest command TallyFTPD accepts
+// by default?" is answered by the entry that never writes "TallyFTPD".
+func TestProductNameIsTheSetting(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "TallyFTPD module mod_core", Text: "The mod_core module of TallyFTPD handles the core settings of every FTP client session.\n\nDirectives\n\nCommandBufferSize\n\nSyntax: CommandBufferSize size\nDefault: CommandBufferSize 512\nContext: server config\nModule: mod_core\n\n" +
+			"The CommandBufferSize directive controls the maximum command size (in bytes) permitted to be sent to the server. This allows you to effectively control the longest command the server may accept.\n\n" +
+			"DebugLevel\n\nSyntax: DebugLevel level\nDefault: DebugLevel 0\nContext: server config\nModule: mod_core\n\nThe DebugLevel directive configures the debugging level the server will use when logging.\n"},
+		{ID: "S2", Title: "TallyFTPD module mod_xfer", Text: "The mod_xfer module of TallyFTPD handles the file transfers of FTP clients.\n\nDirectives\n\nTimeoutStalled\n\nSyntax: TimeoutStalled seconds\nDefault: 3600 seconds\nContext: server config\nModule: mod_xfer\n\n" +
+			"The TimeoutStalled directive sets the maximum number of seconds a data connection can exist but have no actual data transferred.\n"},
+		{ID: "S4", Title: "TallyFTPD: Logging", Text: "Logging\n\nTallyFTPD writes its log to syslog unless told otherwise, one line per FTP client event.\n"},
+		{ID: "S5", Title: "TallyFTPD: Virtual hosts", Text: "Virtual hosts\n\nTallyFTPD serves several hosts to FTP clients from one daemon, each in its own section of the configuration.\n"},
+		{ID: "S3", Title: "TallyFTPD: Frequently Asked Questions", Text: "Questions\n\nTallyFTPD is an FTP server for Unix systems, configured in one file.\n"},
+	}
+	_, md := synthesize(t, "What is the longest command, in bytes, that TallyFTPD accepts from an FTP client by default?", src, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "512") {
+		t.Errorf("the Summary does not give CommandBufferSize's default:\n%s", md)
 	}
 }

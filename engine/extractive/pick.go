@@ -395,7 +395,7 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 // typedLead returns the candidate that states the value c asks for most
 // directly, and its answerTier; -1 when none has the asked form.
 func (p *pool) typedLead(c criterion, r ranking, cands []int) (int, int) {
-	typed, tier, cover, lent := -1, 0, 0.0, false
+	typed, tier, cover, lent, counts := -1, 0, 0.0, false, false
 	for _, i := range cands {
 		if !r.evidenceFor(p, c, i) {
 			continue
@@ -412,8 +412,10 @@ func (p *pool) typedLead(c criterion, r ranking, cands []int) (int, int) {
 		case p.lendsValue(c, r, i):
 			t, l = 2, true // so does a sentence of that entry
 		}
-		if t > tier || t == tier && t >= 2 && (lent && !l || l == lent && cv > cover+1e-9) {
-			typed, tier, cover, lent = i, t, cv, l
+		// "How many headers …" is answered by a sentence about headers.
+		n := c.counted == "" || p.sents[i].set[c.counted]
+		if t > tier || t == tier && t >= 2 && (n && !counts || n == counts && (lent && !l || l == lent && cv > cover+1e-9)) {
+			typed, tier, cover, lent, counts = i, t, cv, l, n
 		}
 	}
 	return typed, tier

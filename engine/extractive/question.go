@@ -110,10 +110,13 @@ func analyse(msg string) question {
 		q.ask = strings.Join(asks, " ")
 		body = strings.TrimRight(q.ask, "?.! ")
 	}
-	if moved, ok := moveFronted(body); ok {
-		// "By default, how many …?" asks "how many …, by default?".
-		body = moved
-		q.ask = moved + "?"
+	fronted := ""
+	if main, head, ok := splitFronted(body); ok {
+		// "By default, how many …?" asks "how many …, by default?"; "If a
+		// download stalls, how long …?" asks "how long …, if a download
+		// stalls?", however many "and"s the condition holds.
+		body, fronted = main, head
+		q.ask = withFronted(main, head) + "?"
 	}
 	q.kind = kindOf(body)
 	if sides, aspect := comparison(body); len(sides) == 2 {
@@ -122,6 +125,11 @@ func analyse(msg string) question {
 		q.aspect = aspect
 	}
 	q.clauses = clauses(body)
+	if fronted != "" {
+		for k := range q.clauses {
+			q.clauses[k] = withFronted(q.clauses[k], fronted)
+		}
+	}
 	q.topic = topicOf(q)
 	q.subject = q.topic
 	if len(q.clauses) > 0 {
@@ -416,36 +424,54 @@ func splitConjunctions(s string) []string {
 	return out
 }
 
-// moveFronted moves a phrase written before the question word to the end
-// of the question: "By default, how many headers …" → "how many headers
-// …, by default". Such a phrase ("By default", "On Debian", "After a
-// reboot") is a few words opening on a function word and asking nothing;
-// it qualifies the question rather than being a part of its own.
-func moveFronted(s string) (string, bool) {
+// splitFronted splits off a phrase written before the question word:
+// "By default, how many headers …" → ("How many headers …", "by
+// default"). Such a phrase qualifies the question rather than being a
+// part of its own: a few words opening on a function word ("By default",
+// "On Debian", "After a reboot"), or a clause opening on a subordinator
+// ("If a download stalls and no bytes move", "When I kill it with
+// kill -9").
+func splitFronted(s string) (main, head string, ok bool) {
 	i := strings.Index(s, ",")
 	if i <= 0 {
-		return s, false
+		return s, "", false
 	}
 	head, rest := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
-	f := strings.Fields(head)
-	if len(f) == 0 || len(f) > 4 || !text.IsStopword(strings.ToLower(f[0])) {
-		return s, false
-	}
-	for _, w := range f {
-		if w = strings.ToLower(w); whWords[w] || auxVerb[w] {
-			return s, false
-		}
-	}
 	if first := strings.ToLower(firstWord(rest)); !whWords[first] && !auxVerb[first] {
-		return s, false
+		return s, "", false
 	}
-	head = strings.ToLower(head[:1]) + head[1:]
-	if k := strings.LastIndex(rest, " ("); k > 0 && strings.HasSuffix(rest, ")") {
-		// "… in its cache (max-ncache-ttl)": the name in parentheses
-		// stays last, where it names the topic.
-		return capitalise(rest[:k]) + ", " + head + rest[k:], true
+	f := strings.Fields(head)
+	if len(f) == 0 {
+		return s, "", false
 	}
-	return capitalise(rest) + ", " + head, true
+	lead := strings.ToLower(f[0])
+	switch {
+	case subordinators[lead] && len(f) <= maxFrontedClause:
+	case len(f) <= 4 && text.IsStopword(lead):
+		for _, w := range f {
+			if w = strings.ToLower(w); whWords[w] || auxVerb[w] {
+				return s, "", false
+			}
+		}
+	default:
+		return s, "", false
+	}
+	return capitalise(rest), strings.ToLower(head[:1]) + head[1:], true
+}
+
+// maxFrontedClause is the most words a condition written before a
+// question's question word may have.
+const maxFrontedClause = 20
+
+// withFronted writes a question part with the phrase that opened the
+// question after it, before a name in parentheses that closes it ("… in
+// its cache, by default (max-ncache-ttl)").
+func withFronted(part, head string) string {
+	part = strings.TrimRight(part, "?.! ")
+	if k := strings.LastIndex(part, " ("); k > 0 && strings.HasSuffix(part, ")") {
+		return part[:k] + ", " + head + part[k:]
+	}
+	return part + ", " + head
 }
 
 // isVerbPhrase guesses whether a phrase after "and" continues the same
