@@ -260,7 +260,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			last = i
 			continue
 		}
-		if lines, ok := columnBox(body, spans, i+1); ok && (isHeading(body, sp) || isNameLine(body, sp)) {
+		if lines, ok := columnBox(body, spans, i+1); ok && (isHeading(body, sp) || isNameLine(body, sp)) && !isTableRow(text.OneLine(sp.Text)) {
 			// "Port" over "type | default | mandatory" over "word | 514 |
 			// no": the entry's box written as a table of one row.
 			if isHeading(body, sp) {
@@ -329,7 +329,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			stacked = append(stacked, text.OneLine(sp.Text))
 			continue
 		}
-		if i+1 < len(spans) && isLabel(body, sp, spans[i+1]) {
+		if i+1 < len(spans) && isLabel(body, sp, spans[i+1]) && !dataRow {
 			// "--offline" / "Prevents Cargo from accessing the network":
 			// the description answers questions about the option it names.
 			label, labelEnd, inEntry = strings.Join(append(stacked, text.OneLine(sp.Text)), ", "), i, false
@@ -368,6 +368,11 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		if q == 0 && label != "" && startsLine(body, sp) && itemRe.MatchString(s) && len(strings.Fields(s)) >= 3 && len(s) <= maxQuoteBytes {
 			// "1 - Issue warning.": a short item of the entry's list of
 			// values, a statement about the entry.
+			q = itemQuality
+		}
+		if q == 0 && i > 0 && isTableRow(s) && isTableRow(text.OneLine(spans[i-1].Text)) && len(s) <= maxQuoteBytes {
+			// "crit | Critical conditions" under "emerg | Emergencies …":
+			// a row of a table is a statement of it, however short.
 			q = itemQuality
 		}
 		if q == 0 && p.joinsPrevious(body, spans, i, s, id, src, last, banned) {
