@@ -151,3 +151,22 @@ func TestRowsAmongRowsAreStatements(t *testing.T) {
 		}
 	}
 }
+
+// "How do X differ between A and B?" compares A and B; the sentence
+// about one side is answered by the nearest one of its paragraph about
+// the other, though neither opens with its side ("For directories, …").
+func TestDifferBetweenComparesTheSides(t *testing.T) {
+	if sides, aspect := comparison("How do the base permissions differ between newly created files and newly created directories"); !slices.Equal(sides, []string{"newly created files", "newly created directories"}) || aspect != "the base permissions" {
+		t.Errorf("comparison = %q, %q", sides, aspect)
+	}
+	page := "Umask\n\nThe Tallyftp daemon always starts with a base-mode of 0666 when creating files. " +
+		"Note that Umask can only take away permissions granted by the base-mode. " +
+		"This is a conscious security design decision. " +
+		"For directories, a different base-mode of 0777 is used. " +
+		"The umask used for directories can be configured with the second parameter of the Umask directive.\n"
+	src := []research.Source{{ID: "S1", Title: "Tallyftp: Umask", Text: page}}
+	_, md := synthesize(t, "How do the base permissions Tallyftp starts from before applying its Umask differ between newly created files and newly created directories?", src, research.DepthStandard)
+	if sum := answerTo(md, 0); !strings.Contains(sum, "0666") || !strings.Contains(sum, "0777") {
+		t.Errorf("the Summary does not give both base modes:\n%s", md)
+	}
+}

@@ -939,13 +939,17 @@ func (p *pool) withCounterparts(picks []int, sides []string) []int {
 		in[i] = true
 	}
 	out := append([]int(nil), picks...)
+	// What tells the sides apart: "files" and "directories" of "newly
+	// created files" and "newly created directories".
+	ownA := slices.DeleteFunc(slices.Clone(a), func(t string) bool { return slices.Contains(b, t) })
+	ownB := slices.DeleteFunc(slices.Clone(b), func(t string) bool { return slices.Contains(a, t) })
 	for _, i := range picks {
-		var other []string
+		var other, otherOwn, own []string
 		switch {
-		case p.opensWith(i, a) || p.labelIs(i, a):
-			other = b
-		case p.opensWith(i, b) || p.labelIs(i, b):
-			other = a
+		case p.opensWith(i, a) || p.labelIs(i, a) || p.mentionsOnly(i, ownA, ownB):
+			other, otherOwn, own = b, ownB, ownA
+		case p.opensWith(i, b) || p.labelIs(i, b) || p.mentionsOnly(i, ownB, ownA):
+			other, otherOwn, own = a, ownA, ownB
 		default:
 			continue
 		}
@@ -961,7 +965,7 @@ func (p *pool) withCounterparts(picks []int, sides []string) []int {
 		lo, hi := p.paragraphSpan(i)
 		best := -1
 		for j := lo; j < hi; j++ {
-			if j != i && p.opensWith(j, other) && (best < 0 || abs(j-i) < abs(best-i)) {
+			if j != i && (p.opensWith(j, other) || p.mentionsOnly(j, otherOwn, own)) && (best < 0 || abs(j-i) < abs(best-i)) {
 				best = j
 			}
 		}
@@ -971,6 +975,17 @@ func (p *pool) withCounterparts(picks []int, sides []string) []int {
 		}
 	}
 	return out
+}
+
+// mentionsOnly reports whether sentence i names side (its own words, set
+// apart from the other side's) and not the other: "For directories, a
+// different base-mode of 0777 is used." is about directories.
+func (p *pool) mentionsOnly(i int, side, other []string) bool {
+	s := &p.sents[i]
+	if len(side) == 0 || len(other) == 0 {
+		return false
+	}
+	return !slices.ContainsFunc(side, func(t string) bool { return !s.set[t] }) && !slices.ContainsFunc(other, func(t string) bool { return s.set[t] })
 }
 
 // labelIs reports whether sentence i is written under a label that is

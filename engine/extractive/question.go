@@ -50,11 +50,14 @@ var (
 	diffRe    = regexp.MustCompile(`(?i)\bdifferences?\s+between\s+(.+?)\s+and\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
 	// differsRe reads "what does A do differently from B", "how does A
 	// differ from B", "how is A different from B" as a comparison.
-	differsRe   = regexp.MustCompile(`(?i)^(?:how|what|in what ways?)\s+(?:does|do|is|are)\s+(.+?)\s+(?:do\s+differently|differ|different)\s+(?:from|than|to)\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
-	vsWordRe    = regexp.MustCompile(`(?i)\b(?:vs\.?|versus|compared)\b`)
-	clauseSepRe = regexp.MustCompile(`[?;]|\.\s`)
-	quotedRe    = regexp.MustCompile(`["“]([^"”]{2,60})["”]`)
-	versusRe    = regexp.MustCompile(`(?i)^(?:(?:what|which) is (?:better|faster|best)[,:]?\s+|should i use\s+)?(.+?)\s+(?:vs\.?|versus|or|compared (?:to|with))\s+(.+?)(?:\s+(?:for|in|on|when|regarding)\s+(.+))?$`)
+	differsRe = regexp.MustCompile(`(?i)^(?:how|what|in what ways?)\s+(?:does|do|is|are)\s+(.+?)\s+(?:do\s+differently|differ|different)\s+(?:from|than|to)\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
+	// differBetweenRe reads "how do X differ between A and B" as a
+	// comparison of A and B for X.
+	differBetweenRe = regexp.MustCompile(`(?i)^(?:how|in what ways?)\s+(?:does|do|did|would)\s+(.+?)\s+(?:differ|vary)\s+between\s+(.+?)\s+and\s+(.+?)$`)
+	vsWordRe        = regexp.MustCompile(`(?i)\b(?:vs\.?|versus|compared)\b`)
+	clauseSepRe     = regexp.MustCompile(`[?;]|\.\s`)
+	quotedRe        = regexp.MustCompile(`["“]([^"”]{2,60})["”]`)
+	versusRe        = regexp.MustCompile(`(?i)^(?:(?:what|which) is (?:better|faster|best)[,:]?\s+|should i use\s+)?(.+?)\s+(?:vs\.?|versus|or|compared (?:to|with))\s+(.+?)(?:\s+(?:for|in|on|when|regarding)\s+(.+))?$`)
 )
 
 func set(words string) map[string]bool {
@@ -219,6 +222,11 @@ func kindOf(s string) string {
 // comparison returns the two sides (and the aspect) of "A vs B",
 // "compare A and B", "difference between A and B".
 func comparison(s string) ([]string, string) {
+	if m := differBetweenRe.FindStringSubmatch(s); m != nil {
+		if a, b := trimSide(m[2]), trimSide(m[3]); a != "" && b != "" && len(strings.Fields(a)) <= 6 && len(strings.Fields(b)) <= 6 {
+			return []string{a, b}, strings.TrimSpace(m[1])
+		}
+	}
 	for _, re := range []*regexp.Regexp{compareRe, diffRe, differsRe, versusRe} {
 		m := re.FindStringSubmatch(s)
 		if m == nil {
