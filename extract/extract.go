@@ -56,6 +56,7 @@ func Extract(rawHTML []byte, pageURL string) (Page, error) {
 	// past a megabyte.
 	docParas, docH1, isDoc := documentationText(doc)
 	limitText(doc, maxDocText)
+	wrapLooseText(doc)
 	lists := announcedLists(doc)
 	paras, meta := mainParagraphs(doc, base, head)
 	paras = restoreLists(paras, lists)

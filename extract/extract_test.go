@@ -759,3 +759,36 @@ func TestLongReferencePageKeepsItsLastEntry(t *testing.T) {
 		t.Errorf("the reference's text is %d bytes and its last entry is %v; want it kept past 256 KiB", len(page.Text), strings.Contains(page.Text, "2999,"))
 	}
 }
+
+// A paragraph's text written straight after a <pre>, with no element of
+// its own (old hand-written pages), is read whole, its code spans in
+// place: the words between them are not lost.
+func TestLooseTextBetweenBlocksIsAParagraph(t *testing.T) {
+	raw := `<html><head><title>Tallyftp and NAT</title></head><body>
+<h2>Configuring Tallyftp behind NAT</h2>
+<p>First configure your installed tallyftp so that it works correctly from inside the NAT.  Then add the
+<code>MasqueradeAddress</code> directive to your configuration file to define the public name or IP address of the NAT.
+However, one big problem still exists: the passive connections will use ports from 1024 and up, which means that
+you must forward all ports 1024-65535 from the NAT to the server, and you have to allow many dangerous ports.
+For a good description of active versus passive data transfers, see:
+<pre>
+  <a href="http://example.com/ftp.html">http://example.com/ftp.html</a>
+</pre>
+To resolve this, simply use the <a href="mod_core.html#PassivePorts"><code>PassivePorts</code></a> directive
+in your <code>tallyftp.conf</code> to control what ports <code>tallyftp</code>
+will use for its passive data transfers:
+<pre>
+  PassivePorts 60000 65535
+</pre>
+Note that if the configured range of ports is too small, connecting clients may experience delays or be
+completely unable to operate when they request passive data transfers.
+</body></html>`
+	page, err := Extract([]byte(raw), "https://docs.example/howto/NAT.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "To resolve this, simply use the PassivePorts directive in your tallyftp.conf to control what ports tallyftp will use for its passive data transfers:"
+	if !strings.Contains(page.Text, want) {
+		t.Errorf("text lacks %q:\n%s", want, page.Text)
+	}
+}

@@ -50,6 +50,67 @@ func precleanDocument(doc *html.Node) {
 	}
 }
 
+// blockAtoms are the elements that lay out as blocks of their own.
+var blockAtoms = map[atom.Atom]bool{
+	atom.P: true, atom.Div: true, atom.Pre: true, atom.Ul: true, atom.Ol: true, atom.Dl: true, atom.Table: true,
+	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true, atom.Blockquote: true,
+	atom.Section: true, atom.Article: true, atom.Header: true, atom.Footer: true, atom.Nav: true, atom.Aside: true,
+	atom.Form: true, atom.Hr: true, atom.Main: true, atom.Figure: true, atom.Address: true, atom.Center: true,
+}
+
+// wrapLooseText gives a paragraph of its own to each run of text and inline
+// elements that sits directly in a block beside other blocks, as a browser
+// lays it out (an anonymous block): old hand-written pages put a
+// paragraph's text between a <pre> and the next <p> with no element of its
+// own, and an extractor that reads elements keeps the code spans of such a
+// run and drops the words between them ("To resolve this, simply use the
+// PassivePorts directive in your proftpd.conf to control …").
+func wrapLooseText(n *html.Node) {
+	if n.Type == html.ElementNode && (n.DataAtom == atom.Pre || n.DataAtom == atom.Code || n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.P) {
+		return
+	}
+	blocks, loose := false, false
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.ElementNode && blockAtoms[c.DataAtom]:
+			blocks = true
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
+			loose = true
+		}
+	}
+	if n.Type == html.ElementNode && blocks && loose && n.DataAtom != atom.Html && n.DataAtom != atom.Head {
+		var run []*html.Node
+		flush := func(before *html.Node) {
+			text := false
+			for _, r := range run {
+				text = text || r.Type == html.TextNode && strings.TrimSpace(r.Data) != "" || r.Type == html.ElementNode
+			}
+			if text {
+				p := &html.Node{Type: html.ElementNode, Data: "p", DataAtom: atom.P}
+				n.InsertBefore(p, before)
+				for _, r := range run {
+					n.RemoveChild(r)
+					p.AppendChild(r)
+				}
+			}
+			run = nil
+		}
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode && blockAtoms[c.DataAtom] || c.Type == html.CommentNode {
+				flush(c)
+			} else if c.Type == html.TextNode || c.Type == html.ElementNode && c.DataAtom != atom.Script && c.DataAtom != atom.Style {
+				run = append(run, c)
+			}
+			c = next
+		}
+		flush(nil)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		wrapLooseText(c)
+	}
+}
+
 // isCommentSection reports whether an element holds reader comments.
 func isCommentSection(n *html.Node) bool {
 	switch n.DataAtom {
