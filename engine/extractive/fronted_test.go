@@ -170,3 +170,18 @@ func TestDifferBetweenComparesTheSides(t *testing.T) {
 		t.Errorf("the Summary does not give both base modes:\n%s", md)
 	}
 }
+
+// An index's row names the section that tells, not what it tells.
+func TestIndexRowIsAPointer(t *testing.T) {
+	for s, want := range map[string]bool{
+		"| ZDOTDIR: | 15.6 Parameters Used By The Shell.":          true,
+		"AUTO_CD | 16.2.1 Changing Directories":                    true,
+		"Emerg: Emergencies (e.g. the system is unusable).":        false,
+		"The default page size is 4096 bytes.":                     false,
+		"990 | used as the default for the target release archive": false,
+	} {
+		if got := pointerRe.MatchString(s); got != want {
+			t.Errorf("pointerRe(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

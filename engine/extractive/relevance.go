@@ -71,7 +71,9 @@ const entryBoost = 1.5
 // it names ("Section 2 describes the steps …", "See the --depth option
 // for details", "… as described in chapter 4"): it names the asked words
 // without giving the answer.
-var pointerRe = regexp.MustCompile(`(?i)^(?:(?:section|chapter|appendix)\s+[\d.]+\s+(?:describes|explains|covers|shows|lists)|see\s)|\b(?:is|are)\s+(?:described|explained|covered|documented)\s+(?:in|below|above|later)\b`)
+// An index's row ("| ZDOTDIR: | 15.6 Parameters Used By The Shell.")
+// names the section that tells, not what it tells.
+var pointerRe = regexp.MustCompile(`(?i)^(?:(?:section|chapter|appendix)\s+[\d.]+\s+(?:describes|explains|covers|shows|lists)|see\s)|\b(?:is|are)\s+(?:described|explained|covered|documented)\s+(?:in|below|above|later)\b|\|\s*\d+(?:\.\d+)+\.?\s+[^|]*$`)
 
 // pointerWeight scales the score of a pointer sentence: below any sentence
 // that answers in its own words.
