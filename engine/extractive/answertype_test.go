@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,5 +141,19 @@ func TestWhyAnsweredByAConsequence(t *testing.T) {
 	_, md := synthesize(t, "Why should you be careful when making spool_size_limit small in Tallymail?", src, research.DepthStandard)
 	if got := sectionOf(md, "Summary"); !strings.Contains(got, "will result in the loss of bounce notices") {
 		t.Errorf("the consequence that answers why is not quoted:\n%s", md)
+	}
+}
+
+func TestAttributeNoun(t *testing.T) {
+	for q, want := range map[string][]string{
+		"What is the default page size of a new database?":                {"page"},
+		"What is the default size of the session cache?":                  {"session", "cach"},
+		"Which transaction isolation level is the default in Quillstore?": nil,
+		"What is the maximum length of an identifier?":                    {"identifi"},
+	} {
+		c := newCriterion(q, "", nil, nil)
+		if got := attributeNoun(c); !slices.Equal(got, want) {
+			t.Errorf("attributeNoun(%q) = %q, want %q", q, got, want)
+		}
 	}
 }

@@ -550,3 +550,18 @@ func TestEntryOfALongerSettingIsNotQuoted(t *testing.T) {
 		t.Errorf("cache.sizeLimit's default is quoted for cache.size:\n%s", md)
 	}
 }
+
+func TestRowsAmongRowsAreStatements(t *testing.T) {
+	page := "SyslogLevel\n\nSyntax: SyslogLevel level\nDefault: SyslogLevel notice\nContext: server config\n\n" +
+		"The SyslogLevel directive adjusts the verbosity of the messages recorded via syslog. The following levels are available, in order of decreasing significance:\n\n" +
+		"Level | Description\n\nemerg | Emergencies (e.g. the system is unusable)\n\nalert | Action must be taken immediately\n\ncrit | Critical conditions\n\n" +
+		"error | Error conditions\n\nwarn | Warning conditions\n\nnotice | Normal but significant conditions\n\ninfo | Informational\n\ndebug | Debug-level messages\n\n" +
+		"See also the Log Levels docs.\n"
+	p := docPool([2]string{"Tallyftp module mod_core", page})
+	for _, row := range []string{"Emerg:", "Crit: Critical conditions", "Warn: Warning conditions", "Notice: Normal but significant conditions", "Info: Informational", "Debug: Debug-level messages"} {
+		i := sentenceIndex(t, p, row)
+		if s := p.sents[i]; !s.row || strings.Contains(s.label, "|") {
+			t.Errorf("%q: row %v, label %q; want a row of SyslogLevel's table", row, s.row, s.label)
+		}
+	}
+}

@@ -110,3 +110,51 @@ func TestCamelCaseEntryUnderItsHeading(t *testing.T) {
 		t.Errorf("another entry's paragraph is quoted:\n%s", md)
 	}
 }
+
+const referencePage = "3.2. Performance tuning\n\n" +
+	"tune.bufsize <number>\n\n" +
+	"Sets the buffer size to this size (in bytes). If an HTTP request is larger than (tune.bufsize - tune.maxrewrite), Tallyproxy will return HTTP 400 (Bad Request) error. The default value is 16384 and can be changed at build time.\n\n" +
+	"tune.http.logurilen <number>\n\n" +
+	"Sets the maximum length of request URI in logs. This prevents truncating long request URIs with valuable query strings in log lines. The default value is 1024.\n\n" +
+	"tune.http.maxhdr <number>\n\n" +
+	"Sets the maximum number of headers in a request. When a request comes with a number of headers greater than this value (including the first line), it is rejected with a \"400 Bad Request\" status code. " +
+	"The default value is 101, which is enough for all usages, considering that the widely deployed servers use the same limit. " +
+	"It can be useful to push this limit further to temporarily allow a buggy application to work by the time it gets fixed.\n\n" +
+	"tune.idle-pool.shared { on | off }\n\n" +
+	"Enables ('on') or disables ('off') sharing of idle connection pools between threads for a same server. The default is to share them between threads.\n"
+
+func TestValueStatedInTheEntrysOwnSentence(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Configuration Manual — Tallyproxy", Text: referencePage}}
+	_, md := synthesize(t, "By default, how many headers can an HTTP request carry before Tallyproxy rejects it with a 400 error?", src, research.DepthStandard)
+	got := answerTo(md, 0)
+	if !strings.Contains(got, "When a request comes with a number of headers greater than this value") || !strings.Contains(got, "The default value is 101") {
+		t.Errorf("the Summary does not give the headers entry with its default:\n%s", md)
+	}
+	if strings.Contains(md, "1024") || strings.Contains(md, "16384") {
+		t.Errorf("another entry's default is quoted:\n%s", md)
+	}
+}
+
+func TestLongReferenceReadToItsEnd(t *testing.T) {
+	_, md := synthesize(t, "By default, how many headers can an HTTP request carry before Tallyproxy rejects it with a 400 error?", []research.Source{longReference()}, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "The default value is 101") {
+		t.Errorf("the last entry of a long reference is not read:\n%s", md)
+	}
+}
+
+func TestProductNameIsTheSetting(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "TallyFTPD module mod_core", Text: "The mod_core module of TallyFTPD handles the core settings of every FTP client session.\n\nDirectives\n\nCommandBufferSize\n\nSyntax: CommandBufferSize size\nDefault: CommandBufferSize 512\nContext: server config\nModule: mod_core\n\n" +
+			"The CommandBufferSize directive controls the maximum command size (in bytes) permitted to be sent to the server. This allows you to effectively control the longest command the server may accept.\n\n" +
+			"DebugLevel\n\nSyntax: DebugLevel level\nDefault: DebugLevel 0\nContext: server config\nModule: mod_core\n\nThe DebugLevel directive configures the debugging level the server will use when logging.\n"},
+		{ID: "S2", Title: "TallyFTPD module mod_xfer", Text: "The mod_xfer module of TallyFTPD handles the file transfers of FTP clients.\n\nDirectives\n\nTimeoutStalled\n\nSyntax: TimeoutStalled seconds\nDefault: 3600 seconds\nContext: server config\nModule: mod_xfer\n\n" +
+			"The TimeoutStalled directive sets the maximum number of seconds a data connection can exist but have no actual data transferred.\n"},
+		{ID: "S4", Title: "TallyFTPD: Logging", Text: "Logging\n\nTallyFTPD writes its log to syslog unless told otherwise, one line per FTP client event.\n"},
+		{ID: "S5", Title: "TallyFTPD: Virtual hosts", Text: "Virtual hosts\n\nTallyFTPD serves several hosts to FTP clients from one daemon, each in its own section of the configuration.\n"},
+		{ID: "S3", Title: "TallyFTPD: Frequently Asked Questions", Text: "Questions\n\nTallyFTPD is an FTP server for Unix systems, configured in one file.\n"},
+	}
+	_, md := synthesize(t, "What is the longest command, in bytes, that TallyFTPD accepts from an FTP client by default?", src, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "512") {
+		t.Errorf("the Summary does not give CommandBufferSize's default:\n%s", md)
+	}
+}

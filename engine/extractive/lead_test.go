@@ -172,3 +172,39 @@ func TestShortTableRowsAreStatements(t *testing.T) {
 		t.Errorf("the Summary does not quote the row that answers:\n%s", md)
 	}
 }
+
+func TestNothingBesideAStatedAnswer(t *testing.T) {
+	page := "Standalone modules\n\n" +
+		"Tallyc has always emitted a module together with its loader script. " +
+		"To emit a standalone module without the loader script, run:\n\n" +
+		"tallyc -O3 add.c -o add.mod -s STANDALONE\n\n" +
+		"The module then runs by itself in any runtime that supports the standard interface.\n\n" +
+		"Loading it yourself\n\n" +
+		"One nice thing about a standalone module is that you can write a custom loader script for it, which can be very small. " +
+		"Okay, so far so good: Tallyc can emit a module with its loader script as it always did, and now it can also emit a standalone module by itself. " +
+		"A standalone module without a loader script is easier to ship in a package."
+	src := []research.Source{{ID: "S1", Title: "Standalone modules in Tallyc", Text: page}}
+	_, md := synthesize(t, "How do you make Tallyc emit a standalone module without its loader script?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "tallyc -O3 add.c -o add.mod -s STANDALONE") {
+		t.Fatalf("the Summary does not give the command:\n%s", md)
+	}
+	for _, extra := range []string{"so far so good", "easier to ship", "custom loader script"} {
+		if strings.Contains(md, extra) {
+			t.Errorf("a sentence that adds nothing to the command is quoted (%q):\n%s", extra, md)
+		}
+	}
+}
+
+func TestIndexRowIsAPointer(t *testing.T) {
+	for s, want := range map[string]bool{
+		"| ZDOTDIR: | 15.6 Parameters Used By The Shell.":          true,
+		"AUTO_CD | 16.2.1 Changing Directories":                    true,
+		"Emerg: Emergencies (e.g. the system is unusable).":        false,
+		"The default page size is 4096 bytes.":                     false,
+		"990 | used as the default for the target release archive": false,
+	} {
+		if got := pointerRe.MatchString(s); got != want {
+			t.Errorf("pointerRe(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

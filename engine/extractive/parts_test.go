@@ -2,6 +2,7 @@ package extractive
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -338,5 +339,43 @@ func TestAnnouncedListFoundAwayFromThePicks(t *testing.T) {
 		if !strings.Contains(md, c) {
 			t.Errorf("the list leaves out %q:\n%s", c, md)
 		}
+	}
+}
+
+func TestFrontedPhraseQualifiesTheQuestion(t *testing.T) {
+	for _, tc := range []struct{ msg, ask string }{
+		{"By default, how many headers can a request carry before Tallyproxy rejects it?", "How many headers can a request carry before Tallyproxy rejects it, by default?"},
+		{"By default, how long does the cache keep negative answers (max-neg-ttl)?", "How long does the cache keep negative answers, by default (max-neg-ttl)?"},
+		{"On Debian, which port does the daemon listen on?", "Which port does the daemon listen on, on Debian?"},
+		// A condition before the question, however many "and"s it holds.
+		{"If a download stalls and no bytes move, how many seconds does the server wait?", "How many seconds does the server wait, if a download stalls and no bytes move?"},
+		{"When I kill its processes with kill -9, how often is the scoreboard cleaned?", "How often is the scoreboard cleaned, when I kill its processes with kill -9?"},
+		// Not a phrase before a question word: left as written.
+		{"What is the default port, and how do I change it?", "What is the default port, and how do I change it?"},
+		{"Tallyproxy and Tallyweb, how do they differ?", "Tallyproxy and Tallyweb, how do they differ?"},
+	} {
+		q := analyse(tc.msg)
+		if q.ask != tc.ask {
+			t.Errorf("analyse(%q).ask = %q, want %q", tc.msg, q.ask, tc.ask)
+		}
+		if (strings.HasPrefix(tc.msg, "By default") || strings.HasPrefix(tc.msg, "If")) && len(q.clauses) != 1 {
+			t.Errorf("analyse(%q) splits into %q: the opening phrase is no part of its own", tc.msg, q.clauses)
+		}
+	}
+}
+
+func TestDifferBetweenComparesTheSides(t *testing.T) {
+	if sides, aspect := comparison("How do the base permissions differ between newly created files and newly created directories"); !slices.Equal(sides, []string{"newly created files", "newly created directories"}) || aspect != "the base permissions" {
+		t.Errorf("comparison = %q, %q", sides, aspect)
+	}
+	page := "Umask\n\nThe Tallyftp daemon always starts with a base-mode of 0666 when creating files. " +
+		"Note that Umask can only take away permissions granted by the base-mode. " +
+		"This is a conscious security design decision. " +
+		"For directories, a different base-mode of 0777 is used. " +
+		"The umask used for directories can be configured with the second parameter of the Umask directive.\n"
+	src := []research.Source{{ID: "S1", Title: "Tallyftp: Umask", Text: page}}
+	_, md := synthesize(t, "How do the base permissions Tallyftp starts from before applying its Umask differ between newly created files and newly created directories?", src, research.DepthStandard)
+	if sum := answerTo(md, 0); !strings.Contains(sum, "0666") || !strings.Contains(sum, "0777") {
+		t.Errorf("the Summary does not give both base modes:\n%s", md)
 	}
 }
