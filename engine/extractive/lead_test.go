@@ -208,3 +208,27 @@ func TestIndexRowIsAPointer(t *testing.T) {
 		}
 	}
 }
+
+// A comparison is answered by what is said of its sides: a sentence names
+// a side by the words that set it apart, in its text or its entry's
+// label, and one that names neither is about something else.
+func TestNamesSide(t *testing.T) {
+	page := "Parameters\n\nHISTLINES: The maximum number of events stored in the internal history list.\n\n" +
+		"Idioms\n\nHowever, there is a shell idiom (available in all versions since 3.0) for printing the history list with fc.\n\n" +
+		"Base modes\n\nFor directories, a different base-mode of 0777 is used when new entries are created.\n"
+	p := docPool([2]string{"Tallyshell manual", page})
+	for _, tc := range []struct {
+		prefix string
+		sides  []string
+		want   bool
+	}{
+		{"HISTLINES: The maximum number", []string{"HISTLINES", "KEEPLINES"}, true},
+		{"However, there is a shell idiom", []string{"HISTLINES", "KEEPLINES"}, false},
+		{"For directories, a different", []string{"newly created files", "newly created directories"}, true},
+		{"However, there is a shell idiom", []string{"newly created files", "newly created directories"}, false},
+	} {
+		if got := p.namesSide(sentenceIndex(t, p, tc.prefix), tc.sides); got != tc.want {
+			t.Errorf("namesSide(%q, %q) = %v, want %v", tc.prefix, tc.sides, got, tc.want)
+		}
+	}
+}

@@ -92,6 +92,20 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 			l := lead{stated: true}
 			if !quoted[first] {
 				l.sents = p.withCounterparts(p.bearing(c, len(sides) > 0, p.withExplanation(c, p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted))), sides)
+				if len(sides) == 2 {
+					// A comparison is answered by what is said of its
+					// sides: a sentence that names neither is about
+					// something else.
+					kept := l.sents[:0:0]
+					for _, j := range l.sents {
+						// What follows a side's sentence goes on about it
+						// ("This form is much slower …").
+						if j == first || p.namesSide(j, sides) || slices.ContainsFunc(kept, func(k int) bool { return p.continues(j, k) }) {
+							kept = append(kept, j)
+						}
+					}
+					l.sents = kept
+				}
 				j := p.boxOfLead(c, first)
 				if j < 0 {
 					j = p.valueOfEntry(c, first)
@@ -159,7 +173,8 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) && p.inScope(i, scopes[si]) &&
 				!p.ofOtherEntry(i, named[si]) &&
 				(len(stated[si]) == 0 || slices.ContainsFunc(stated[si], func(l int) bool { return p.sameEntry(i, l) })) &&
-				slices.ContainsFunc(sec.criteria, func(c criterion) bool { return p.addsToAnswer(c, i, slices.Concat(all, rest), leadsOf(out.leads[si])) }) {
+				slices.ContainsFunc(sec.criteria, func(c criterion) bool { return p.addsToAnswer(c, i, slices.Concat(all, rest), leadsOf(out.leads[si])) }) &&
+				(len(sides) != 2 || p.namesSide(i, sides)) {
 				rest = append(rest, i)
 			}
 		}
@@ -1146,4 +1161,18 @@ func leadsOf(ls []lead) []int {
 		}
 	}
 	return out
+}
+
+// namesSide reports whether sentence i, or its label, names one of the
+// two sides of a comparison by the words that set it apart.
+func (p *pool) namesSide(i int, sides []string) bool {
+	a, b := text.Tokens(sides[0]), text.Tokens(sides[1])
+	ownA := slices.DeleteFunc(slices.Clone(a), func(t string) bool { return slices.Contains(b, t) })
+	ownB := slices.DeleteFunc(slices.Clone(b), func(t string) bool { return slices.Contains(a, t) })
+	s := &p.sents[i]
+	lab := text.NewSet(text.Tokens(s.label))
+	names := func(own []string) bool {
+		return len(own) > 0 && !slices.ContainsFunc(own, func(t string) bool { return !s.set[t] && !lab[t] })
+	}
+	return names(ownA) || names(ownB) || len(ownA) == 0 || len(ownB) == 0
 }
