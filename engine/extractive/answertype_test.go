@@ -157,3 +157,25 @@ func TestAttributeNoun(t *testing.T) {
 		}
 	}
 }
+
+// A sentence of the entry the question asks about states the asked
+// attribute of it, though it names none of the question's words: the
+// entry stands for its subject, even when every page says "transaction"
+// and "isolation" and no word of the question sets the subject apart.
+func TestEntryStandsForItsSubject(t *testing.T) {
+	entry := "Client Connection Defaults\n\n" +
+		"default_transaction_isolation (enum): Each transaction has an isolation level, which can be either “read uncommitted”, “read committed”, “repeatable read”, or “serializable”. " +
+		"This parameter controls the default isolation level of each new transaction. The default is “read committed”.\n"
+	p := docPool(
+		[2]string{"Client Connection Defaults — Quillstore", entry},
+		[2]string{"Transaction Isolation — Quillstore", "Isolation\n\nThe SQL standard defines four kinds of transaction isolation, and each kind of isolation prevents some phenomena between transactions.\n"},
+		[2]string{"SET TRANSACTION — Quillstore", "SET TRANSACTION\n\nThe SET TRANSACTION command sets the characteristics of the current transaction, its isolation mode among them.\n"},
+		[2]string{"BEGIN — Quillstore", "BEGIN\n\nBEGIN initiates a transaction block; the isolation of the transaction can be given with it.\n"},
+	)
+	q := "Which transaction isolation level is the default in Quillstore?"
+	p.context = contextWords(q)
+	c := newCriterion(q, "", nil, nil)
+	if i := sentenceIndex(t, p, "The default is “read committed”"); !p.statesAttribute(c, i) {
+		t.Errorf("the asked entry's %q does not state the asked default", p.sents[i].text)
+	}
+}

@@ -266,7 +266,10 @@ func (p *pool) statesAttribute(c criterion, i int) bool {
 			subjects = own
 		}
 	}
-	subject := false
+	// A sentence of the entry the question asks about stands for its
+	// subject ("The default is “read committed”." under
+	// default_transaction_isolation), as it does for evidence.
+	subject := p.inAskedEntry(c, i)
 	for _, t := range subjects {
 		subject = subject || s.set[t] || s.head[t]
 	}
