@@ -222,9 +222,6 @@ func (p *pool) valueOfEntry(c criterion, lead int) int {
 	if s.label == "" || s.box || c.style == styleReason || s.hasNum && (statesValue(s.text) || givesValue(s.text)) {
 		return -1
 	}
-	// An entry without a box states its value in a sentence of its own:
-	// "The default value is 101, which is enough …" in the entry whose
-	// description answers "How many headers … by default?".
 	for j := lead + 1; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
 		if p.statesAskedAttribute(c, j) {
 			return j
@@ -954,10 +951,7 @@ func (p *pool) withCounterparts(picks []int, sides []string) []int {
 		in[i] = true
 	}
 	out := append([]int(nil), picks...)
-	// What tells the sides apart: "files" and "directories" of "newly
-	// created files" and "newly created directories".
-	ownA := slices.DeleteFunc(slices.Clone(a), func(t string) bool { return slices.Contains(b, t) })
-	ownB := slices.DeleteFunc(slices.Clone(b), func(t string) bool { return slices.Contains(a, t) })
+	ownA, ownB := ownWords(a, b)
 	for _, i := range picks {
 		var other, otherOwn, own []string
 		switch {
@@ -1166,13 +1160,20 @@ func leadsOf(ls []lead) []int {
 // namesSide reports whether sentence i, or its label, names one of the
 // two sides of a comparison by the words that set it apart.
 func (p *pool) namesSide(i int, sides []string) bool {
-	a, b := text.Tokens(sides[0]), text.Tokens(sides[1])
-	ownA := slices.DeleteFunc(slices.Clone(a), func(t string) bool { return slices.Contains(b, t) })
-	ownB := slices.DeleteFunc(slices.Clone(b), func(t string) bool { return slices.Contains(a, t) })
+	ownA, ownB := ownWords(text.Tokens(sides[0]), text.Tokens(sides[1]))
 	s := &p.sents[i]
 	lab := text.NewSet(text.Tokens(s.label))
 	names := func(own []string) bool {
 		return len(own) > 0 && !slices.ContainsFunc(own, func(t string) bool { return !s.set[t] && !lab[t] })
 	}
 	return names(ownA) || names(ownB) || len(ownA) == 0 || len(ownB) == 0
+}
+
+// ownWords returns what tells two sides apart, the words of each the
+// other lacks: "files" and "directories" of "newly created files" and
+// "newly created directories".
+func ownWords(a, b []string) (ownA, ownB []string) {
+	ownA = slices.DeleteFunc(slices.Clone(a), func(t string) bool { return slices.Contains(b, t) })
+	ownB = slices.DeleteFunc(slices.Clone(b), func(t string) bool { return slices.Contains(a, t) })
+	return ownA, ownB
 }
