@@ -61,6 +61,9 @@ type criterion struct {
 	// caps are the tokens of the words the criterion writes in capitals
 	// ("LISTEN", "TCP"): names a value criterion's evidence must say.
 	caps []string
+	// attrNoun are the stems of the noun its attribute word qualifies
+	// ("page" of "the default page size"), or nil (attributeNoun).
+	attrNoun []string
 }
 
 // Criterion styles: what form of sentence answers it best.
@@ -259,10 +262,10 @@ func (p *pool) statesAttribute(c criterion, i int) bool {
 	}
 	if len(c.measures) > 0 {
 		subjects = c.measures // "the number of columns" is about columns
-	} else if n := attributeNoun(c); len(c.idents) == 0 && len(n) > 0 {
+	} else if len(c.idents) == 0 && len(c.attrNoun) > 0 {
 		// "the default page size of a new database" asks the value of a
 		// page size, not of whatever else is new or a database.
-		if own := slices.DeleteFunc(n, func(t string) bool { return p.topical[t] || p.context[t] }); len(own) > 0 {
+		if own := slices.DeleteFunc(slices.Clone(c.attrNoun), func(t string) bool { return p.topical[t] || p.context[t] }); len(own) > 0 {
 			subjects = own
 		}
 	}
@@ -608,6 +611,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		cr.query.Add(actionSynonyms[t], 0.8)
 	}
 	cr.query.Add(text.Tokens(c), 1) // the topic in parentheses too
+	cr.attrNoun = attributeNoun(cr)
 	return cr
 }
 

@@ -237,7 +237,7 @@ func commandTokens(title string) []string {
 // the entry asked about.
 func (p *pool) inSetting(n string) bool {
 	toks := text.Tokens(n)
-	if len(toks) == 1 && p.inMostTitles(toks[0]) {
+	if len(toks) == 1 && p.titled[toks[0]] {
 		return true // the product the pages are titled with ("ProFTPD's") is the setting too
 	}
 	for _, t := range toks {
@@ -246,19 +246,6 @@ func (p *pool) inSetting(n string) bool {
 		}
 	}
 	return len(toks) > 0
-}
-
-// inMostTitles reports whether token t is in the titles of half the
-// pool's pages or more, two at least: the product a manual's pages are
-// titled with ("ProFTPD module mod_xfer").
-func (p *pool) inMostTitles(t string) bool {
-	n := 0
-	for _, d := range p.docs {
-		if d.title[t] {
-			n++
-		}
-	}
-	return n >= 2 && 2*n >= len(p.docs)
 }
 
 // spelledShare is the share of the words a question asks with that an

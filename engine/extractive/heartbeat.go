@@ -99,6 +99,10 @@ func followUps(spec research.TaskSpec, uncovered []string, req engine.HeartbeatR
 		}
 	}
 	goal := analyse(spec.Goal)
+	var unmatched map[string]bool // the words every empty search held
+	if len(req.Empty) >= 2 {
+		unmatched = sharedWords(req.Empty)
+	}
 	variants := make([][]string, len(uncovered))
 	for i, c := range uncovered {
 		variants[i] = queryVariants(c, goal)
@@ -110,7 +114,7 @@ func followUps(spec research.TaskSpec, uncovered []string, req engine.HeartbeatR
 			slices.SortStableFunc(variants[i], func(a, b string) int {
 				return len(strings.Fields(a)) - len(strings.Fields(b))
 			})
-			if q := withoutWords(variants[i], sharedWords(req.Empty)); q != "" && len(req.Empty) >= 2 {
+			if q := withoutWords(variants[i], unmatched); q != "" {
 				variants[i] = append([]string{q}, variants[i]...)
 			}
 		}

@@ -98,6 +98,10 @@ type pool struct {
 	// topical are the words nearly every document holds: the subject of
 	// the whole run (the product a documentation site describes).
 	topical text.Set
+	// titled are the words in the titles of half the pages or more, two
+	// at least: the product a manual's pages are titled with ("ProFTPD
+	// module mod_xfer").
+	titled text.Set
 	// context are the words of the question's closing qualifier ("in
 	// Python"): the setting of the question, not its subject.
 	context text.Set
@@ -157,6 +161,7 @@ func newPool(sources []research.Source, prior []research.PriorSection, banned ma
 	}
 	p.index = text.NewIndex(docs)
 	p.topical = topicalWords(p.docs)
+	p.titled = titleWords(p.docs)
 	p.oneSite = oneSite(sources)
 	p.docRel = make([]float64, len(p.docs))
 	for i := range p.docRel {
@@ -370,7 +375,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// values, a statement about the entry.
 			q = itemQuality
 		}
-		if q == 0 && i > 0 && isTableRow(s) && isTableRow(text.OneLine(spans[i-1].Text)) && len(s) <= maxQuoteBytes {
+		if q == 0 && dataRow && isTableRow(s) && len(s) <= maxQuoteBytes {
 			// "crit | Critical conditions" under "emerg | Emergencies …":
 			// a row of a table is a statement of it, however short.
 			q = itemQuality
@@ -827,6 +832,24 @@ func topicalWords(docs []doc) text.Set {
 	}
 	for t, c := range n {
 		if float64(c) >= topicalShare*float64(len(docs)) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// titleWords returns the words in the titles of half of docs or more,
+// two at least.
+func titleWords(docs []doc) text.Set {
+	n := map[string]int{}
+	for _, d := range docs {
+		for t := range d.title {
+			n[t]++
+		}
+	}
+	out := text.Set{}
+	for t, k := range n {
+		if k >= 2 && 2*k >= len(docs) {
 			out[t] = true
 		}
 	}

@@ -52,8 +52,9 @@ var (
 	// differ from B", "how is A different from B" as a comparison.
 	differsRe = regexp.MustCompile(`(?i)^(?:how|what|in what ways?)\s+(?:does|do|is|are)\s+(.+?)\s+(?:do\s+differently|differ|different)\s+(?:from|than|to)\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
 	// differBetweenRe reads "how do X differ between A and B" as a
-	// comparison of A and B for X.
-	differBetweenRe = regexp.MustCompile(`(?i)^(?:how|in what ways?)\s+(?:does|do|did|would)\s+(.+?)\s+(?:differ|vary)\s+between\s+(.+?)\s+and\s+(.+?)$`)
+	// comparison of A and B for X (its groups named, as the aspect comes
+	// first).
+	differBetweenRe = regexp.MustCompile(`(?i)^(?:how|in what ways?)\s+(?:does|do|did|would)\s+(?P<aspect>.+?)\s+(?:differ|vary)\s+between\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)$`)
 	vsWordRe        = regexp.MustCompile(`(?i)\b(?:vs\.?|versus|compared)\b`)
 	clauseSepRe     = regexp.MustCompile(`[?;]|\.\s`)
 	quotedRe        = regexp.MustCompile(`["“]([^"”]{2,60})["”]`)
@@ -222,17 +223,18 @@ func kindOf(s string) string {
 // comparison returns the two sides (and the aspect) of "A vs B",
 // "compare A and B", "difference between A and B".
 func comparison(s string) ([]string, string) {
-	if m := differBetweenRe.FindStringSubmatch(s); m != nil {
-		if a, b := trimSide(m[2]), trimSide(m[3]); a != "" && b != "" && len(strings.Fields(a)) <= 6 && len(strings.Fields(b)) <= 6 {
-			return []string{a, b}, strings.TrimSpace(m[1])
-		}
-	}
-	for _, re := range []*regexp.Regexp{compareRe, diffRe, differsRe, versusRe} {
+	for _, re := range []*regexp.Regexp{differBetweenRe, compareRe, diffRe, differsRe, versusRe} {
 		m := re.FindStringSubmatch(s)
 		if m == nil {
 			continue
 		}
-		a, b := trimSide(m[1]), trimSide(m[2])
+		// The sides are the first two groups and the aspect the third,
+		// unless the pattern names them.
+		ia, ib, iasp := 1, 2, 3
+		if k := re.SubexpIndex("a"); k > 0 {
+			ia, ib, iasp = k, re.SubexpIndex("b"), re.SubexpIndex("aspect")
+		}
+		a, b := trimSide(m[ia]), trimSide(m[ib])
 		if re == versusRe && !vsWordRe.MatchString(s) {
 			// "A or B" counts only when both sides are names: "Postgres or MySQL".
 			if !looksLikeName(a) || !looksLikeName(b) {
@@ -242,7 +244,7 @@ func comparison(s string) ([]string, string) {
 		if a == "" || b == "" || len(strings.Fields(a)) > 6 || len(strings.Fields(b)) > 6 {
 			continue
 		}
-		return []string{a, b}, strings.TrimSpace(m[3])
+		return []string{a, b}, strings.TrimSpace(m[iasp])
 	}
 	return nil, ""
 }
