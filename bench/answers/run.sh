@@ -28,6 +28,7 @@
 #   haproxy      bench/answers/haproxy.tsv      haproxy-doc html (held out, written 2026-11-26 before any run)          namazu
 #   proftpd      bench/answers/proftpd.tsv      proftpd-doc html (held out, written 2026-11-26 before any run)          htdig
 #   cups         bench/answers/cups.tsv         cups-server-common help pages (held out, written 2026-11-26 before any run)  pagefind (Pagefind UI, JavaScript; npx pagefind)
+#   kea          bench/answers/kea.tsv          kea-doc html (held out, written 2026-11-27 before any run)              pagefind
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -47,7 +48,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -70,6 +71,7 @@ SETS=(
 	"haproxy bench/answers/haproxy.tsv /usr/share/doc/haproxy/html namazu"
 	"proftpd bench/answers/proftpd.tsv /usr/share/doc/proftpd-doc htdig"
 	"cups bench/answers/cups.tsv /usr/share/cups/doc-root/help pagefind"
+	"kea bench/answers/kea.tsv /usr/share/doc/kea/html pagefind"
 )
 chosen=()
 for s in "${SETS[@]}"; do
