@@ -36,7 +36,8 @@ type part struct {
 	index []byte
 	lines []int32 // start of each lemma line of index
 	data  []byte
-	exc   map[string][]string
+	exc   map[string][]string // irregular form → its bases ("bought" → "buy")
+	infl  map[string][]string // base → its irregular forms ("buy" → "bought")
 }
 
 const (
@@ -83,7 +84,7 @@ func LoadLexicon(dir string) (*Lexicon, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load WordNet: %w", err)
 		}
-		l.pos[p] = part{index: idx, lines: lemmaLines(idx), data: data, exc: exc}
+		l.pos[p] = part{index: idx, lines: lemmaLines(idx), data: data, exc: exc, infl: inflections(exc)}
 		if len(l.pos[p].lines) == 0 {
 			return nil, fmt.Errorf("load WordNet: %s holds no lemmas", filepath.Join(dir, "index."+name))
 		}
@@ -138,6 +139,21 @@ func readExceptions(path string) (map[string][]string, error) {
 		}
 	}
 	return m, nil
+}
+
+// inflections turns an exception list around: the irregular forms of
+// each base.
+func inflections(exc map[string][]string) map[string][]string {
+	out := map[string][]string{}
+	for form, bases := range exc {
+		for _, b := range bases {
+			out[b] = append(out[b], form)
+		}
+	}
+	for _, forms := range out {
+		slices.Sort(forms)
+	}
+	return out
 }
 
 // entry is one index line: the synsets of a lemma in one part of speech,
@@ -333,6 +349,31 @@ var synsetRelations = map[string]bool{"&": true, "$": true}
 // is sorted; nil when WordNet does not know the word.
 func (l *Lexicon) Related(word string) []string {
 	return l.cached("r:", word, l.related)
+}
+
+// Inflections returns the other forms of word that WordNet lists as
+// irregular, in lower case, sorted: its bases and their irregular forms
+// ("bought" → "buy"; "buy" → "bought"; "win" → "won"). Regular forms are
+// the stemmer's. nil when there are none.
+func (l *Lexicon) Inflections(word string) []string {
+	return l.cached("i:", word, l.inflections)
+}
+
+func (l *Lexicon) inflections(key string) []string {
+	seen := map[string]bool{}
+	for p := range numPOS {
+		for _, lemma := range l.bases(p, key) {
+			if strings.Contains(lemma, "_") {
+				continue
+			}
+			seen[lemma] = true
+			for _, f := range l.pos[p].infl[lemma] {
+				seen[f] = true
+			}
+		}
+	}
+	delete(seen, key)
+	return sortedKeys(seen)
 }
 
 // Broader returns the words and phrases one step more general than word's

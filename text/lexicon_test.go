@@ -52,6 +52,14 @@ func TestLexiconRelated(t *testing.T) {
 			t.Errorf("Related(%q) = %q, not sorted", tt.word, got)
 		}
 	}
+	for word, want := range map[string]string{"buy": "bought", "bought": "buy", "won": "win", "geese": "goose"} {
+		if got := l.Inflections(word); !slices.Contains(got, want) {
+			t.Errorf("Inflections(%q) = %q, want it to hold %q", word, got, want)
+		}
+	}
+	if got := l.Inflections("table"); got != nil {
+		t.Errorf("Inflections(table) = %q, want none: a regular word is the stemmer's", got)
+	}
 	if got := l.Related("qwzxv"); got != nil {
 		t.Errorf("Related of an unknown word = %q, want nil", got)
 	}

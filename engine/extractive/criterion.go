@@ -58,6 +58,9 @@ type criterion struct {
 	// meanings are, per core word, the stems of the words that say the
 	// same (meaningOf, from WordNet).
 	meanings map[string][]string
+	// forms are, per core word, the stems of its irregular forms
+	// ("buy" → "bought"): the same word, where meanings are other words.
+	forms map[string][]string
 	// caps are the tokens of the words the criterion writes in capitals
 	// ("LISTEN", "TCP"): names a value criterion's evidence must say.
 	caps []string
@@ -605,6 +608,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	cr.query.Add(text.Tokens(heading), 1)
 	cr.query.Add(toks, 1)
 	cr.meanings = meaningsOf(c)
+	cr.forms = formsOf(c)
 	cr.measures = measured(c)
 	for _, t := range toks {
 		cr.query.Add(cr.meanings[t], meaningWeight)

@@ -49,10 +49,32 @@ func meaningOf(word string) []string {
 				}
 			}
 		}
+		add(l.Inflections(word))
 		add(l.Related(word))
 		add(l.Broader(word))
 	}
 	meaningCache.Store(word, out)
+	return out
+}
+
+// formsOf returns, for each content word of s with irregular forms, the
+// stems of those forms ("buy" → "bought"), keyed by the word's own stem.
+func formsOf(s string) map[string][]string {
+	out := map[string][]string{}
+	l := lexicon()
+	if l == nil {
+		return out
+	}
+	for _, w := range text.Words(s) {
+		if w.Stop || w.Num || out[w.Stem] != nil {
+			continue
+		}
+		for _, f := range l.Inflections(w.Lower) {
+			if st := text.Stem(f); st != w.Stem {
+				out[w.Stem] = append(out[w.Stem], st)
+			}
+		}
+	}
 	return out
 }
 
