@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -229,6 +230,131 @@ func TestNamesSide(t *testing.T) {
 	} {
 		if got := p.namesSide(sentenceIndex(t, p, tc.prefix), tc.sides); got != tc.want {
 			t.Errorf("namesSide(%q, %q) = %v, want %v", tc.prefix, tc.sides, got, tc.want)
+		}
+	}
+}
+
+// answerFirst: once a second gives the instruction the lead, an entry's
+// description, only led up to, it comes first, and what adds nothing to
+// it is left out.
+func TestAnswerFirst(t *testing.T) {
+	page := "Whether or not to use the local chime service. " +
+		"This service rings a bell for users who asked to be told of new mail.\n\n" +
+		"Specify \"chime = no\" in main.conf to disable the local chime service."
+	p := docPool([2]string{"Tallymail configuration parameters", page})
+	c := newCriterion("How do you disable the local chime service?", "", nil, nil)
+	whether, rings, specify := sentenceIndex(t, p, "Whether or not"), sentenceIndex(t, p, "This service rings"), sentenceIndex(t, p, "Specify")
+	if got := p.answerFirst(c, []int{whether, specify, rings}); !slices.Equal(got, []int{specify}) {
+		t.Errorf("answerFirst = %v, want only the instruction %d", got, specify)
+	}
+	if got := p.answerFirst(c, []int{specify, whether}); !slices.Equal(got, []int{specify, whether}) {
+		t.Errorf("answerFirst of a lead that gives the answer = %v, want it unchanged", got)
+	}
+}
+
+// Beside an article's answer to a question of no form the engine
+// recognises, a sentence adds only a word of the question the page's
+// headline does not hold, or a figure or quoted term of its own.
+func TestWhatAddsToAnArticlesAnswer(t *testing.T) {
+	page := "HARBOURTON — After years of dispute, the council plans to lift the river tolls, officials said late Thursday.\n\n" +
+		"A shipping historian said he was appalled that the council was lifting the tolls.\n\n" +
+		"Harbourton is one of the busiest river ports in the region, and for years the tolls have weighed on its trade.\n\n" +
+		"In return, the shipping guild will fund the dredging of the channel and repair the old lock.\n\n" +
+		"The second step, which the guild calls \u201cthe long haul\u201d, will take until spring."
+	p := docPool([2]string{"Harbourton to lift river tolls", page})
+	c := newCriterion("What did the shipping guild agree to do in return for the lifting of the Harbourton river tolls?", "", nil, nil)
+	if c.style != stylePlain {
+		t.Fatalf("style %v, want plain", c.style)
+	}
+	answer := sentenceIndex(t, p, "In return")
+	for prefix, want := range map[string]bool{
+		"Harbourton is one of": false, // the headline's words again
+		"A shipping historian": false,
+		"The second step":      true, // a quoted term of its own
+	} {
+		if got := p.addsToAnswer(c, sentenceIndex(t, p, prefix), []int{answer}, []int{answer}); got != want {
+			t.Errorf("addsToAnswer(%q) = %v, want %v", prefix, got, want)
+		}
+	}
+}
+
+// A sentence that says every word of what was asked, in the question's
+// words or their irregular forms, and gives the figure asked states the
+// answer whole.
+func TestWholeStatementGivesTheAnswer(t *testing.T) {
+	page := "The Lakeside mill bought the Orchard bakery in May 2019 for $2 million, its largest purchase so far.\n\n" +
+		"The mill has bought flour from the valley for decades."
+	p := docPool([2]string{"A year after the deal", page})
+	c := newCriterion("When did the Lakeside mill buy the Orchard bakery?", "", nil, nil)
+	if !p.givesAnswer(c, sentenceIndex(t, p, "The Lakeside mill bought")) {
+		t.Errorf("the whole statement with its date does not give the answer")
+	}
+	if p.givesAnswer(c, sentenceIndex(t, p, "The mill has bought")) {
+		t.Errorf("a sentence that names neither the bakery nor a date gives the answer")
+	}
+}
+
+// An entry's description leads up to the instruction a how-question
+// asks for; once a sentence of the entry gives it, it comes first, and
+// what adds nothing to it is left out.
+func TestInstructionBeforeTheEntrysDescription(t *testing.T) {
+	page := "chime (default: yes)\n\n" +
+		"Whether or not to use the local chime service. " +
+		"This service rings a bell for users who asked to be told of new mail. " +
+		"On systems with many interactive users, the chime service can slow delivery down.\n\n" +
+		"Specify \"chime = no\" in main.conf to disable the local chime service.\n\n" +
+		"listen_ports (default: 25)\n\n" +
+		"Selectively disable listener ports by service name and type."
+	src := []research.Source{{ID: "S1", Title: "Tallymail configuration parameters", Text: page}}
+	_, md := synthesize(t, "How do you disable the local chime service in Tallymail?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(strings.TrimLeft(got, "`chime`: "), "Specify \"chime = no\"") {
+		t.Errorf("the Summary does not open with the instruction:\n%s", md)
+	}
+	if strings.Contains(md, "Selectively disable listener ports") {
+		t.Errorf("another entry's sentence that adds nothing is quoted:\n%s", md)
+	}
+}
+
+// A question of no form the engine recognises ("What did the guild agree
+// to do …") is answered by what says more than the page's headline: an
+// article's opening and its background, which only repeat the headline's
+// words, are left out.
+func TestBesideAnArticlesAnswerOnlyWhatAdds(t *testing.T) {
+	page := "HARBOURTON — After years of dispute, the council plans to lift the river tolls, officials said late Thursday.\n\n" +
+		"Harbourton is one of the busiest river ports in the region, and for years the tolls have weighed on its trade.\n\n" +
+		"In return, the shipping guild will fund the dredging of the channel, repair the old lock and stop blocking the quay.\n\n" +
+		"A shipping historian said he was appalled that the council was lifting the tolls."
+	src := []research.Source{{ID: "S1", Title: "Harbourton to lift river tolls", Text: page}}
+	_, md := synthesize(t, "What did the shipping guild agree to do in return for the lifting of the Harbourton river tolls?", src, research.DepthStandard)
+	s := summaryOf(md)
+	if !strings.Contains(s, "In return, the shipping guild will fund the dredging") {
+		t.Fatalf("the Summary does not give what the guild will do:\n%s", md)
+	}
+	for _, extra := range []string{"busiest river ports", "appalled"} {
+		if strings.Contains(s, extra) {
+			t.Errorf("a sentence that only repeats the headline is quoted (%q):\n%s", extra, md)
+		}
+	}
+}
+
+// A sentence that says the whole of what was asked and gives the figure
+// asked ("… bought the bakery in May 2019 for $2 million") answers it:
+// beside it go only sentences that add to it, not every one that has a
+// figure and a word of the question.
+func TestWholeStatementWithItsFigureAnswers(t *testing.T) {
+	page := "The Lakeside mill bought the Orchard bakery in May 2019 for $2 million, its largest purchase so far. " +
+		"The bakery kept its name and its staff. Customers noticed few changes at first.\n\n" +
+		"While he doesn't buy flour much — he has a barn full of it — the baker, 43 years at the oven, keeps an eye on the mill's prices.\n\n" +
+		"Then came the mill's delivery club, a $99-a-year programme that its owner said had passed 10,000 members."
+	src := []research.Source{{ID: "S1", Title: "A year after the deal, the Orchard bakery's customers see few changes", Text: page}}
+	_, md := synthesize(t, "When did the Lakeside mill buy the Orchard bakery, and for how much?", src, research.DepthStandard)
+	s := summaryOf(md)
+	if !strings.Contains(s, "in May 2019 for $2 million") {
+		t.Fatalf("the Summary does not give the purchase:\n%s", md)
+	}
+	for _, extra := range []string{"barn full", "delivery club"} {
+		if strings.Contains(s, extra) {
+			t.Errorf("a sentence that adds nothing to the stated answer is quoted (%q):\n%s", extra, md)
 		}
 	}
 }

@@ -173,7 +173,9 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) && p.inScope(i, scopes[si]) &&
 				!p.ofOtherEntry(i, named[si]) &&
 				(len(stated[si]) == 0 || slices.ContainsFunc(stated[si], func(l int) bool { return p.sameEntry(i, l) })) &&
-				slices.ContainsFunc(sec.criteria, func(c criterion) bool { return p.addsToAnswer(c, i, slices.Concat(all, rest), leadsOf(out.leads[si])) }) &&
+				slices.ContainsFunc(sec.criteria, func(c criterion) bool {
+					return p.addsToAnswer(c, i, slices.Concat(all, rest), p.answersOf(c, out.leads[si]))
+				}) &&
 				(len(sides) != 2 || p.namesSide(i, sides)) {
 				rest = append(rest, i)
 			}
@@ -399,9 +401,49 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 		}
 	}
 	if news >= 0 {
-		return news
+		first = news
 	}
-	return first
+	if first < 0 {
+		return first
+	}
+	// Of the candidates near the best, the one that says most of what is
+	// asked beyond its page's title: an article's opening repeats its
+	// headline ("Hundreds of workers are striking at …"), the answer says
+	// what the question asks of it ("… are asking for a $15 hourly wage").
+	return p.mostAsked(c, r, cands, first, func(i int) bool { return !p.restates(c, i) })
+}
+
+// mostAsked returns, of the candidates near first's score that are
+// evidence and pass ok, the one that says most of what is asked beyond
+// its page's title (untitled); first when none says more.
+func (p *pool) mostAsked(c criterion, r ranking, cands []int, first int, ok func(int) bool) int {
+	best, most := first, p.untitled(c, first)
+	for _, i := range cands {
+		if i == first || r.scores[i] < leadNear*r.scores[first] || !r.evidenceFor(p, c, i) || !ok(i) {
+			continue
+		}
+		if u := p.untitled(c, i); u > most {
+			best, most = i, u
+		}
+	}
+	return best
+}
+
+// leadNear is the share of the best candidate's score another needs to
+// lead instead for saying more of what is asked.
+const leadNear = 0.5
+
+// untitled counts the words of c that sentence i says (says) and its
+// page's title does not hold.
+func (p *pool) untitled(c criterion, i int) int {
+	title := p.docs[p.sents[i].src].title
+	n := 0
+	for _, t := range c.core {
+		if !p.context[t] && !title[t] && p.says(c, i, t) {
+			n++
+		}
+	}
+	return n
 }
 
 // typedLead returns the candidate that states the value c asks for most
@@ -591,10 +633,48 @@ func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted
 		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.isEvidence(c, i) || !p.answersType(c, i) ||
 			c.style == styleValue && namesAttribute(c) && !p.statesAttribute(c, i) ||
 			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) ||
-			r.scores[i] < r.scores[lead] && !p.addsToAnswer(c, i, out, out[:1]) {
+			r.scores[i] < r.scores[lead] && !p.addsToAnswer(c, i, out, p.answering(c, out)) {
 			continue
 		}
 		out = append(out, i)
+	}
+	return p.answerFirst(c, out)
+}
+
+// answerFirst puts first, when the lead of picks does not state the
+// answer in the form c asks for and a second does ("Specify "biff = no"
+// in main.cf to disable." after the entry's "Whether or not to use the
+// local biff service."), the seconds that do; the rest stay only if they
+// add to them.
+func (p *pool) answerFirst(c criterion, picks []int) []int {
+	ans := p.answering(c, picks)
+	if ans[0] == picks[0] || c.style == styleReason {
+		// A why-question's lead may state the asked effect, and what
+		// follows it the cause (withExplanation).
+		return picks
+	}
+	out := slices.Clone(ans)
+	for _, i := range picks {
+		if !slices.Contains(ans, i) && p.addsToAnswer(c, i, out, ans) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// answering returns the sentences of picks that state the answer to c in
+// the form it asks for, or the lead picks[0] when none does: once a
+// second gives the instruction that the lead, an entry's description,
+// only led up to, what follows must add to that instruction.
+func (p *pool) answering(c criterion, picks []int) []int {
+	var out []int
+	for _, i := range picks {
+		if p.givesAnswer(c, i) {
+			out = append(out, i)
+		}
+	}
+	if len(out) == 0 {
+		return picks[:1]
 	}
 	return out
 }
@@ -1090,8 +1170,10 @@ func (p *pool) inReadingOrder(picks []int) []int {
 // addsToAnswer reports whether sentence i adds to the answer to c that
 // quoted (the sentences already quoted beside leads) give.
 func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
-	if p.addsTerm(c, i, quoted) || p.inNamedEntry(c, i) ||
-		!slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }) {
+	// A sentence that says the whole of what was asked with a figure or
+	// term of its own gives another answer, or one that disagrees.
+	if p.addsTerm(c, i, quoted) || p.inNamedEntry(c, i) || p.saysAll(c, i) && p.addsDatum(i, quoted) ||
+		!slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }) && (c.style != stylePlain || p.addsDatum(i, quoted)) {
 		return true
 	}
 	for _, l := range leads {
@@ -1102,23 +1184,65 @@ func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
 	return false
 }
 
-// addsTerm reports whether sentence i says a word of c (or a word that
-// means the same) that none of quoted says; the question's setting ("…
-// in PostgreSQL") does not count.
-func (p *pool) addsTerm(c criterion, i int, quoted []int) bool {
-	has := func(j int, t string) bool {
-		s := &p.sents[j]
-		if s.set[t] || slices.Contains(text.Tokens(s.label), t) {
-			return true
-		}
-		return slices.ContainsFunc(c.meanings[t], func(m string) bool { return s.set[m] })
-	}
-	for _, t := range c.core {
-		if !p.context[t] && has(i, t) && !slices.ContainsFunc(quoted, func(j int) bool { return has(j, t) }) {
+// datumRe finds what a sentence can answer a question of no particular
+// form with: a figure, or a term set in quotes.
+var datumRe = regexp.MustCompile(`\d+(?:[.,]\d+)*|[“"][^”"]{2,60}[”"]`)
+
+// addsDatum reports whether sentence i states a figure or a quoted term
+// that none of quoted does: a question of no form the engine recognises
+// may be answered by it ("I will call it “immediate resolution”", "capped
+// at 256").
+func (p *pool) addsDatum(i int, quoted []int) bool {
+	for _, d := range datumRe.FindAllString(p.sents[i].text, -1) {
+		if !slices.ContainsFunc(quoted, func(j int) bool { return strings.Contains(p.sents[j].text, d) }) {
 			return true
 		}
 	}
 	return false
+}
+
+// addsTerm reports whether sentence i says a word of c (or a word that
+// means the same) that none of quoted says; the question's setting ("…
+// in PostgreSQL") does not count.
+func (p *pool) addsTerm(c criterion, i int, quoted []int) bool {
+	title := p.docs[p.sents[i].src].title
+	for _, t := range c.core {
+		// A word of its page's title is what the page is about, not
+		// something the sentence adds: an article's opening repeats
+		// its headline.
+		if !p.context[t] && !title[t] && p.says(c, i, t) && !slices.ContainsFunc(quoted, func(j int) bool { return p.saysWord(c, j, t) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// says reports whether sentence i, or its label, says the word t of c,
+// or a word that means the same.
+func (p *pool) says(c criterion, i int, t string) bool {
+	s := &p.sents[i]
+	if s.set[t] || slices.Contains(text.Tokens(s.label), t) {
+		return true
+	}
+	return slices.ContainsFunc(c.meanings[t], func(m string) bool { return s.set[m] })
+}
+
+// saysWord reports whether sentence i, or its label, says the word t of
+// c itself, in any of its forms: a word of like meaning quoted already
+// ("reverse") does not say what a new sentence's own word ("return") does.
+func (p *pool) saysWord(c criterion, i int, t string) bool {
+	s := &p.sents[i]
+	if s.set[t] || slices.Contains(text.Tokens(s.label), t) {
+		return true
+	}
+	return slices.ContainsFunc(c.forms[t], func(m string) bool { return s.set[m] })
+}
+
+// saysAll reports whether sentence i says every word of c but its
+// setting: it says what was asked, in the question's words or words of
+// the same meaning.
+func (p *pool) saysAll(c criterion, i int) bool {
+	return len(c.core) > 0 && !slices.ContainsFunc(c.core, func(t string) bool { return !p.context[t] && !p.says(c, i, t) })
 }
 
 // continueSpan is how many sentences after a lead, in its section, go on
@@ -1139,19 +1263,24 @@ func (p *pool) continues(i, lead int) bool {
 func (p *pool) givesAnswer(c criterion, l int) bool {
 	switch {
 	case c.style == styleValue || c.needsNum || c.enum != "":
-		return p.answerTier(c, l) >= 2 || p.sents[l].box || p.boxOfLead(c, l) >= 0 || p.valueOfEntry(c, l) >= 0
+		// A lead that says what was asked in the question's own words
+		// and gives the figure asked ("Amazon bought Whole Foods in
+		// August 2017 for $13.7 billion") states the answer whole.
+		return p.answerTier(c, l) >= 2 || p.sents[l].box || p.boxOfLead(c, l) >= 0 || p.valueOfEntry(c, l) >= 0 ||
+			p.answersType(c, l) && p.saysAll(c, l)
 	case c.style == stylePlain:
 		return false
 	}
 	return p.styled(c, l) > 1
 }
 
-// leadsOf returns the lead sentence of each part that has one.
-func leadsOf(ls []lead) []int {
+// answersOf returns, of each part's lead sentences, those that state
+// the answer to c (answering).
+func (p *pool) answersOf(c criterion, ls []lead) []int {
 	var out []int
 	for _, l := range ls {
 		if len(l.sents) > 0 {
-			out = append(out, l.sents[0])
+			out = append(out, p.answering(c, l.sents)...)
 		}
 	}
 	return out
