@@ -358,3 +358,18 @@ func TestWholeStatementWithItsFigureAnswers(t *testing.T) {
 		}
 	}
 }
+
+// A sentence that says every word of a "which" question but the noun it
+// asks for names the answer by a member, and adds to what is quoted.
+func TestSaysAllButTheAskedNoun(t *testing.T) {
+	page := "By default, the MAKE INDEX command makes hash indexes, which fit the most common situations. " +
+		"An index tuple may not exceed the page size."
+	p := docPool([2]string{"Tallybase indexes", page})
+	c := newCriterion("Which index type does the MAKE INDEX command make by default?", "", nil, nil)
+	if !p.saysAllBut(c, sentenceIndex(t, p, "By default")) {
+		t.Errorf("the sentence that names the default index type does not say the question")
+	}
+	if p.saysAllBut(c, sentenceIndex(t, p, "An index tuple")) {
+		t.Errorf("a sentence about index tuples says the question")
+	}
+}

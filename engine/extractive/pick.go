@@ -633,7 +633,7 @@ func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted
 		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.isEvidence(c, i) || !p.answersType(c, i) ||
 			c.style == styleValue && namesAttribute(c) && !p.statesAttribute(c, i) ||
 			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) ||
-			r.scores[i] < r.scores[lead] && !p.addsToAnswer(c, i, out, p.answering(c, out)) {
+			(r.scores[i] < r.scores[lead] || c.style == stylePlain) && !p.addsToAnswer(c, i, out, p.answering(c, out)) {
 			continue
 		}
 		out = append(out, i)
@@ -1173,7 +1173,7 @@ func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
 	// A sentence that says the whole of what was asked with a figure or
 	// term of its own gives another answer, or one that disagrees.
 	if p.addsTerm(c, i, quoted) || p.inNamedEntry(c, i) || p.saysAll(c, i) && p.addsDatum(i, quoted) ||
-		!slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }) && (c.style != stylePlain || p.addsDatum(i, quoted)) {
+		!slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }) && (c.style != stylePlain || p.addsDatum(i, quoted) || p.saysAllBut(c, i)) {
 		return true
 	}
 	for _, l := range leads {
@@ -1238,6 +1238,24 @@ func (p *pool) saysWord(c criterion, i int, t string) bool {
 	return slices.ContainsFunc(c.forms[t], func(m string) bool { return s.set[m] })
 }
 
+// saysAllBut reports whether sentence i says every word of c but its
+// setting and one more, of three or more: the noun it asks for, which an
+// answer names by a member ("creates B-tree indexes" for "Which index
+// type does it create?").
+func (p *pool) saysAllBut(c criterion, i int) bool {
+	n, missing := 0, 0
+	for _, t := range c.core {
+		if p.context[t] {
+			continue
+		}
+		n++
+		if !p.says(c, i, t) {
+			missing++
+		}
+	}
+	return n >= 3 && missing <= 1
+}
+
 // saysAll reports whether sentence i says every word of c but its
 // setting: it says what was asked, in the question's words or words of
 // the same meaning.
@@ -1265,9 +1283,11 @@ func (p *pool) givesAnswer(c criterion, l int) bool {
 	case c.style == styleValue || c.needsNum || c.enum != "":
 		// A lead that says what was asked in the question's own words
 		// and gives the figure asked ("Amazon bought Whole Foods in
-		// August 2017 for $13.7 billion") states the answer whole.
+		// August 2017 for $13.7 billion") states the answer whole; a
+		// part that asks for an attribute ("at most", "the default") or
+		// a count is answered only by a sentence that states it.
 		return p.answerTier(c, l) >= 2 || p.sents[l].box || p.boxOfLead(c, l) >= 0 || p.valueOfEntry(c, l) >= 0 ||
-			p.answersType(c, l) && p.saysAll(c, l)
+			!namesAttribute(c) && c.counted == "" && p.answersType(c, l) && p.saysAll(c, l)
 	case c.style == stylePlain:
 		return false
 	}
