@@ -373,3 +373,33 @@ func TestSaysAllButTheAskedNoun(t *testing.T) {
 		t.Errorf("a sentence about index tuples says the question")
 	}
 }
+
+// A line of the asked entry's key/value box adds to an answer only by
+// what it says: "Default: index.html" adds nothing to how the search for
+// an index is turned off; the entry's prose may still follow its lead.
+func TestBoxLineAddsOnlyWhatItSays(t *testing.T) {
+	page := "Directives\n\nindex_list Directive\n\nSyntax: index_list disabled | local-url [local-url] ...\n" +
+		"Default: index_list index.html\nContext: server config, virtual host\n\n" +
+		"The index_list directive sets the list of resources to look for when the client asks for a directory. " +
+		"A single argument of \"disabled\" stops the search for an index."
+	p := docPool([2]string{"Module mod_dirlist — Tallyweb", page})
+	c := newCriterion("How do you turn off the search for an index file with the index_list directive?", "", nil, nil)
+	var def, ctx int = -1, -1
+	for i, s := range p.sents {
+		if s.box && strings.HasPrefix(s.text, "Default") {
+			def = i
+		}
+		if s.box && strings.HasPrefix(s.text, "Context") {
+			ctx = i
+		}
+	}
+	if def < 0 || ctx < 0 {
+		t.Fatalf("no box lines read from the entry: %+v", p.sents)
+	}
+	lead := sentenceIndex(t, p, "The index_list directive sets")
+	for _, i := range []int{def, ctx} {
+		if p.addsToAnswer(c, i, []int{lead}, []int{lead}) {
+			t.Errorf("the box line %q adds to the answer", p.sents[i].text)
+		}
+	}
+}

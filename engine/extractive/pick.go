@@ -1172,8 +1172,8 @@ func (p *pool) inReadingOrder(picks []int) []int {
 func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
 	// A sentence that says the whole of what was asked with a figure or
 	// term of its own gives another answer, or one that disagrees.
-	if p.addsTerm(c, i, quoted) || p.inNamedEntry(c, i) || p.saysAll(c, i) && p.addsDatum(i, quoted) ||
-		!slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }) && (c.style != stylePlain || p.addsDatum(i, quoted) || p.saysAllBut(c, i)) {
+	if p.addsTerm(c, i, quoted) || p.inNamedEntry(c, i) && !p.sents[i].box || p.saysAll(c, i) && p.addsDatum(i, quoted) ||
+		!slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }) && (c.style != stylePlain && !p.sents[i].box || p.addsDatum(i, quoted) || p.saysAllBut(c, i)) {
 		return true
 	}
 	for _, l := range leads {
