@@ -403,3 +403,18 @@ func TestBoxLineAddsOnlyWhatItSays(t *testing.T) {
 		}
 	}
 }
+
+// An article written a sentence to a paragraph gives the cause of what
+// its opening states in the next paragraph: a why-question whose lead only
+// restates what was asked takes it.
+func TestWhyTakesTheNextParagraphOfAOneSentenceLead(t *testing.T) {
+	page := "This article first appeared in the Valley Courier.\n\n" +
+		"In the middle of the day on Monday, the sky above Tallyville went dark.\n\n" +
+		"The town, along with parts of the valley, was blanketed by smoke from fires raging in the hills, according to local reports.\n\n" +
+		"Earlier this month, the county declared a state of emergency over the rising number of fires."
+	src := []research.Source{{ID: "S1", Title: "The hills are on fire and the smoke can be seen from space", Text: page}}
+	_, md := synthesize(t, "Why did the sky above Tallyville go dark in the middle of the day?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "blanketed by smoke") {
+		t.Errorf("the Summary does not give the cause:\n%s", md)
+	}
+}

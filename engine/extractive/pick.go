@@ -899,8 +899,12 @@ func (p *pool) withExplanation(c criterion, sents []int) []int {
 		return sents
 	}
 	j := i + 1
+	// The next sentence of the lead's paragraph, or the next paragraph
+	// when the lead is a paragraph of one sentence, as a news article
+	// writes them ("… the sky above the city went dark." then "The city
+	// … was blanketed by smoke from wildfires …").
 	if j < len(p.sents) && p.sents[j].src == p.sents[i].src && p.sents[j].pos == p.sents[i].pos+1 &&
-		!p.sents[j].para && p.sents[j].label == p.sents[i].label && !slices.Contains(sents, j) {
+		(!p.sents[j].para || p.sents[i].para && p.sents[i].label == "") && p.sents[j].label == p.sents[i].label && !slices.Contains(sents, j) {
 		return slices.Insert(sents, 1, j)
 	}
 	return sents
