@@ -418,3 +418,20 @@ func TestWhyTakesTheNextParagraphOfAOneSentenceLead(t *testing.T) {
 		t.Errorf("the Summary does not give the cause:\n%s", md)
 	}
 }
+
+// A lead that counts the members asked ("… in four towns") announces
+// them: the series that names them follows it, though the lead holds a
+// series of something else.
+func TestCountedMembersAnnounceTheirSeries(t *testing.T) {
+	page := "Tallyride isn’t waiting until the end of April to decide on its free scooter rides for nurses. " +
+		"The firm has extended its Tallyride Scooter Program through May, giving free rides to nurses, cooks and drivers in four towns another month.\n\n" +
+		"The program is currently available in Alden, Brill, Corran and the Dunmore metro area. " +
+		"Tallyride has also promised stricter cleaning."
+	p := docPool([2]string{"Tallyride extends free scooter rides", page})
+	c := newCriterion("In which towns is Tallyride's free scooter program for nurses available?", "", nil, nil)
+	lead := sentenceIndex(t, p, "The firm has extended")
+	series := sentenceIndex(t, p, "The program is currently available")
+	if got := p.withSeries(c, []int{lead}, map[int]bool{}); !slices.Contains(got, series) {
+		t.Errorf("withSeries = %v, want the towns' sentence %d after the lead", got, series)
+	}
+}

@@ -150,7 +150,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 					if len(l.items) < 2 {
 						// No list of its own: the members may be
 						// named in a series after the lead.
-						l.sents = p.withSeries(l.sents, quoted)
+						l.sents = p.withSeries(c, l.sents, quoted)
 					}
 				}
 				for _, j := range slices.Concat(l.sents, l.items) {
@@ -772,12 +772,14 @@ const seriesNear = 3
 // names no series itself ("Hundreds of workers are striking …"), the
 // nearest sentence after it on its page that does ("Janitors, baggage
 // handlers, cabin cleaners and wheelchair attendants are asking …").
-func (p *pool) withSeries(sents []int, quoted map[int]bool) []int {
+func (p *pool) withSeries(c criterion, sents []int, quoted map[int]bool) []int {
 	if len(sents) == 0 {
 		return sents
 	}
 	for _, i := range sents {
-		if seriesRe.MatchString(p.sents[i].text) {
+		// A sentence that counts the members asked ("… workers in six
+		// cities") announces them, whatever other series it holds.
+		if seriesRe.MatchString(p.sents[i].text) && countsMembers(c, p.sents[i].text) == 0 {
 			return sents
 		}
 	}
