@@ -435,3 +435,22 @@ func TestCountedMembersAnnounceTheirSeries(t *testing.T) {
 		t.Errorf("withSeries = %v, want the towns' sentence %d after the lead", got, series)
 	}
 }
+
+// A list question is answered by the sentence that names its members in
+// a series; an article's opening about the same people is not.
+func TestSeriesGivesAListsAnswer(t *testing.T) {
+	page := "Heads up, shippers: Hundreds of workers are striking at the Harbourton port on Tuesday.\n\n" +
+		"Crane operators, lashers, tally clerks and truck marshals are asking for a $25 hourly wage."
+	p := docPool([2]string{"Port workers go on strike", page})
+	c := newCriterion("Which kinds of workers went on strike at the Harbourton port?", "", nil, nil)
+	opening, series := sentenceIndex(t, p, "Heads up"), sentenceIndex(t, p, "Crane operators")
+	if !p.givesAnswer(c, series) {
+		t.Errorf("the series of workers does not give the answer")
+	}
+	if p.givesAnswer(c, opening) {
+		t.Errorf("the article's opening gives the answer")
+	}
+	if got := p.answerFirst(c, []int{opening, series}); len(got) == 0 || got[0] != series {
+		t.Errorf("answerFirst = %v, want the series %d first", got, series)
+	}
+}

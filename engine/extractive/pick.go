@@ -152,6 +152,9 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 						// named in a series after the lead.
 						l.sents = p.withSeries(c, l.sents, quoted)
 					}
+					// The series that names them answers, not an
+					// opening that only says what the members did.
+					l.sents = p.answerFirst(c, l.sents)
 				}
 				for _, j := range slices.Concat(l.sents, l.items) {
 					quoted[j] = true
@@ -1293,6 +1296,7 @@ func (p *pool) givesAnswer(c criterion, l int) bool {
 		// part that asks for an attribute ("at most", "the default") or
 		// a count is answered only by a sentence that states it.
 		return p.answerTier(c, l) >= 2 || p.sents[l].box || p.boxOfLead(c, l) >= 0 || p.valueOfEntry(c, l) >= 0 ||
+			c.enum != "" && seriesRe.MatchString(p.sents[l].text) ||
 			!namesAttribute(c) && c.counted == "" && p.answersType(c, l) && p.saysAll(c, l)
 	case c.style == stylePlain:
 		return false
