@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/go-rod/rod/lib/input"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +94,11 @@ func TestUIXSSQuestionAndPageInert(t *testing.T) {
 		link.MustClick()
 		page.wait(t, 5*time.Second, `() => !document.querySelector("[data-testid=citation-detail]").hidden`)
 		opened++
+		assertInert(t, page, "citation panel")
+		// Close the panel, as a reader would, before the next citation:
+		// the pinned panel may cover it.
+		page.Keyboard.MustType(input.Escape)
+		page.wait(t, 5*time.Second, `() => document.querySelector("[data-testid=citation-detail]").hidden`)
 	}
 	if opened == 0 {
 		t.Error("the report cites nothing from the hostile page, so its passages were never shown")
