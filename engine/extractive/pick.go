@@ -1179,11 +1179,23 @@ func (p *pool) inReadingOrder(picks []int) []int {
 // addsToAnswer reports whether sentence i adds to the answer to c that
 // quoted (the sentences already quoted beside leads) give.
 func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
-	// A sentence that says the whole of what was asked with a figure or
-	// term of its own gives another answer, or one that disagrees.
-	if p.addsTerm(c, i, quoted) || p.inNamedEntry(c, i) && !p.sents[i].box || p.saysAll(c, i) && p.addsDatum(i, quoted) ||
-		!slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }) && (c.style != stylePlain && !p.sents[i].box || p.addsDatum(i, quoted) || p.saysAllBut(c, i)) {
+	box := p.sents[i].box
+	switch {
+	case p.addsTerm(c, i, quoted):
 		return true
+	case p.inNamedEntry(c, i) && !box:
+		return true // the asked entry's prose; a line of its box only by what it says
+	case p.saysAll(c, i) && p.addsDatum(i, quoted):
+		return true // the whole of what was asked with a figure of its own: another answer, or one that disagrees
+	case !slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }):
+		// No lead states the answer in its form. A part of a form
+		// (a cause, a command) takes what its rules allow; a part of
+		// no form, or a box line, takes what may answer it: a figure or
+		// quoted term of its own, or all of the part but the noun it
+		// asks for.
+		if c.style != stylePlain && !box || p.addsDatum(i, quoted) || p.saysAllBut(c, i) {
+			return true
+		}
 	}
 	for _, l := range leads {
 		if p.sents[l].label != "" && !p.sents[i].box && p.sameEntry(i, l) || p.continues(i, l) {
