@@ -189,11 +189,7 @@ func TestNothingBesideAStatedAnswer(t *testing.T) {
 	if got := answerTo(md, 0); !strings.Contains(got, "tallyc -O3 add.c -o add.mod -s STANDALONE") {
 		t.Fatalf("the Summary does not give the command:\n%s", md)
 	}
-	for _, extra := range []string{"so far so good", "easier to ship", "custom loader script"} {
-		if strings.Contains(md, extra) {
-			t.Errorf("a sentence that adds nothing to the command is quoted (%q):\n%s", extra, md)
-		}
-	}
+	quotesNone(t, md, md, "a sentence that adds nothing to the command is quoted", "so far so good", "easier to ship", "custom loader script")
 }
 
 func TestIndexRowIsAPointer(t *testing.T) {
@@ -330,11 +326,7 @@ func TestBesideAnArticlesAnswerOnlyWhatAdds(t *testing.T) {
 	if !strings.Contains(s, "In return, the shipping guild will fund the dredging") {
 		t.Fatalf("the Summary does not give what the guild will do:\n%s", md)
 	}
-	for _, extra := range []string{"busiest river ports", "appalled"} {
-		if strings.Contains(s, extra) {
-			t.Errorf("a sentence that only repeats the headline is quoted (%q):\n%s", extra, md)
-		}
-	}
+	quotesNone(t, s, md, "a sentence that only repeats the headline is quoted", "busiest river ports", "appalled")
 }
 
 // A sentence that says the whole of what was asked and gives the figure
@@ -352,11 +344,7 @@ func TestWholeStatementWithItsFigureAnswers(t *testing.T) {
 	if !strings.Contains(s, "in May 2019 for $2 million") {
 		t.Fatalf("the Summary does not give the purchase:\n%s", md)
 	}
-	for _, extra := range []string{"barn full", "delivery club"} {
-		if strings.Contains(s, extra) {
-			t.Errorf("a sentence that adds nothing to the stated answer is quoted (%q):\n%s", extra, md)
-		}
-	}
+	quotesNone(t, s, md, "a sentence that adds nothing to the stated answer is quoted", "barn full", "delivery club")
 }
 
 // A sentence that says every word of a "which" question but the noun it

@@ -168,6 +168,20 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 		if sec.summary {
 			continue
 		}
+		// What each part's leads state as its answer: they are set
+		// before the rest is chosen.
+		answers := make([][]int, len(sec.criteria))
+		for ci, c := range sec.criteria {
+			answers[ci] = p.answersOf(c, out.leads[si])
+		}
+		addsToSome := func(i int, quoted []int) bool {
+			for ci, c := range sec.criteria {
+				if p.addsToAnswer(c, i, quoted, answers[ci]) {
+					return true
+				}
+			}
+			return false
+		}
 		var rest []int
 		for _, i := range cands[si] {
 			// Beyond the lead, only sentences that answer in their own
@@ -176,9 +190,7 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) && p.inScope(i, scopes[si]) &&
 				!p.ofOtherEntry(i, named[si]) &&
 				(len(stated[si]) == 0 || slices.ContainsFunc(stated[si], func(l int) bool { return p.sameEntry(i, l) })) &&
-				slices.ContainsFunc(sec.criteria, func(c criterion) bool {
-					return p.addsToAnswer(c, i, slices.Concat(all, rest), p.answersOf(c, out.leads[si]))
-				}) &&
+				addsToSome(i, slices.Concat(all, rest)) &&
 				(len(sides) != 2 || p.namesSide(i, sides)) {
 				rest = append(rest, i)
 			}
@@ -629,6 +641,7 @@ const (
 // answer beside it, in rank order.
 func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted map[int]bool) []int {
 	out := []int{lead}
+	ans := p.answering(c, out)
 	for _, i := range cands {
 		if len(out) > maxSeconds {
 			break
@@ -636,10 +649,11 @@ func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted
 		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.isEvidence(c, i) || !p.answersType(c, i) ||
 			c.style == styleValue && namesAttribute(c) && !p.statesAttribute(c, i) ||
 			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) ||
-			(r.scores[i] < r.scores[lead] || c.style == stylePlain) && !p.addsToAnswer(c, i, out, p.answering(c, out)) {
+			(r.scores[i] < r.scores[lead] || c.style == stylePlain) && !p.addsToAnswer(c, i, out, ans) {
 			continue
 		}
 		out = append(out, i)
+		ans = p.answering(c, out)
 	}
 	return p.answerFirst(c, out)
 }
@@ -1242,10 +1256,7 @@ func (p *pool) addsTerm(c criterion, i int, quoted []int) bool {
 // or a word that means the same.
 func (p *pool) says(c criterion, i int, t string) bool {
 	s := &p.sents[i]
-	if s.set[t] || slices.Contains(text.Tokens(s.label), t) {
-		return true
-	}
-	return slices.ContainsFunc(c.meanings[t], func(m string) bool { return s.set[m] })
+	return p.saysWord(c, i, t) || slices.ContainsFunc(c.meanings[t], func(m string) bool { return s.set[m] })
 }
 
 // saysWord reports whether sentence i, or its label, says the word t of
@@ -1264,7 +1275,21 @@ func (p *pool) saysWord(c criterion, i int, t string) bool {
 // answer names by a member ("creates B-tree indexes" for "Which index
 // type does it create?").
 func (p *pool) saysAllBut(c criterion, i int) bool {
-	n, missing := 0, 0
+	n, missing := p.unsaid(c, i)
+	return n >= 3 && missing <= 1
+}
+
+// saysAll reports whether sentence i says every word of c but its
+// setting: it says what was asked, in the question's words or words of
+// the same meaning.
+func (p *pool) saysAll(c criterion, i int) bool {
+	_, missing := p.unsaid(c, i)
+	return len(c.core) > 0 && missing == 0
+}
+
+// unsaid counts the words of c but its setting (n), and those of them
+// sentence i does not say (missing).
+func (p *pool) unsaid(c criterion, i int) (n, missing int) {
 	for _, t := range c.core {
 		if p.context[t] {
 			continue
@@ -1274,14 +1299,7 @@ func (p *pool) saysAllBut(c criterion, i int) bool {
 			missing++
 		}
 	}
-	return n >= 3 && missing <= 1
-}
-
-// saysAll reports whether sentence i says every word of c but its
-// setting: it says what was asked, in the question's words or words of
-// the same meaning.
-func (p *pool) saysAll(c criterion, i int) bool {
-	return len(c.core) > 0 && !slices.ContainsFunc(c.core, func(t string) bool { return !p.context[t] && !p.says(c, i, t) })
+	return n, missing
 }
 
 // continueSpan is how many sentences after a lead, in its section, go on

@@ -399,3 +399,14 @@ func TestSynthesisQuotesTheAnswerOnce(t *testing.T) {
 		}
 	}
 }
+
+// quotesNone fails t for each of extras that text (of report md) holds:
+// what a report must leave out, and why.
+func quotesNone(t *testing.T, text, md, why string, extras ...string) {
+	t.Helper()
+	for _, extra := range extras {
+		if strings.Contains(text, extra) {
+			t.Errorf("%s (%q):\n%s", why, extra, md)
+		}
+	}
+}
