@@ -49,6 +49,9 @@ type criterion struct {
 	// ("Which journal modes does …" → mode): its answer is every item
 	// the best source lists, not one sentence.
 	enum string
+	// compare is set when the question compares sides: what each side's
+	// entry says is the answer, not only the sentence that states a value.
+	compare bool
 	// identTails are, for each of idents, the tokens of its last part when
 	// it is a qualified name ("functools.lru_cache" → lru, cache), or nil.
 	identTails [][]string

@@ -442,3 +442,118 @@ func TestSeriesGivesAListsAnswer(t *testing.T) {
 		t.Errorf("answerFirst = %v, want the series %d first", got, series)
 	}
 }
+
+// tallyDirectives is a reference page with one section per directive,
+// each opening with its Syntax / Default / Context box, then prose.
+const tallyDirectives = "Directives\n\n" +
+	"BodyCap\n\n" +
+	"Syntax: BodyCap bytes\nDefault: BodyCap 1048576\nMinimum: BodyCap 1024\nContext: server config, virtual host\n\n" +
+	"The BodyCap directive specifies the number of bytes that are allowed in a request body. " +
+	"(The body is read into memory before a handler sees it.) " +
+	"The BodyCap directive lets an administrator choose how much of it is kept.\n\n" +
+	"Large uploads are common on file sharing sites. " +
+	"Setting BodyCap to a value above the default lets such sites accept them, and it is common to raise it.\n\n" +
+	"If BodyCap is 0, then the body is not limited at all.\n\n" +
+	"ChildCount\n\n" +
+	"Syntax: ChildCount number\nDefault: ChildCount 5\nContext: server config\n\n" +
+	"The ChildCount directive sets how many child processes are started.\n\n" +
+	"queue_depth\n\n" +
+	"Units: requests\n\nDefault: 5000\n\nMinimum: 10\n\nFlags: delayed\n\n" +
+	"The depth of the queue of requests each listener keeps waiting.\n\n" +
+	"Raising it lets bursts through at the cost of memory.\n"
+
+// When the question names the entry and asks its default, the box line
+// is the answer: not the description that led to it, nor the sentences
+// of the entry after it, which tell of other things.
+func TestBoxLineAnswersTheNamedEntrysValue(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Module tally_core — Tallyweb", Text: tallyDirectives}}
+	_, md := synthesize(t, "What is the default BodyCap?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "`BodyCap` default: BodyCap 1048576") {
+		t.Errorf("the Summary does not open with the entry's default:\n%s", md)
+	}
+	quotesNone(t, md, md, "a sentence of the entry that does not state the default is quoted",
+		"specifies the number of bytes", "read into memory", "lets an administrator choose")
+	_, md = synthesize(t, "What is the default value of the queue_depth parameter?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "`queue_depth` default: 5000") {
+		t.Errorf("the Summary does not open with the entry's default:\n%s", md)
+	}
+	quotesNone(t, md, md, "a sentence after the default that does not state it is quoted",
+		"each listener keeps waiting", "Raising it")
+}
+
+// A second attribute asked of the entry ("the minimum") is its box's
+// other line, beside the first.
+func TestBoxLinesOfEveryAskedAttribute(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Module tally_core — Tallyweb", Text: tallyDirectives}}
+	_, md := synthesize(t, "What are the default and the minimum value of BodyCap?", src, research.DepthStandard)
+	sum := summaryOf(md)
+	for _, want := range []string{"default: BodyCap 1048576", "minimum: BodyCap 1024"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("the Summary lacks %q:\n%s", want, md)
+		}
+	}
+	quotesNone(t, md, md, "a line of the box not asked is quoted", "context: server config")
+}
+
+// A figure the question sets as its condition ("set to 0") scopes what is
+// quoted beside the answer: the entry's sentence about another value is
+// about the entry under another condition.
+func TestQuestionFigureIsTheCondition(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Module tally_core — Tallyweb", Text: tallyDirectives}}
+	_, md := synthesize(t, "What happens when BodyCap is set to 0?", src, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "the body is not limited at all") {
+		t.Errorf("the Summary does not say what 0 does:\n%s", md)
+	}
+	quotesNone(t, md, md, "a sentence about another value of the entry is quoted", "above the default", "Large uploads")
+}
+
+// boxLine returns the pool index of the box line of entry label that
+// starts with key.
+func boxLine(t *testing.T, p *pool, label, key string) int {
+	t.Helper()
+	for i, s := range p.sents {
+		if s.box && s.label == label && strings.HasPrefix(s.text, key) {
+			return i
+		}
+	}
+	t.Fatalf("no box line %q of %q in pool", key, label)
+	return -1
+}
+
+// Once a line of the entry's box states the value asked, the entry's
+// prose and what follows the line tell of other things; another line of
+// the box adds when it states another attribute the question asks for in
+// its own words, not in the entry's name ("min" of "pool_min").
+func TestWhatAddsBesideAStatedValue(t *testing.T) {
+	p := docPool([2]string{"Module tally_core — Tallyweb", tallyDirectives})
+	c := newCriterion("What is the default value of the queue_depth parameter?", "", nil, nil)
+	def := boxLine(t, p, "queue_depth", "Default")
+	if !p.givesAnswer(c, def) {
+		t.Fatalf("the Default line does not give the answer to %q", c.text)
+	}
+	for _, prefix := range []string{"The depth of the queue", "Raising it"} {
+		if p.addsToAnswer(c, sentenceIndex(t, p, prefix), []int{def}, []int{def}) {
+			t.Errorf("%q adds to the stated default", prefix)
+		}
+	}
+	if p.addsToAnswer(c, boxLine(t, p, "queue_depth", "Minimum"), []int{def}, []int{def}) {
+		t.Error("the Minimum line adds to a question that asks no minimum")
+	}
+
+	c = newCriterion("What is the default BodyCap?", "", nil, nil)
+	def = boxLine(t, p, "BodyCap", "Default")
+	for _, prefix := range []string{"(The body is read into memory", "The BodyCap directive lets"} {
+		if p.addsToAnswer(c, sentenceIndex(t, p, prefix), []int{def}, []int{def}) {
+			t.Errorf("the entry's prose %q adds to its stated default", prefix)
+		}
+	}
+
+	c = newCriterion("What are the default and the minimum value of queue_depth?", "", nil, nil)
+	def = boxLine(t, p, "queue_depth", "Default")
+	if !p.addsToAnswer(c, boxLine(t, p, "queue_depth", "Minimum"), []int{def}, []int{def}) {
+		t.Error("the Minimum line does not add to a question that asks the minimum")
+	}
+	if p.addsToAnswer(c, boxLine(t, p, "queue_depth", "Flags"), []int{def}, []int{def}) {
+		t.Error("the Flags line adds to a question that asks no flags")
+	}
+}

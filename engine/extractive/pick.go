@@ -51,6 +51,11 @@ const maxQuotesPerPart = 4
 // further sentences of its section.
 func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking, found [][]entry, question string) (picks, error) {
 	sides := analyse(question).compare
+	for _, sec := range secs {
+		for ci := range sec.criteria {
+			sec.criteria[ci].compare = len(sides) > 0
+		}
+	}
 	home := p.homes(secs, ranked)
 	cands := make([][]int, len(secs))
 	var used []int
@@ -121,6 +126,15 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 					// answer is that entry's.
 					l.sents = p.ofEntry(l.sents, first)
 					scopes[si] = append(scopes[si], first)
+				}
+				if j >= 0 && slices.Contains(l.sents, j) && p.answerTier(c, first) < 2 && p.inNamedEntry(c, first) && c.enum == "" && p.asksKey(c, j) {
+					// The entry's line states the value asked of the
+					// entry the question names; the description that led
+					// to it says nothing asked. (Of an entry the question
+					// does not name, the description is what shows the
+					// entry is the one asked.)
+					quoted[first] = true
+					l.sents = slices.DeleteFunc(l.sents, func(i int) bool { return i == first })
 				}
 				if len(sides) == 0 && p.inNamedEntry(c, first) {
 					// The lead is the asked entry's own: another entry
@@ -648,7 +662,7 @@ func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted
 		}
 		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.isEvidence(c, i) || !p.answersType(c, i) ||
 			c.style == styleValue && namesAttribute(c) && !p.statesAttribute(c, i) ||
-			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) ||
+			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) || !p.keepsCondition(c, i, out) ||
 			(r.scores[i] < r.scores[lead] || c.style == stylePlain) && !p.addsToAnswer(c, i, out, ans) {
 			continue
 		}
@@ -1195,12 +1209,18 @@ func (p *pool) inReadingOrder(picks []int) []int {
 func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
 	box := p.sents[i].box
 	switch {
+	case !p.keepsCondition(c, i, quoted):
+		return false
 	case p.addsTerm(c, i, quoted):
 		return true
-	case p.inNamedEntry(c, i) && !box:
-		return true // the asked entry's prose; a line of its box only by what it says
+	case p.inNamedEntry(c, i) && !box && !slices.ContainsFunc(leads, func(l int) bool { return p.sameEntry(i, l) && p.givesAnswer(c, l) }):
+		return true // the asked entry's prose, until a sentence of its own states the answer; a line of its box only by what it says
 	case p.saysAll(c, i) && p.addsDatum(i, quoted):
 		return true // the whole of what was asked with a figure of its own: another answer, or one that disagrees
+	case box && p.asksKey(c, i) && !slices.ContainsFunc(quoted, func(j int) bool {
+		return p.sameEntry(i, j) && p.sents[j].box && boxKeyOf(p.sents[j].text) == boxKeyOf(p.sents[i].text)
+	}):
+		return true // a line of the box that states another attribute asked ("Minimum: 5" beside "Default: 100")
 	case !slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }):
 		// No lead states the answer in its form. A part of a form
 		// (a cause, a command) takes what its rules allow; a part of
@@ -1212,11 +1232,58 @@ func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
 		}
 	}
 	for _, l := range leads {
-		if p.sents[l].label != "" && !p.sents[i].box && p.sameEntry(i, l) || p.continues(i, l) {
+		// Once a lead states the value asked, the rest of its entry and
+		// the sentences after it tell of other things; a comparison's
+		// sides are described by them.
+		gives := !c.compare && p.givesAnswer(c, l)
+		if p.sents[l].label != "" && !box && p.sameEntry(i, l) && !gives ||
+			p.continues(i, l) && !(gives && (asksValue(c) || p.sents[l].box || p.boxOfLead(c, l) >= 0)) {
 			return true
 		}
 	}
 	return false
+}
+
+// asksValue reports whether c asks for a value (a figure, a setting's
+// value), not for a list, a cause or an instruction.
+func asksValue(c criterion) bool {
+	return (c.style == styleValue || c.needsNum) && c.enum == ""
+}
+
+// boxKeyOf returns the key of a box line ("Default" of "Default: 100"),
+// or "" when line is none.
+func boxKeyOf(line string) string {
+	if m := boxLineRe.FindStringSubmatch(line); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
+// asksKey reports whether box line i's key names an attribute c asks for
+// in words of its own ("Minimum" for "… the default and the minimum value
+// …"), not in the name of the thing asked.
+func (p *pool) asksKey(c criterion, i int) bool {
+	// "max" of "max_vcl_handling" asks no maximum.
+	own := strings.ToLower(c.text)
+	for _, n := range c.identNames {
+		own = strings.ReplaceAll(own, n, " ")
+	}
+	words := text.Tokens(own)
+	return slices.ContainsFunc(text.Tokens(boxKeyOf(p.sents[i].text)), func(t string) bool {
+		return attributeWords[t] && slices.Contains(c.core, t) && slices.Contains(words, t)
+	})
+}
+
+// keepsCondition reports whether sentence i keeps to the figures c
+// names as its condition ("set to 0", "in 2.4.53 and earlier"): it writes
+// them, or goes on from a sentence of quoted. A sentence of the same
+// entry that does not is about the entry under another condition.
+func (p *pool) keepsCondition(c criterion, i int, quoted []int) bool {
+	figs := figuresOf(c.text)
+	if len(figs) == 0 || holdsFigures(p.sents[i].text, figs) {
+		return true
+	}
+	return slices.ContainsFunc(quoted, func(l int) bool { return p.continues(i, l) })
 }
 
 // datumRe finds what a sentence can answer a question of no particular
