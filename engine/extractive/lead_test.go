@@ -250,10 +250,12 @@ func TestAnswerFirst(t *testing.T) {
 
 // Beside an article's answer to a question of no form the engine
 // recognises, a sentence adds only a word of the question the page's
-// headline does not hold, or a figure or quoted term of its own.
+// headline does not hold, or a figure or quoted term of its own beside
+// half the question's words.
 func TestWhatAddsToAnArticlesAnswer(t *testing.T) {
 	page := "HARBOURTON — After years of dispute, the council plans to lift the river tolls, officials said late Thursday.\n\n" +
 		"A shipping historian said he was appalled that the council was lifting the tolls.\n\n" +
+		"The guild's hall by the quay was built in 1832.\n\n" +
 		"Harbourton is one of the busiest river ports in the region, and for years the tolls have weighed on its trade.\n\n" +
 		"In return, the shipping guild will fund the dredging of the channel and repair the old lock.\n\n" +
 		"The second step, which the guild calls \u201cthe long haul\u201d, will take until spring."
@@ -266,7 +268,8 @@ func TestWhatAddsToAnArticlesAnswer(t *testing.T) {
 	for prefix, want := range map[string]bool{
 		"Harbourton is one of": false, // the headline's words again
 		"A shipping historian": false,
-		"The second step":      true, // a quoted term of its own
+		"The second step":      true,  // a quoted term of its own
+		"The guild's hall":     false, // a figure of its own, but little of what was asked
 	} {
 		if got := p.addsToAnswer(c, sentenceIndex(t, p, prefix), []int{answer}, []int{answer}); got != want {
 			t.Errorf("addsToAnswer(%q) = %v, want %v", prefix, got, want)

@@ -663,7 +663,7 @@ func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted
 		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.isEvidence(c, i) || !p.answersType(c, i) ||
 			c.style == styleValue && namesAttribute(c) && !p.statesAttribute(c, i) ||
 			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) || !p.keepsCondition(c, i, out) ||
-			(r.scores[i] < r.scores[lead] || c.style == stylePlain) && !p.addsToAnswer(c, i, out, ans) {
+			!p.addsToAnswer(c, i, out, ans) {
 			continue
 		}
 		out = append(out, i)
@@ -1225,9 +1225,9 @@ func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
 		// No lead states the answer in its form. A part of a form
 		// (a cause, a command) takes what its rules allow; a part of
 		// no form, or a box line, takes what may answer it: a figure or
-		// quoted term of its own, or all of the part but the noun it
-		// asks for.
-		if c.style != stylePlain && !box || p.addsDatum(i, quoted) || p.saysAllBut(c, i) {
+		// quoted term of its own beside half the part's words, or all
+		// of the part but the noun it asks for.
+		if c.style != stylePlain && !box || p.addsDatum(i, quoted) && p.saysHalf(c, i) || p.saysAllBut(c, i) {
 			return true
 		}
 	}
@@ -1344,6 +1344,13 @@ func (p *pool) saysWord(c criterion, i int, t string) bool {
 func (p *pool) saysAllBut(c criterion, i int) bool {
 	n, missing := p.unsaid(c, i)
 	return n >= 3 && missing <= 1
+}
+
+// saysHalf reports whether sentence i says at least half the words of c
+// but its setting.
+func (p *pool) saysHalf(c criterion, i int) bool {
+	n, missing := p.unsaid(c, i)
+	return 2*(n-missing) >= n
 }
 
 // saysAll reports whether sentence i says every word of c but its
