@@ -51,6 +51,7 @@ const maxQuotesPerPart = 4
 // further sentences of its section.
 func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking, found [][]entry, question string) (picks, error) {
 	sides := analyse(question).compare
+	// Every part of a comparison is told so: what adds to it differs.
 	for _, sec := range secs {
 		for ci := range sec.criteria {
 			sec.criteria[ci].compare = len(sides) > 0
@@ -662,8 +663,7 @@ func (p *pool) withSeconds(c criterion, r ranking, lead int, cands []int, quoted
 		}
 		if i == lead || quoted[i] || !r.relevant(i, secondShare) || !p.isEvidence(c, i) || !p.answersType(c, i) ||
 			c.style == styleValue && namesAttribute(c) && !p.statesAttribute(c, i) ||
-			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) || !p.keepsCondition(c, i, out) ||
-			!p.addsToAnswer(c, i, out, ans) {
+			pointerRe.MatchString(p.sents[i].text) || p.duplicates(i, out) || !p.addsToAnswer(c, i, out, ans) {
 			continue
 		}
 		out = append(out, i)
@@ -1218,7 +1218,7 @@ func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
 	case p.saysAll(c, i) && p.addsDatum(i, quoted):
 		return true // the whole of what was asked with a figure of its own: another answer, or one that disagrees
 	case box && p.asksKey(c, i) && !slices.ContainsFunc(quoted, func(j int) bool {
-		return p.sameEntry(i, j) && p.sents[j].box && boxKeyOf(p.sents[j].text) == boxKeyOf(p.sents[i].text)
+		return p.sents[j].box && p.sameEntry(i, j) && boxKeyOf(p.sents[j].text) == boxKeyOf(p.sents[i].text)
 	}):
 		return true // a line of the box that states another attribute asked ("Minimum: 5" beside "Default: 100")
 	case !slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }):
