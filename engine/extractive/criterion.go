@@ -451,6 +451,24 @@ func inUnits(s string, units []string) bool {
 	return false
 }
 
+// entryInUnits reports whether box line i belongs to an entry whose prose
+// names one of units: "Default: 1048576" of the entry that "specifies the
+// number of bytes that are allowed" is a count of bytes.
+func (p *pool) entryInUnits(i int, units []string) bool {
+	s := &p.sents[i]
+	if !s.box || s.label == "" {
+		return false
+	}
+	for _, d := range []int{-1, 1} {
+		for j := i + d; j >= 0 && j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j += d {
+			if !p.sents[j].box && inUnits(p.sents[j].text, units) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // yearRe matches a year as dates write it.
 var yearRe = regexp.MustCompile(`\b(?:1[5-9]|20)\d\d\b`)
 
@@ -762,7 +780,7 @@ func (p *pool) isEvidence(c criterion, i int) bool {
 // sentence must hold set to cover.
 func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 	s := &p.sents[i]
-	if c.needsNum && !s.hasNum || c.year && !yearRe.MatchString(s.text) || c.units != nil && !inUnits(s.text, c.units) {
+	if c.needsNum && !s.hasNum || c.year && !yearRe.MatchString(s.text) || c.units != nil && !inUnits(s.text, c.units) && !p.entryInUnits(i, c.units) {
 		return false
 	}
 	// The sentence itself, or the heading it sits under, must name part of

@@ -560,3 +560,14 @@ func TestWhatAddsBesideAStatedValue(t *testing.T) {
 		t.Error("the Flags line adds to a question that asks no flags")
 	}
 }
+
+// A count asked in a unit ("How many bytes …") is answered by the entry's
+// box line, which writes no unit, when the entry's prose names it ("the
+// number of bytes that are allowed").
+func TestBoxLineCountsInTheEntrysUnit(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Module tally_core — Tallyweb", Text: tallyDirectives}}
+	_, md := synthesize(t, "How many bytes of a request body does BodyCap allow by default?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "`BodyCap` default: BodyCap 1048576") {
+		t.Errorf("the Summary does not open with the entry's default:\n%s", md)
+	}
+}
