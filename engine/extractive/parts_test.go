@@ -379,3 +379,17 @@ func TestDifferBetweenComparesTheSides(t *testing.T) {
 		t.Errorf("the Summary does not give both base modes:\n%s", md)
 	}
 }
+
+// An "and" between two title-case words joins the words of one name; an
+// "and" between two phrases still splits the question.
+func TestAndWithinANameDoesNotSplit(t *testing.T) {
+	for msg, want := range map[string]int{
+		"How did Tallyland's 2019 growth compare with the projection of its Economic Recovery and Growth Plan?": 1,
+		"Which towns did the Harbour Trade and Shipping Guild visit?":                                           1,
+		"What is the default listen port and the maximum number of connections of Tallyweb?":                    2,
+	} {
+		if got := analyse(msg).clauses; len(got) != want {
+			t.Errorf("analyse(%q).clauses = %q, want %d", msg, got, want)
+		}
+	}
+}

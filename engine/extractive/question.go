@@ -422,7 +422,8 @@ func splitConjunctions(s string) []string {
 		left := strings.Join(fields[start:i], " ")
 		right := strings.Join(fields[next:], " ")
 		startsClause := whWords[nextWord] || auxVerb[nextWord] && next > i
-		substantial := conj && contentCount(left) >= 2 && contentCount(right) >= 2 && !isVerbPhrase(right)
+		substantial := conj && contentCount(left) >= 2 && contentCount(right) >= 2 && !isVerbPhrase(right) &&
+			!(titleWordRe.MatchString(fields[i-1]) && titleWordRe.MatchString(fields[next]))
 		if !startsClause && !substantial {
 			continue
 		}
@@ -433,6 +434,11 @@ func splitConjunctions(s string) []string {
 	out = append(out, strings.Join(fields[start:], " "))
 	return out
 }
+
+// titleWordRe matches a word written in title case ("Recovery",
+// "Growth"): an "and" between two of them joins the words of one name
+// ("the Economic Recovery and Growth Plan"), not two phrases.
+var titleWordRe = regexp.MustCompile(`^\p{Lu}\p{Ll}+$`)
 
 // splitFronted splits off a phrase written before the question word:
 // "By default, how many headers …" → ("How many headers …", "by
