@@ -228,7 +228,26 @@ func Stem(w string) string {
 	if len(w) <= 2 || !isASCIIWord(w) {
 		return w
 	}
-	return english.Stem(w, true)
+	s := english.Stem(w, true)
+	if strings.HasPrefix(w, s+"e") && w != s+"e" && isLemma(s+"e") {
+		// Snowball keeps the final e of "queue" but drops it with the
+		// suffix of "queued": a word that writes a lemma whole is
+		// stemmed as that lemma is.
+		return english.Stem(s+"e", true)
+	}
+	return s
+}
+
+// isLemma reports whether w is a noun or verb WordNet lists; false when
+// WordNet cannot be read.
+func isLemma(w string) bool {
+	l, err := shared()
+	if err != nil {
+		return false
+	}
+	_, noun := l.lookup(noun, w)
+	_, verb := l.lookup(verb, w)
+	return noun || verb
 }
 
 func isASCIIWord(w string) bool {

@@ -52,6 +52,15 @@ func TestStemConflatesForms(t *testing.T) {
 	if Stem("apply") == Stem("app") {
 		t.Errorf("apply and app must stay apart, both %q", Stem("app"))
 	}
+	// Snowball keeps the final e of "queue" and drops it with "queued";
+	// a word that writes its lemma whole is stemmed as the lemma is, and
+	// a word that does not stays its own ("rats" is no form of "rate").
+	if Stem("queued") != Stem("queue") || Stem("queues") != Stem("queue") {
+		t.Errorf("Stem(queued) = %q, Stem(queues) = %q, want Stem(queue) = %q", Stem("queued"), Stem("queues"), Stem("queue"))
+	}
+	if Stem("rats") == Stem("rate") {
+		t.Errorf("rats and rate must stay apart, both %q", Stem("rate"))
+	}
 }
 
 // A name spelt with and without its accents is one token.

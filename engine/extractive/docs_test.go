@@ -469,6 +469,10 @@ func TestValueStatementEndingOnItsFigure(t *testing.T) {
 		"Default: none":               true,
 		"The default is the value of": false,
 		"The default is 20.0 when":    false,
+		"The default is off.":         true,
+		// A long sentence whose word after "is" holds no figure says
+		// something about the default, not what it is.
+		"The default is well within the RFC-specified minimum amount of time (30 minutes) before a server is allowed to do this.": false,
 	} {
 		if got := statesValue(s); got != want {
 			t.Errorf("statesValue(%q) = %v, want %v", s, got, want)

@@ -92,12 +92,22 @@ func quality(s string) float64 {
 // shortValueRe matches a short statement of a setting's value: "The
 // default is 4.0.", "Default: 64MB", "Defaults to off.", "Maximum value
 // is 4095.".
-var shortValueRe = regexp.MustCompile(`(?i)^(?:the\s+)?(?:default|maximum|minimum)(?:\s+(?:value|setting|size|length|level))?\s*(?:is|:|=)\s*\S|^defaults\s+to\s+\S`)
+var shortValueRe = regexp.MustCompile(`(?i)^(?:the\s+)?(?:default|maximum|minimum)(?:\s+(?:value|setting|size|length|level))?\s*(?:is|:|=)\s*(\S+)|^defaults\s+to\s+(\S+)`)
+
+// maxValueWords is the most words a value statement whose value holds no
+// figure may have: "The default is off." states a value, "The default is
+// well within the RFC-specified minimum amount of time (30 minutes)
+// before …" says something about it.
+const maxValueWords = 12
 
 // statesValue reports whether s states a value outright: a short value
 // statement that ends like a sentence or is a "Default:" line.
 func statesValue(s string) bool {
-	if !shortValueRe.MatchString(s) {
+	m := shortValueRe.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	if v := m[1] + m[2]; !strings.ContainsAny(v, "0123456789\"“'`") && len(strings.Fields(s)) > maxValueWords {
 		return false
 	}
 	last, _ := utf8.DecodeLastRuneInString(s)
