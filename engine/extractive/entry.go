@@ -46,11 +46,47 @@ func findEntries(p *pool, secs []section) [][]entry {
 	out := make([][]entry, len(secs))
 	for si, sec := range secs {
 		out[si] = make([]entry, len(sec.criteria))
-		for ci, c := range sec.criteria {
-			out[si][ci] = p.entryOf(c)
+		for ci := range sec.criteria {
+			p.labelledNames(&sec.criteria[ci])
+			out[si][ci] = p.entryOf(sec.criteria[ci])
 		}
 	}
 	return out
+}
+
+// labelledNames makes a name of two hyphenated words in c ("tcp-clients")
+// one of c's identifiers when a page read labels an entry with it: alone,
+// such a compound is as often a word of prose ("read-only"), and the
+// pages say which it is.
+func (p *pool) labelledNames(c *criterion) {
+	for _, w := range strings.Fields(c.text) {
+		w = strings.ToLower(strings.Trim(w, ",.;:?!\"'()`“”‘’"))
+		if parts := strings.Split(w, "-"); len(parts) != 2 || parts[0] == "" || parts[1] == "" ||
+			strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLower(r) && !unicode.IsDigit(r) && r != '-' }) >= 0 ||
+			slices.Contains(c.identNames, w) || !p.labels()[w] {
+			continue
+		}
+		c.idents = append(c.idents, text.Unique(text.Tokens(w)))
+		c.identTails = append(c.identTails, nil)
+		c.identNames = append(c.identNames, w)
+	}
+}
+
+// labels returns the first names of every entry label of the pool
+// ("tcp-clients" of "tcp-clients: Grammar: …"), lower case, from an index
+// built on the first call.
+func (p *pool) labels() map[string]bool {
+	if p.labelIndex == nil {
+		p.labelIndex = map[string]bool{}
+		for i := range p.sents {
+			for _, alt := range strings.Split(strings.ToLower(p.sents[i].label), ",") {
+				if term, _, _ := strings.Cut(strings.TrimLeft(alt, " (`"), " "); term != "" {
+					p.labelIndex[strings.Trim(term, "(`)")] = true
+				}
+			}
+		}
+	}
+	return p.labelIndex
 }
 
 // entryOf returns the entry whose label names what c asks about — a flag

@@ -571,3 +571,68 @@ func TestBoxLineCountsInTheEntrysUnit(t *testing.T) {
 		t.Errorf("the Summary does not open with the entry's default:\n%s", md)
 	}
 }
+
+// tallyResolver documents options named by two hyphenated words, each
+// entry opening with its grammar line, then prose that states the
+// default.
+const tallyResolver = "Options\n\n" +
+	"peer-count: Grammar: peer-count <integer>;\n\n" +
+	"Blocks: options\n\n" +
+	"Specifies the maximum number of simultaneous peer connections accepted by the resolver.\n\n" +
+	"This is the maximum number of peer connections that the resolver accepts. The default is 150.\n\n" +
+	"store: Grammar: store <string>;\n\n" +
+	"Blocks: zone\n\n" +
+	"Specifies the type of store used for the zone. The default is tree, Tallyresolver's native in-memory store.\n\n" +
+	"pull-in: Grammar: pull-in <integer>;\n\n" +
+	"Blocks: options\n\n" +
+	"This is the maximum number of inbound pulls that can be running concurrently. The default value is 10. " +
+	"Increasing pull-in may speed up the convergence of secondary zones, but it also may increase the load on the local system.\n"
+
+// A name of two hyphenated words ("peer-count") is a word of prose as
+// often as a name; the pages say which: an entry labelled with it is the
+// entry asked, and another entry's default does not answer.
+func TestLabelledTwoWordName(t *testing.T) {
+	p := docPool([2]string{"Configuration reference — Tallyresolver", tallyResolver})
+	c := newCriterion("Is peer-count a read-only value of the peer-count option?", "", nil, nil)
+	p.labelledNames(&c)
+	if !slices.Equal(c.identNames, []string{"peer-count"}) {
+		t.Errorf("identNames = %q, want [peer-count] (read-only labels no entry)", c.identNames)
+	}
+	src := []research.Source{{ID: "S1", Title: "Configuration reference — Tallyresolver", Text: tallyResolver}}
+	_, md := synthesize(t, "What is the default value of peer-count in Tallyresolver?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "The default is 150.") {
+		t.Errorf("the Summary does not give peer-count's default:\n%s", md)
+	}
+	quotesNone(t, md, md, "another entry's default is quoted", "The default is tree")
+}
+
+// A second part whose lead an earlier part quotes already ("The default
+// value is 10.") is answered by another sentence of the entry that says
+// what it asks.
+func TestLaterPartTakesAnotherSentenceOfTheEntry(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Configuration reference — Tallyresolver", Text: tallyResolver}}
+	_, md := synthesize(t, "What is the default pull-in value in Tallyresolver, and what can increasing it speed up?", src, research.DepthStandard)
+	sum := summaryOf(md)
+	for _, want := range []string{"The default value is 10.", "speed up the convergence of secondary zones"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("the Summary lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// When no sentence of the asked entry says what is asked of it
+// ("originally named"), a sentence beside the entry that says all of it
+// leads.
+func TestAnswerBesideTheEntry(t *testing.T) {
+	page := "Commands\n\n" +
+		"deep-clean: Removes every cached package file and every partial download, then rebuilds the index. " +
+		"It also removes the lists of packages no source offers any more.\n\n" +
+		"| Note\n\n" +
+		"This command was originally named purge-all for historical reasons, and tallypkg still recognizes purge-all as a synonym for deep-clean.\n\n" +
+		"quick-clean: Removes only the package files that can no longer be downloaded.\n"
+	src := []research.Source{{ID: "S1", Title: "tallypkg reference", Text: page}}
+	_, md := synthesize(t, "What was tallypkg's deep-clean command originally named?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.HasPrefix(strings.TrimPrefix(got, "`| Note`: "), "This command was originally named purge-all") {
+		t.Errorf("the Summary does not open with the note that answers:\n%s", md)
+	}
+}

@@ -3,6 +3,7 @@ package extractive
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -92,6 +93,18 @@ func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking,
 				continue
 			}
 			first := p.leadOf(c, ranked[si], found[si][ci], cands[si])
+			if first >= 0 && quoted[first] && len(found[si][ci].sents) > 0 {
+				// An earlier part quotes this lead already: of the same
+				// entry, another sentence that says what this part asks
+				// and the lead does not answers it.
+				e := found[si][ci]
+				e.sents = slices.DeleteFunc(slices.Clone(e.sents), func(i int) bool { return quoted[i] })
+				if len(e.sents) > 0 {
+					if j := p.leadOf(c, ranked[si], e, cands[si]); j >= 0 && !quoted[j] && p.addsTerm(c, j, []int{first}) {
+						first = j
+					}
+				}
+			}
 			if first < 0 {
 				continue
 			}
@@ -385,6 +398,9 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 			}
 		}
 		opening := e.opening(p)
+		if i := p.answerBesideEntry(c, r, e, cands); i >= 0 {
+			return i
+		}
 		switch {
 		case best >= 0 && (c.style == styleValue || c.needsNum):
 			if b := &p.sents[best]; bestTier < 2 && !b.box && !b.hasNum && !figureRe.MatchString(b.label) {
@@ -441,6 +457,64 @@ func (p *pool) leadOf(c criterion, r ranking, e entry, cands []int) int {
 	// headline ("Hundreds of workers are striking at …"), the answer says
 	// what the question asks of it ("… are asking for a $15 hourly wage").
 	return p.mostAsked(c, r, cands, first, func(i int) bool { return !p.restates(c, i) })
+}
+
+// answerBesideEntry returns, for a part of no value form when no sentence
+// of its entry says what it asks of the entry ("originally named" of
+// "What was X's full-upgrade command originally named?"), the first
+// candidate outside the entry that is evidence and says all of it ("This
+// command was originally named dist-upgrade …" in a note after the
+// entry); -1 otherwise.
+func (p *pool) answerBesideEntry(c criterion, r ranking, e entry, cands []int) int {
+	if c.style == styleValue || c.needsNum || c.compare {
+		return -1 // a comparison is answered by its sides' entries
+	}
+	// The entry's name (an identifier, a flag, a name in capitals), and
+	// the word after it that says what kind of thing it is ("command" of
+	// "the full-upgrade command"), are the entry's.
+	ident := text.Set{}
+	for _, g := range c.idents {
+		for _, t := range g {
+			ident[t] = true
+		}
+	}
+	for _, t := range c.caps {
+		ident[t] = true
+	}
+	name := maps.Clone(ident)
+	words := strings.Fields(c.text)
+	for k, w := range words {
+		if len(flagTokens(w)) == 0 && !slices.ContainsFunc(text.Tokens(w), func(t string) bool { return ident[t] }) {
+			continue
+		}
+		for _, t := range text.Tokens(w) {
+			name[t] = true
+		}
+		if k+1 < len(words) {
+			for _, t := range text.Tokens(words[k+1]) {
+				name[t] = true
+			}
+		}
+	}
+	var own []string
+	for _, t := range c.core {
+		if !p.context[t] && !name[t] {
+			own = append(own, t)
+		}
+	}
+	if len(own) < 2 {
+		return -1 // one word is too little to tell an answer from a mention
+	}
+	saysOwn := func(i int) bool { return !slices.ContainsFunc(own, func(t string) bool { return !p.says(c, i, t) }) }
+	if slices.ContainsFunc(e.sents, saysOwn) {
+		return -1
+	}
+	for _, i := range cands {
+		if !slices.Contains(e.sents, i) && r.evidenceFor(p, c, i) && saysOwn(i) {
+			return i
+		}
+	}
+	return -1
 }
 
 // mostAsked returns, of the candidates near first's score that are
