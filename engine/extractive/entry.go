@@ -160,7 +160,15 @@ func labelNames(label, n string) bool {
 	for _, alt := range strings.Split(label, ",") {
 		// Each of the names a label gives ("--sort, --no-sort") is the
 		// first term of its part: "200 thread_pool_min" names 200.
-		if term, _, _ := strings.Cut(strings.TrimLeft(alt, " (`"), " "); strings.Trim(term, "(`)") == n {
+		term, rest, _ := strings.Cut(strings.TrimLeft(alt, " (`"), " ")
+		if strings.Trim(term, "(`)") != n {
+			continue
+		}
+		// "workspace_client overflows" names a counter after the
+		// parameter, not the parameter; "AUTO_CD (-J)", "--timeout
+		// seconds" and "maximal_queue_lifetime (default: 5 days)" name
+		// the thing itself.
+		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(rest)); strings.HasPrefix(n, "-") || !unicode.IsLetter(r) {
 			return true
 		}
 	}

@@ -569,7 +569,8 @@ func TestAttributeOfTheNamedIdentifier(t *testing.T) {
 }
 
 // A label names what each of its comma-separated parts starts with: "200
-// pool_min", a line of a command's printed output, is no entry of pool_min.
+// pool_min", a line of a command's printed output, is no entry of pool_min,
+// and "pool_min overflows" names a counter after pool_min, not pool_min.
 func TestLabelNamesItsFirstTerms(t *testing.T) {
 	for _, tt := range []struct {
 		label, name string
@@ -580,6 +581,9 @@ func TestLabelNamesItsFirstTerms(t *testing.T) {
 		{"`pool_min` (integer)", "pool_min", true},
 		{"200 pool_min", "pool_min", false},
 		{"pool_max minimum", "minimum", false},
+		{"pool_min overflows", "pool_min", false},
+		{"pool_min (default: 5 days)", "pool_min", true},
+		{"-t, --timeout seconds", "--timeout", true},
 	} {
 		if got := labelNames(tt.label, tt.name); got != tt.want {
 			t.Errorf("labelNames(%q, %q) = %v, want %v", tt.label, tt.name, got, tt.want)
