@@ -393,3 +393,32 @@ func TestAndWithinANameDoesNotSplit(t *testing.T) {
 		}
 	}
 }
+
+// The sides of "the X values may and encrypt" are the values, not the
+// setting they share; sides that both name identifiers stay whole.
+func TestSidesAfterASharedName(t *testing.T) {
+	for q, want := range map[string][]string{
+		"What is the difference between the tls_security_level values may and encrypt in Tallymail?": {"may", "encrypt"},
+		"What is the difference between max-cache-ttl and max-ncache-ttl in Tallyresolver?":          {"max-cache-ttl", "max-ncache-ttl"},
+		"What is the difference between a hard link and a symbolic link?":                            {"hard link", "symbolic link"},
+	} {
+		if sides, _ := comparison(q); !slices.Equal(sides, want) {
+			t.Errorf("comparison(%q) sides = %q, want %q", q, sides, want)
+		}
+	}
+}
+
+// A side of no words of its own ("may") is named only as a value is
+// written, not by the verb prose uses.
+func TestValueSideNamedAsAValue(t *testing.T) {
+	p := docPool([2]string{"TLS support — Tallymail", "Security levels\n\n" +
+		"With tls_security_level = may, the server announces STARTTLS but does not require it.\n\n" +
+		"It may however be useful to offer AUTH only over TLS."})
+	sides := []string{"may", "encrypt"}
+	if !p.namesSide(sentenceIndex(t, p, "With tls_security_level = may"), sides) {
+		t.Error("the sentence that sets the value may does not name the side")
+	}
+	if p.namesSide(sentenceIndex(t, p, "It may however"), sides) {
+		t.Error("the verb may names the side")
+	}
+}

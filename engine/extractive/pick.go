@@ -1503,7 +1503,27 @@ func (p *pool) namesSide(i int, sides []string) bool {
 	names := func(own []string) bool {
 		return len(own) > 0 && !slices.ContainsFunc(own, func(t string) bool { return !s.set[t] && !lab[t] })
 	}
-	return names(ownA) || names(ownB) || len(ownA) == 0 || len(ownB) == 0
+	for k, own := range [][]string{ownA, ownB} {
+		switch {
+		case len(text.Tokens(sides[k])) == 0:
+			// A side of no words of its own ("may", a value of a
+			// setting, which prose uses as a verb) is named as a value
+			// is written: after "=", or in quotes.
+			if writesValue(s.text+" "+s.label, sides[k]) {
+				return true
+			}
+		case len(own) == 0, names(own):
+			return true // a side whose words the other holds too tells nothing apart
+		}
+	}
+	return false
+}
+
+// writesValue reports whether s writes v as a value: after "=" or ":",
+// or in quotes.
+func writesValue(s, v string) bool {
+	re, err := regexp.Compile(`(?i)(?:[=:]\s*|["“'\x60])` + regexp.QuoteMeta(v) + `\b`)
+	return err == nil && re.MatchString(s)
 }
 
 // ownWords returns what tells two sides apart, the words of each the

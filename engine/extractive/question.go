@@ -2,6 +2,7 @@ package extractive
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -244,9 +245,31 @@ func comparison(s string) ([]string, string) {
 		if a == "" || b == "" || len(strings.Fields(a)) > 6 || len(strings.Fields(b)) > 6 {
 			continue
 		}
+		a = sideAfterName(a, b)
 		return []string{a, b}, strings.TrimSpace(m[iasp])
 	}
 	return nil, ""
+}
+
+// sideAfterName returns the first side a of a comparison without the
+// name it shares with the second b: in "the smtpd_tls_security_level
+// values may and encrypt" the sides are "may" and "encrypt", values of
+// the identifier and the word after it that says what they are. a is
+// returned whole when b names an identifier too, or nothing follows.
+func sideAfterName(a, b string) string {
+	if slices.ContainsFunc(strings.Fields(b), isTechnical) {
+		return a
+	}
+	f := strings.Fields(a)
+	for k, w := range f {
+		if isTechnical(strings.Trim(w, ",.;:?!\"'`()")) {
+			if k+2 < len(f) {
+				return strings.Join(f[k+2:], " ")
+			}
+			return a
+		}
+	}
+	return a
 }
 
 func trimSide(s string) string {
