@@ -140,11 +140,10 @@ var (
 
 // appendBlock splits one paragraph, list item or table row into sentences.
 func appendBlock(out []ReportSentence, section, block string) []ReportSentence {
-	clean := cleanInline(block)
 	first := len(out)
 	var spans []text.Span
-	for _, piece := range splitAfterCitations(clean) {
-		spans = append(spans, text.Sentences(piece)...)
+	for _, piece := range splitAfterCitations(cleanInlineMarked(block)) {
+		spans = append(spans, text.Sentences(text.OneLine(strings.ReplaceAll(piece, codeMark, "")))...)
 	}
 	for _, sp := range spans {
 		raw := sp.Text
@@ -183,7 +182,7 @@ func splitAfterCitations(s string) []string {
 			continue // no space after the marker, or nothing after it
 		}
 		r, _ := utf8.DecodeRuneInString(rest)
-		if unicode.IsUpper(r) || unicode.IsDigit(r) || strings.ContainsRune("\"“'‘(`", r) {
+		if unicode.IsUpper(r) || unicode.IsDigit(r) || strings.ContainsRune("\"“'‘(`"+codeMark, r) {
 			out = append(out, s[start:loc[1]])
 			start = len(s) - len(rest)
 		}
@@ -254,7 +253,16 @@ func inertCode(s string) string {
 // cleanInline removes inline Markdown: images and links keep their text,
 // code spans and emphasis lose their markers, escapes are undone and HTML
 // tags dropped. Citation markers stay.
-func cleanInline(s string) string {
+func cleanInline(s string) string { return strings.ReplaceAll(cleanInlineMarked(s), codeMark, "") }
+
+// codeMark stands, in cleanInlineMarked's text, where a code span's
+// backticks were: a quote that opens on code ("`auto-suffix-retain`: If
+// …") starts a sentence after a citation, though its first letter is
+// lower case.
+const codeMark = "\uE006"
+
+// cleanInlineMarked is cleanInline with codeMark where backticks were.
+func cleanInlineMarked(s string) string {
 	// Escaped emphasis characters are text: hide them from the emphasis
 	// stripping below.
 	s = inertCode(s)
@@ -270,7 +278,7 @@ func cleanInline(s string) string {
 	})
 	s = autoLinkRe.ReplaceAllString(s, "$1")
 	s = htmlTagRe.ReplaceAllString(s, "")
-	s = strings.ReplaceAll(s, "`", "")
+	s = strings.ReplaceAll(s, "`", codeMark)
 	s = emphasisRe.ReplaceAllStringFunc(s, func(m string) string {
 		if strings.TrimSpace(m) == "" || strings.Trim(m, "*~_") == "" {
 			return ""

@@ -67,3 +67,24 @@ func TestReportSentencesLeadInKeepsItsList(t *testing.T) {
 		t.Errorf("ReportSentences =\n%q\nwant\n%q", raws, want)
 	}
 }
+
+// A quote that opens on code ("`auto-suffix-retain`: If …") starts a new
+// sentence after the citation of one that ends in code, though its first
+// letter is lower case; prose in lower case after a citation goes on.
+func TestSentenceOpeningOnCodeAfterACitation(t *testing.T) {
+	md := "## Summary\n\n`zle-line-init`: This example starts vi mode. `zle -N zle-line-init` [S4] " +
+		"`auto-suffix-retain`: If the previous action added a suffix, keep it. [S4] " +
+		"The editor saves it [S1] and the shell reads it [S2].\n"
+	var got []string
+	for _, s := range ReportSentences(md) {
+		got = append(got, s.Plain)
+	}
+	want := []string{
+		"zle-line-init: This example starts vi mode. zle -N zle-line-init",
+		"auto-suffix-retain: If the previous action added a suffix, keep it.",
+		"The editor saves it and the shell reads it.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("ReportSentences:\n got %q\nwant %q", got, want)
+	}
+}
