@@ -559,6 +559,9 @@ func TestWhatAddsBesideAStatedValue(t *testing.T) {
 	if p.addsToAnswer(c, boxLine(t, p, "queue_depth", "Flags"), []int{def}, []int{def}) {
 		t.Error("the Flags line adds to a question that asks no flags")
 	}
+	if p.addsToAnswer(c, boxLine(t, p, "BodyCap", "Minimum"), []int{def}, []int{def}) {
+		t.Error("another entry's Minimum line adds to queue_depth's default")
+	}
 }
 
 // A count asked in a unit ("How many bytes …") is answered by the entry's

@@ -1285,6 +1285,8 @@ func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
 	switch {
 	case !p.keepsCondition(c, i, quoted):
 		return false
+	case box && !slices.ContainsFunc(quoted, func(j int) bool { return p.sameEntry(i, j) }):
+		return false // a line of another entry's box states a value of that entry
 	case p.addsTerm(c, i, quoted):
 		return true
 	case p.inNamedEntry(c, i) && !box && !slices.ContainsFunc(leads, func(l int) bool { return p.sameEntry(i, l) && p.givesAnswer(c, l) }):
@@ -1294,7 +1296,7 @@ func (p *pool) addsToAnswer(c criterion, i int, quoted, leads []int) bool {
 	case box && p.asksKey(c, i) && !slices.ContainsFunc(quoted, func(j int) bool {
 		return p.sents[j].box && p.sameEntry(i, j) && boxKeyOf(p.sents[j].text) == boxKeyOf(p.sents[i].text)
 	}):
-		return true // a line of the box that states another attribute asked ("Minimum: 5" beside "Default: 100")
+		return true // another line of a quoted entry's box that states another attribute asked ("Minimum: 5" beside "Default: 100")
 	case !slices.ContainsFunc(leads, func(l int) bool { return p.givesAnswer(c, l) }):
 		// No lead states the answer in its form. A part of a form
 		// (a cause, a command) takes what its rules allow; a part of
