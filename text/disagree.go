@@ -13,6 +13,7 @@ import (
 // Statement is a sentence read for disagreement: its frame and values.
 type Statement struct {
 	frame []string         // content words that are not values, in order
+	own   []string         // the frame's words outside identifiers, in order
 	nums  map[string]value // normalised number → where and how written
 	names map[string]value // lower-cased name → where and how written
 	ids   []ident          // identifiers written in the sentence, in order
@@ -32,6 +33,7 @@ type ident struct {
 type value struct {
 	raw    string
 	at     int
+	ownAt  int // how many own frame words come before it
 	start  int // byte offset in the sentence
 	stated bool
 	// names is true when "is"/"was" follows the value: it names what the
@@ -61,7 +63,7 @@ func ReadStatement(s string) Statement {
 		switch {
 		case w.Num && isDigit(w.Raw[0]):
 			if _, dup := st.nums[w.Lower]; !dup {
-				st.nums[w.Lower] = value{raw: w.Raw, at: len(st.frame), start: w.Start,
+				st.nums[w.Lower] = value{raw: w.Raw, at: len(st.frame), ownAt: len(st.own), start: w.Start,
 					names: i+1 < len(words) && copulas[words[i+1].Lower]}
 			}
 		case i > 0 && isCapitalised(w.Raw) && !atClauseStart(s, w.Start):
@@ -70,10 +72,14 @@ func ReadStatement(s string) Statement {
 				j--
 			}
 			if _, dup := st.names[w.Lower]; !dup {
-				st.names[w.Lower] = value{raw: w.Raw, at: len(st.frame), start: w.Start, stated: copulas[words[j].Lower]}
+				st.names[w.Lower] = value{raw: w.Raw, at: len(st.frame), ownAt: len(st.own), start: w.Start, stated: copulas[words[j].Lower]}
 			}
 		default:
-			st.frame = append(st.frame, tokensOf(words[i:i+1])...)
+			toks := tokensOf(words[i : i+1])
+			st.frame = append(st.frame, toks...)
+			if !st.inIdentifier(w.Start) {
+				st.own = append(st.own, toks...)
+			}
 		}
 	}
 	return st
@@ -95,10 +101,40 @@ func Disagree(a, b Statement) (va, vb string, ok bool) {
 			return "", "", false
 		}
 	}
-	if x.names || y.names || !sameFrame(a.frame[:x.at], b.frame[:y.at]) || !sameSubject(a.idsBefore(x.start), b.idsBefore(y.start)) {
+	if x.names || y.names || !sameFrame(a.frame[:x.at], b.frame[:y.at]) || !sameSubject(a.idsBefore(x.start), b.idsBefore(y.start)) ||
+		otherAttribute(a.own[:x.ownAt], b.own[:y.ownAt]) {
 		return "", "", false
 	}
 	return x.raw, y.raw, true
+}
+
+// otherAttribute reports whether the words each statement writes before
+// its value, outside identifiers, share none while both have some: the
+// values are of two attributes of one thing ("thread_pool_min default:
+// 100" and "thread_pool_min minimum: 5"), whose identifier alone made the
+// frames look alike.
+func otherAttribute(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	sa := NewSet(a)
+	for _, t := range b {
+		if sa[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// inIdentifier reports whether byte offset at falls inside an identifier
+// of the statement.
+func (st Statement) inIdentifier(at int) bool {
+	for _, id := range st.ids {
+		if at >= id.at && at < id.at+len(id.name) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameSubject reports whether the identifiers each statement names before

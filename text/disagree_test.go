@@ -24,6 +24,10 @@ func TestDisagree(t *testing.T) {
 		{"The default of pool_max is 16.", "The default of pool_min is 2.", "", ""},
 		{"cache.size: The default value is 400.", "The default value of cache.size is 300.", "400", "300"},
 		{"The default port is 7420.", "The default port of zapServer is 7070.", "7420", "7070"},
+		// Two attributes of one setting are two things, though the
+		// setting's name holds a word of one of them ("min").
+		{"thread_pool_min default: 100", "thread_pool_min minimum: 5", "", ""},
+		{"pool_min default: 100", "pool_min default: 50", "100", "50"},
 		// A number followed by "is" names what is described, not a value.
 		{"If the field at offset 52 is zero, no map pages are kept.", "The field at offset 64 is true for the lazy mode.", "", ""},
 		{"The population in 2019 was 5 million.", "The population in 2020 was 5 million.", "", ""},
