@@ -229,7 +229,7 @@ func Stem(w string) string {
 		return w
 	}
 	s := english.Stem(w, true)
-	if strings.HasPrefix(w, s+"e") && w != s+"e" && isLemma(s+"e") {
+	if len(w) > len(s)+1 && w[len(s)] == 'e' && strings.HasPrefix(w, s) && isLemma(s+"e") {
 		// Snowball keeps the final e of "queue" but drops it with the
 		// suffix of "queued": a word that writes a lemma whole is
 		// stemmed as that lemma is.

@@ -63,30 +63,13 @@ func (p *pool) labelledNames(c *criterion) {
 		w = strings.ToLower(strings.Trim(w, ",.;:?!\"'()`“”‘’"))
 		if parts := strings.Split(w, "-"); len(parts) != 2 || parts[0] == "" || parts[1] == "" ||
 			strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLower(r) && !unicode.IsDigit(r) && r != '-' }) >= 0 ||
-			slices.Contains(c.identNames, w) || !p.labels()[w] {
+			slices.Contains(c.identNames, w) || !p.labelsEntry(w) {
 			continue
 		}
 		c.idents = append(c.idents, text.Unique(text.Tokens(w)))
 		c.identTails = append(c.identTails, nil)
 		c.identNames = append(c.identNames, w)
 	}
-}
-
-// labels returns the first names of every entry label of the pool
-// ("tcp-clients" of "tcp-clients: Grammar: …"), lower case, from an index
-// built on the first call.
-func (p *pool) labels() map[string]bool {
-	if p.labelIndex == nil {
-		p.labelIndex = map[string]bool{}
-		for i := range p.sents {
-			for _, alt := range strings.Split(strings.ToLower(p.sents[i].label), ",") {
-				if term, _, _ := strings.Cut(strings.TrimLeft(alt, " (`"), " "); term != "" {
-					p.labelIndex[strings.Trim(term, "(`)")] = true
-				}
-			}
-		}
-	}
-	return p.labelIndex
 }
 
 // entryOf returns the entry whose label names what c asks about — a flag

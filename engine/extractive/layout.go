@@ -84,10 +84,15 @@ func layout(spec research.TaskSpec, question string, goal, extra []string) []sec
 		}
 		secs[target].criteria = append(secs[target].criteria, newCriterion(c, secs[target].heading, goal, extra))
 	}
+	compare := len(analyse(question).compare) > 0
 	for i := range secs {
 		if !secs[i].summary && len(secs[i].criteria) == 0 {
 			secs[i].criteria = []criterion{newCriterion(secs[i].heading, secs[i].heading, goal, extra)}
 			secs[i].named = true
+		}
+		// Every part of a comparison is told so: what adds to it differs.
+		for ci := range secs[i].criteria {
+			secs[i].criteria[ci].compare = compare
 		}
 	}
 	return secs

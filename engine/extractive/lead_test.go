@@ -489,12 +489,7 @@ func TestBoxLineAnswersTheNamedEntrysValue(t *testing.T) {
 func TestBoxLinesOfEveryAskedAttribute(t *testing.T) {
 	src := []research.Source{{ID: "S1", Title: "Module tally_core — Tallyweb", Text: tallyDirectives}}
 	_, md := synthesize(t, "What are the default and the minimum value of BodyCap?", src, research.DepthStandard)
-	sum := summaryOf(md)
-	for _, want := range []string{"default: BodyCap 1048576", "minimum: BodyCap 1024"} {
-		if !strings.Contains(sum, want) {
-			t.Errorf("the Summary lacks %q:\n%s", want, md)
-		}
-	}
+	quotesAll(t, summaryOf(md), md, "the Summary lacks an asked attribute", "default: BodyCap 1048576", "minimum: BodyCap 1024")
 	quotesNone(t, md, md, "a line of the box not asked is quoted", "context: server config")
 }
 
@@ -615,12 +610,7 @@ func TestLabelledTwoWordName(t *testing.T) {
 func TestLaterPartTakesAnotherSentenceOfTheEntry(t *testing.T) {
 	src := []research.Source{{ID: "S1", Title: "Configuration reference — Tallyresolver", Text: tallyResolver}}
 	_, md := synthesize(t, "What is the default pull-in value in Tallyresolver, and what can increasing it speed up?", src, research.DepthStandard)
-	sum := summaryOf(md)
-	for _, want := range []string{"The default value is 10.", "speed up the convergence of secondary zones"} {
-		if !strings.Contains(sum, want) {
-			t.Errorf("the Summary lacks %q:\n%s", want, md)
-		}
-	}
+	quotesAll(t, summaryOf(md), md, "the Summary lacks a part's answer", "The default value is 10.", "speed up the convergence of secondary zones")
 }
 
 // When no sentence of the asked entry says what is asked of it

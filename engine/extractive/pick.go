@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/quarryhq/quarry/text"
 )
@@ -52,12 +54,6 @@ const maxQuotesPerPart = 4
 // further sentences of its section.
 func pickAnswers(ctx context.Context, p *pool, secs []section, ranked []ranking, found [][]entry, question string) (picks, error) {
 	sides := analyse(question).compare
-	// Every part of a comparison is told so: what adds to it differs.
-	for _, sec := range secs {
-		for ci := range sec.criteria {
-			sec.criteria[ci].compare = len(sides) > 0
-		}
-	}
 	home := p.homes(secs, ranked)
 	cands := make([][]int, len(secs))
 	var used []int
@@ -1524,8 +1520,22 @@ func (p *pool) namesSide(i int, sides []string) bool {
 // writesValue reports whether s writes v as a value: after "=" or ":",
 // or in quotes.
 func writesValue(s, v string) bool {
-	re, err := regexp.Compile(`(?i)(?:[=:]\s*|["“'\x60])` + regexp.QuoteMeta(v) + `\b`)
-	return err == nil && re.MatchString(s)
+	s, v = strings.ToLower(s), strings.ToLower(v)
+	for at := 0; v != ""; {
+		k := strings.Index(s[at:], v)
+		if k < 0 {
+			return false
+		}
+		k += at
+		quote, _ := utf8.DecodeLastRuneInString(s[:k])
+		sign, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s[:k], " \t"))
+		after, _ := utf8.DecodeRuneInString(s[k+len(v):])
+		if (strings.ContainsRune("\"“'`", quote) || sign == '=' || sign == ':') && !unicode.IsLetter(after) && !unicode.IsDigit(after) && after != '_' {
+			return true
+		}
+		at = k + len(v)
+	}
+	return false
 }
 
 // ownWords returns what tells two sides apart, the words of each the

@@ -92,11 +92,9 @@ type pool struct {
 	// labelCounts are the numbers of distinct labels per page (labelCount).
 	labelCounts []int
 	// boxes are the box lines of each entry (boxLines).
-	boxes map[boxKey][]int
-	// labelIndex holds the first name of every entry label (labels).
-	labelIndex map[string]bool
-	docRel     []float64           // page relevance to the question, in [0,1]
-	ids        map[string][]string // sentence key → ids of every document holding it
+	boxes  map[boxKey][]int
+	docRel []float64           // page relevance to the question, in [0,1]
+	ids    map[string][]string // sentence key → ids of every document holding it
 	// topical are the words nearly every document holds: the subject of
 	// the whole run (the product a documentation site describes).
 	topical text.Set

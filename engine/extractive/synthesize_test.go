@@ -400,6 +400,17 @@ func TestSynthesisQuotesTheAnswerOnce(t *testing.T) {
 	}
 }
 
+// quotesAll fails t for each of wants that text (of report md) lacks:
+// what a report must quote, and why.
+func quotesAll(t *testing.T, text, md, why string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s (%q):\n%s", why, want, md)
+		}
+	}
+}
+
 // quotesNone fails t for each of extras that text (of report md) holds:
 // what a report must leave out, and why.
 func quotesNone(t *testing.T, text, md, why string, extras ...string) {
