@@ -146,3 +146,30 @@ var listStartRe = regexp.MustCompile(`^(?:#{1,6}|[-+]|\d{1,9}[.)])`)
 
 // summaryLikeRe matches headings that already are the report's summary.
 var summaryLikeRe = regexp.MustCompile(`(?i)^(?:summary|overview|tl;?dr|key (?:findings|points|takeaways)|in (?:brief|short)|answer|short answer|executive summary)$`)
+
+// heading derives a report heading from a criterion: "What is the default
+// port for PostgreSQL?" → "Default port for PostgreSQL"; "How do I change
+// it?" → "How to change it".
+func heading(criterion string) string {
+	c := strings.TrimSpace(strings.TrimRight(criterion, "?.! "))
+	var h string
+	switch {
+	case howWorkRe.MatchString(c):
+		h = "How " + howWorkRe.FindStringSubmatch(c)[1] + " works"
+	case howDoIRe.MatchString(c):
+		h = "How to " + howDoIRe.FindStringSubmatch(c)[1]
+	case howToRe.MatchString(c):
+		h = c
+	case whatIsRe.MatchString(c):
+		rest := whatIsRe.FindStringSubmatch(c)[1]
+		if len(strings.Fields(rest)) <= 2 {
+			h = "What " + rest + " is"
+		} else {
+			h = capitalise(rest)
+		}
+	default:
+		h = c
+	}
+	h = text.Shorten(h, 81)
+	return capitalise(h)
+}

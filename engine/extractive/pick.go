@@ -656,27 +656,6 @@ func (p *pool) answerTier(c criterion, i int) int {
 // howManyRe finds what a question counts: the words after "how many".
 var howManyRe = regexp.MustCompile(`(?i)\bhow\s+many\s+((?:[\pL-]+\s*){1,3})`)
 
-// countedNoun is the stem of the noun question part c asks the number
-// of ("How many wild goats …" → goat), or "".
-func countedNoun(c string) string {
-	m := howManyRe.FindStringSubmatch(c)
-	if m == nil {
-		return ""
-	}
-	noun := ""
-	for _, w := range strings.Fields(m[1]) {
-		lw := strings.ToLower(w)
-		if auxVerb[lw] || text.IsStopword(lw) {
-			break
-		}
-		noun = lw
-	}
-	if toks := text.Tokens(noun); len(toks) == 1 {
-		return toks[0]
-	}
-	return ""
-}
-
 // countsAsked reports whether s states a figure of what c counts: a
 // number, at most two words, then the noun ("approximately 60 wild
 // goats"), not a figure of something else ("more than a dozen islands").
@@ -1221,28 +1200,6 @@ func (p *pool) opensWith(i int, side []string) bool {
 		return false
 	}
 	return text.Containment(side, text.NewSet(toks[:len(side)])) == 1
-}
-
-// paragraphSpan returns the range [lo, hi) of the sentences of sentence i's
-// paragraph.
-func (p *pool) paragraphSpan(i int) (lo, hi int) {
-	s := &p.sents[i]
-	lo = i
-	for lo > 0 && !p.sents[lo].para && p.sents[lo-1].src == s.src && p.sents[lo-1].section == s.section {
-		lo--
-	}
-	hi = i + 1
-	for hi < len(p.sents) && !p.sents[hi].para && p.sents[hi].src == s.src && p.sents[hi].section == s.section {
-		hi++
-	}
-	return lo, hi
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
 
 // inReadingOrder groups picks by source (sources in the order of their

@@ -273,22 +273,6 @@ func withLean(c, lean string) string {
 	return own + " (" + lowerFirst(strings.TrimRight(lean, "?.! ")) + ")?"
 }
 
-// splitLean returns the part and the part it leans on of a criterion
-// written by withLean; ok is false for any other criterion, whose
-// parentheses (if any) name a topic, not a question.
-func splitLean(c string) (own, lean string, ok bool) {
-	i := strings.LastIndex(c, " (")
-	if i <= 0 {
-		return c, "", false
-	}
-	inner := strings.TrimSuffix(strings.TrimRight(c[i+2:], "?.! "), ")")
-	first := strings.ToLower(firstWord(inner))
-	if !whWords[first] && !auxVerb[first] {
-		return c, "", false
-	}
-	return c[:i] + "?", inner, true
-}
-
 // anaphorRe matches words that point back at what an earlier part of the
 // question named: "such a limit", "this option", "which one", "them".
 var anaphorRe = regexp.MustCompile(`(?i)\b(?:such|this|these|those|it|its|they|them|their)\b|\b(?:which|the|that)\s+one\b`)
@@ -358,37 +342,6 @@ func containsAny(s string, subs []string) bool {
 		}
 	}
 	return false
-}
-
-func isImperative(w string) bool {
-	return set("list explain describe compare summarize summarise give show define name outline identify find")[w]
-}
-
-// heading derives a report heading from a criterion: "What is the default
-// port for PostgreSQL?" → "Default port for PostgreSQL"; "How do I change
-// it?" → "How to change it".
-func heading(criterion string) string {
-	c := strings.TrimSpace(strings.TrimRight(criterion, "?.! "))
-	var h string
-	switch {
-	case howWorkRe.MatchString(c):
-		h = "How " + howWorkRe.FindStringSubmatch(c)[1] + " works"
-	case howDoIRe.MatchString(c):
-		h = "How to " + howDoIRe.FindStringSubmatch(c)[1]
-	case howToRe.MatchString(c):
-		h = c
-	case whatIsRe.MatchString(c):
-		rest := whatIsRe.FindStringSubmatch(c)[1]
-		if len(strings.Fields(rest)) <= 2 {
-			h = "What " + rest + " is"
-		} else {
-			h = capitalise(rest)
-		}
-	default:
-		h = c
-	}
-	h = text.Shorten(h, 81)
-	return capitalise(h)
 }
 
 type template struct{ criterion, heading string }

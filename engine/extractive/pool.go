@@ -1223,13 +1223,42 @@ const flagPrefix = "flag"
 // flagRe matches a command-line flag written as such: "-O", "--offline".
 var flagRe = regexp.MustCompile(`(?:^|[\s(,])(--?[A-Za-z][A-Za-z0-9-]*)`)
 
-// flagTokens returns a token for each flag in s, kept whole and
-// case-sensitive ("-O" is not "-o"): the tokenizer drops a one-letter
-// flag, and then "What does the -O option do?" names nothing.
-func flagTokens(s string) []string {
+// paragraphSpan returns the range [lo, hi) of the sentences of sentence i's
+// paragraph.
+func (p *pool) paragraphSpan(i int) (lo, hi int) {
+	s := &p.sents[i]
+	lo = i
+	for lo > 0 && !p.sents[lo].para && p.sents[lo-1].src == s.src && p.sents[lo-1].section == s.section {
+		lo--
+	}
+	hi = i + 1
+	for hi < len(p.sents) && !p.sents[hi].para && p.sents[hi].src == s.src && p.sents[hi].section == s.section {
+		hi++
+	}
+	return lo, hi
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// commandTokens are the tokens of the names written as code in a page's
+// title ("git-config(1)" → git, config), figures left out: the command a
+// manual page documents.
+func commandTokens(title string) []string {
 	var out []string
-	for _, m := range flagRe.FindAllStringSubmatch(s, -1) {
-		out = append(out, flagPrefix+m[1])
+	for _, w := range strings.Fields(title) {
+		if w = strings.Trim(w, ",:;"); !isTechnical(w) && !strings.Contains(w, "-") {
+			continue
+		}
+		for _, t := range text.Tokens(w) {
+			if !unicode.IsDigit([]rune(t)[0]) {
+				out = append(out, t)
+			}
+		}
 	}
 	return out
 }

@@ -183,15 +183,6 @@ func quantityNoun(words []string) []string {
 	return words
 }
 
-// stripTopicParen removes the " (topic)" appended to a clause criterion,
-// whose words the query gets through prioritise anyway.
-func stripTopicParen(c string) string {
-	if i := strings.LastIndex(c, " ("); i > 0 {
-		return c[:i]
-	}
-	return c
-}
-
 // prioritise makes sure a query names the question's first two entities
 // (a long list of names over-constrains a search).
 func prioritise(words, entities []string) []string {

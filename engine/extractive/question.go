@@ -699,3 +699,50 @@ func contextWords(question string) text.Set {
 	}
 	return text.NewSet(text.Tokens(m[1]))
 }
+
+func isImperative(w string) bool {
+	return set("list explain describe compare summarize summarise give show define name outline identify find")[w]
+}
+
+// phraseWords are the words of s as phrases compare them: lower case,
+// without the punctuation at their ends ("" for a word of punctuation).
+func phraseWords(s string) []string {
+	f := strings.Fields(strings.ToLower(s))
+	for i, w := range f {
+		f[i] = strings.Trim(w, ".,;:!?\"'()“”‘’")
+	}
+	return f
+}
+
+// containsTerm reports whether s holds t as a whole term: "sort_mem" is
+// not mentioned by "bulk_sort_mem".
+func containsTerm(s, t string) bool {
+	for off := 0; ; {
+		k := strings.Index(s[off:], t)
+		if k < 0 {
+			return false
+		}
+		start, end := off+k, off+k+len(t)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if !isTermRune(before) && !isTermRune(after) {
+			return true
+		}
+		off = start + 1
+	}
+}
+
+func isTermRune(r rune) bool {
+	return r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// flagTokens returns a token for each flag in s, kept whole and
+// case-sensitive ("-O" is not "-o"): the tokenizer drops a one-letter
+// flag, and then "What does the -O option do?" names nothing.
+func flagTokens(s string) []string {
+	var out []string
+	for _, m := range flagRe.FindAllStringSubmatch(s, -1) {
+		out = append(out, flagPrefix+m[1])
+	}
+	return out
+}

@@ -3,7 +3,6 @@ package extractive
 import (
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/quarryhq/quarry/text"
 )
@@ -280,16 +279,6 @@ const (
 	phraseStep     = 0.1
 	maxPhraseBoost = 1.4
 )
-
-// phraseWords are the words of s as phrases compare them: lower case,
-// without the punctuation at their ends ("" for a word of punctuation).
-func phraseWords(s string) []string {
-	f := strings.Fields(strings.ToLower(s))
-	for i, w := range f {
-		f[i] = strings.Trim(w, ".,;:!?\"'()“”‘’")
-	}
-	return f
-}
 
 // longestRun is the length of the longest run of words a and b share,
 // both as phraseWords gives them.

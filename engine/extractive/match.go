@@ -1,0 +1,715 @@
+package extractive
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quarryhq/quarry/text"
+)
+
+// defines reports whether sentence s defines what c asks about: it opens
+// with a subject whose head word belongs to c ("A workspace is …", not
+// "The workspace root is …").
+func (p *pool) defines(c criterion, s string) bool {
+	m := definitionRe.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	toks := text.Tokens(m[1])
+	if len(toks) == 0 {
+		return false
+	}
+	if first, _, _ := strings.Cut(strings.ToLower(m[1]), " "); subordinators[first] {
+		return false // "When the heap is empty, …" states a condition
+	}
+	next, _, _ := strings.Cut(strings.TrimSpace(s[len(m[0]):]), " ")
+	if next = strings.TrimRight(next, ".,;:!?"); len(next) > 4 && strings.HasSuffix(next, "ed") {
+		return false // "The heap type was added": passive, not a definition
+	}
+	head := toks[len(toks)-1]
+	if len(toks) > 1 && genericHeads[head] {
+		head = toks[len(toks)-2] // "The cargo check command is …"
+	}
+	for _, t := range c.core {
+		if t == head {
+			return true
+		}
+	}
+	return false
+}
+
+// subordinators open a clause that is not the sentence's subject.
+var subordinators = set("when whenever if unless while whereas because since although though once after before until as where")
+
+// genericHeads are nouns that follow the name they classify: "the cargo
+// check command", "the ? operator".
+var genericHeads = stems("command tool function method type keyword operator attribute macro option flag field setting file crate module package feature trait variable parameter property class library directive statement")
+
+// styled returns the boost of sentence i for criterion c: above 1 when
+// it has the form c asks for.
+func (p *pool) styled(c criterion, i int) float64 {
+	s := &p.sents[i]
+	switch {
+	case c.enum != "" && s.set[c.enum] && inlineListRe.MatchString(s.text):
+		// "There are three kinds of records: "page", "index", and
+		// "marker".": the members, named in one sentence.
+		return directBoost
+	case c.style == styleDefinition && p.defines(c, s.text):
+		return directBoost
+	case c.style == styleHowTo && s.code != "":
+		return commandBoost
+	case c.style == styleHowTo && (instructionRe.MatchString(s.text) || youCanRe.MatchString(s.text)):
+		return styleBoost
+	case c.style == styleValue && s.box && (p.statesAttribute(c, i) || p.namesKey(c, i) && p.inAskedEntry(c, i)):
+		return directBoost // "Default: …" or "Type: …" in the asked entry's box
+	case c.style == styleValue && s.hasNum && p.statesAttribute(c, i):
+		if givesValue(s.text) {
+			return directBoost
+		}
+		return commandBoost
+	case c.style == styleValue && (s.hasNum || s.code != ""):
+		return styleBoost
+	case c.style == styleReason && reasonRe.MatchString(s.text):
+		return commandBoost
+	case c.style == styleReason && c.advice && adviceSentRe.MatchString(s.text):
+		return commandBoost
+	}
+	return 1
+}
+
+// statesAttribute reports whether sentence i names the attribute criterion
+// c asks for: with a figure, "The default is 64MB" answers "what is the
+// default value of cache_pages" where "values are taken as blocks,
+// typically 8kB" does not.
+// The sentence, its label or its heading must also name the subject (a
+// core word that is no value word): "the maximum amount of data per unit
+// of time" states no maximum of a message payload.
+func (p *pool) statesAttribute(c criterion, i int) bool {
+	s := &p.sents[i]
+	attribute := false
+	var subjects []string
+	for _, t := range c.core {
+		switch {
+		case attributeWords[t]:
+			attribute = attribute || s.set[t]
+			for a := range attributeWords {
+				// "the maximum number … is 125" states an upper bound.
+				attribute = attribute || s.set[a] && sameMeaning(t, a, attributeMeanings())
+			}
+		case !valueWords[t]:
+			subjects = append(subjects, t)
+		}
+	}
+	subjects = append(subjects, c.ctx...)
+	// The product every page is about ("SQLite") names no subject while
+	// the question names another ("columns").
+	if own := slices.DeleteFunc(slices.Clone(subjects), func(t string) bool { return p.topical[t] }); len(own) > 0 {
+		subjects = own
+	}
+	if len(c.idents) > 0 {
+		// An identifier ("cache_size") is the subject, whatever else the
+		// question writes around it ("PRAGMA") or every page says.
+		subjects = slices.Concat(c.idents...)
+	}
+	if len(c.measures) > 0 {
+		subjects = c.measures // "the number of columns" is about columns
+	} else if len(c.idents) == 0 && len(c.attrNoun) > 0 {
+		// "the default page size of a new database" asks the value of a
+		// page size, not of whatever else is new or a database.
+		if own := slices.DeleteFunc(slices.Clone(c.attrNoun), func(t string) bool { return p.topical[t] || p.context[t] }); len(own) > 0 {
+			subjects = own
+		}
+	}
+	// A sentence of the entry the question asks about stands for its
+	// subject ("The default is “read committed”." under
+	// default_transaction_isolation), as it does for evidence.
+	subject := p.inAskedEntry(c, i)
+	for _, t := range subjects {
+		subject = subject || s.set[t] || s.head[t]
+	}
+	if subject && p.namesOtherThing(c, i) {
+		// "thread", "pool" and "max" spread over a sentence about two
+		// other settings do not name "thread_pool_max".
+		subject = false
+	}
+	return attribute && subject && !p.measuresAnother(c, i)
+}
+
+// namesOtherThing reports whether c names an identifier (not the setting
+// every page is about) that sentence i neither belongs to by its entry
+// nor writes out.
+func (p *pool) namesOtherThing(c criterion, i int) bool {
+	s := &p.sents[i]
+	asked := false
+	l := strings.ToLower(s.text + " " + s.code)
+	for _, n := range c.identNames {
+		if p.inSetting(n) || strings.HasPrefix(n, "-") {
+			continue
+		}
+		asked = true
+		if containsTerm(l, n) || containsParts(l, n) {
+			return false
+		}
+	}
+	for _, g := range c.idents {
+		if len(g) > 1 && !slices.ContainsFunc(g, func(t string) bool { return !s.head[t] }) {
+			return false // under a heading that names it
+		}
+	}
+	return asked && !p.inAskedEntry(c, i)
+}
+
+// measuresAnother reports whether sentence i states the measure of
+// something else than c asks: "the maximum number of pages … is
+// 2147483646" does not give "the maximum number of columns".
+func (p *pool) measuresAnother(c criterion, i int) bool {
+	if len(c.measures) == 0 {
+		return false
+	}
+	got := measured(p.sents[i].text)
+	if len(got) == 0 {
+		return false
+	}
+	for _, m := range got {
+		if slices.Contains(c.measures, m) {
+			return false
+		}
+	}
+	return true
+}
+
+// entryInUnits reports whether box line i belongs to an entry whose prose
+// names one of units: "Default: 1048576" of the entry that "specifies the
+// number of bytes that are allowed" is a count of bytes.
+func (p *pool) entryInUnits(i int, units []string) bool {
+	s := &p.sents[i]
+	if !s.box || s.label == "" {
+		return false
+	}
+	for _, d := range []int{-1, 1} {
+		for j := i + d; j >= 0 && j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j += d {
+			if !p.sents[j].box && inUnits(p.sents[j].text, units) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// impliedBy returns the words of the criterion that sentence i says in
+// other words (meaningOf: "require" for "need", "signify" for "stand
+// for").
+func (p *pool) impliedBy(c criterion, i int) text.Set {
+	s := &p.sents[i]
+	out := text.Set{}
+	for _, t := range c.core {
+		if s.set[t] {
+			continue
+		}
+		for _, m := range slices.Concat(c.meanings[t], actionSynonyms[t]) {
+			if s.set[m] {
+				out[t] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// isEvidence reports whether sentence i answers criterion c.
+func (p *pool) isEvidence(c criterion, i int) bool {
+	return p.isEvidenceAt(c, i, coverThreshold)
+}
+
+// isEvidenceAt is isEvidence with the share of the criterion's words the
+// sentence must hold set to cover.
+func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
+	s := &p.sents[i]
+	if c.needsNum && !s.hasNum || c.year && !yearRe.MatchString(s.text) || c.units != nil && !inUnits(s.text, c.units) && !p.entryInUnits(i, c.units) {
+		return false
+	}
+	// The sentence itself, or the heading it sits under, must name part of
+	// the criterion: a matching page title alone is not enough, and nor is
+	// the question's setting when it asks about something in it ("Go"
+	// of "a heap in Go").
+	named, subject := false, false
+	for _, t := range c.core {
+		subject = subject || !p.context[t]
+	}
+	for _, t := range slices.Concat(c.core, c.ctx) {
+		if (s.set[t] || s.head[t]) && (!p.context[t] || !subject) {
+			named = true
+			break
+		}
+	}
+	if !named || !p.namesIdentifiers(c, i) || p.labelsAnother(c, i) || !p.asksKeyOf(c, i) {
+		return false
+	}
+	if p.namesFlag(c, i) && !c.needsNum && len(c.ctx) == 0 {
+		return true // "-q: Suppress all output": the asked flag's own words
+	}
+	implied := text.Set{}
+	if c.style == styleValue && s.hasNum && !c.member {
+		implied = text.Set(maps.Clone(valueWords))
+	}
+	if c.style == styleValue && !p.namesSubject(c, i) {
+		return false // "well within the 16kB maximum" of something else
+	}
+	for t := range p.impliedBy(c, i) {
+		implied[t] = true
+	}
+	if p.inAskedEntry(c, i) {
+		// "The minimum length is 4." under core.abbrev's label: the entry
+		// stands for the thing asked about; only what is asked of it
+		// must be said.
+		for _, t := range c.core {
+			if !attributeWords[t] && !valueWords[t] {
+				implied[t] = true
+			}
+		}
+	}
+	if len(c.ctx) > 0 && !p.namesContext(c, i) {
+		return false // about something else than the part it leans on
+	}
+	have := p.coverageWith(c.core, i, implied)
+	if c.leaned && c.style == styleReason {
+		// "… — why is there such a limit?": a sentence that gives a cause
+		// and names some of what the part before asked about answers it
+		// ("This limit arises from …" under "Number of workers in a pool");
+		// one that only restates the limit does not.
+		if !reasonRe.MatchString(s.text) && !(c.advice && adviceSentRe.MatchString(s.text)) {
+			return false
+		}
+		return have >= ctxThreshold || p.explains(c, i)
+	}
+	return have >= cover
+}
+
+// inAskedEntry reports whether sentence i belongs to the entry of an
+// identifier c names: its label is that identifier.
+func (p *pool) inAskedEntry(c criterion, i int) bool {
+	s := &p.sents[i]
+	if s.label == "" {
+		return false
+	}
+	l := strings.ToLower(s.label)
+	for _, n := range c.identNames {
+		if labelNames(l, n) && (!strings.HasPrefix(n, "-") || p.flagPage(c, s.src)) {
+			return true
+		}
+	}
+	if p.spells(c, s.label) {
+		return true // "default_transaction_isolation" for "the default isolation level"
+	}
+	if w := p.entryWord(c); w != "" && strings.EqualFold(strings.TrimSpace(s.label), w) {
+		return true // "Severity" for "the default severity of lines read"
+	}
+	// A name the question writes in capitals labels its entry as well
+	// ("ZDOTDIR: The directory to search …").
+	if lt := text.Tokens(s.label); len(lt) == 1 && slices.Contains(c.caps, lt[0]) {
+		return true
+	}
+	return false
+}
+
+// namesContext reports whether sentence i is about what the part c leans
+// on asks about: it holds ctxThreshold of those words, one of them not a
+// word of every page ("replica" in "how many replicas can a store have",
+// not "store" in a storage engine's manual).
+func (p *pool) namesContext(c criterion, i int) bool {
+	s := &p.sents[i]
+	if c.group != "" && (s.set[c.group] || s.head[c.group]) {
+		return true // "The lz4 codec, tuned for speed. This is the default."
+	}
+	// The page's title is what all its sentences are about: "To stop
+	// tracking a file, use …" on the page titled "gitignore" is about
+	// files added to .gitignore.
+	titled := text.Set{}
+	lead := p.docs[s.src].lead
+	for _, t := range c.ctx {
+		// The page's opening sentences say what it is about as well:
+		// "a similar discovery has been made in Greece" makes "190 miles
+		// north of Athens" a statement about the lost city.
+		if s.title[t] || lead[t] {
+			titled[t] = true
+		}
+	}
+	if p.coverageWith(c.ctx, i, titled) < ctxThreshold {
+		return false
+	}
+	for _, t := range c.ctx {
+		if (s.set[t] || s.head[t] || titled[t]) && !p.topical[t] {
+			return true
+		}
+	}
+	// Every word it holds is on nearly every page: it must hold most.
+	return p.coverage(c.ctx, i) >= coverThreshold
+}
+
+// explains reports whether sentence i stands in the paragraph of a
+// sentence that answers what c's part leans on: the mechanism "COMPACT
+// works by copying the store into a scratch file" explains "as much as
+// twice the size of the store is required in free disk space" two
+// sentences on, without repeating its words.
+func (p *pool) explains(c criterion, i int) bool {
+	lo, hi := p.paragraphSpan(i)
+	for j := lo; j < hi; j++ {
+		if j != i && p.coverage(c.core, j) >= coverThreshold {
+			return true
+		}
+	}
+	return false
+}
+
+// ctxThreshold is the share of the words of the part a criterion leans
+// on that its evidence must hold: enough to be about the same thing.
+const ctxThreshold = 0.3
+
+// namesSubject reports whether sentence i, its label, heading or page
+// title names what a value criterion asks the value of: a core word that
+// is not a value word ("maximum", "size"); the setting a question names
+// ("… set with cache.size") counts, since it may be all it asks about.
+// A figure with the asked attribute alone is some other thing's.
+func (p *pool) namesSubject(c criterion, i int) bool {
+	s := &p.sents[i]
+	// A name written in capitals ("the LISTEN payload") is what is asked
+	// about; "payload" alone may be any payload's — unless the page opens
+	// by naming it, and goes on to call it "the telescope".
+	// A name in the question's setting ("… in Network UPS Tools") is where
+	// the thing is asked about, not the thing.
+	if caps := slices.DeleteFunc(slices.Clone(c.caps), func(t string) bool { return p.context[t] }); len(caps) > 0 {
+		for _, t := range caps {
+			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] {
+				return true
+			}
+		}
+		return false
+	}
+	asked := false
+	for _, t := range c.core {
+		if valueWords[t] || attributeWords[t] {
+			continue
+		}
+		asked = true
+		if s.set[t] || s.head[t] || s.title[t] {
+			return true
+		}
+	}
+	return !asked
+}
+
+// namesIdentifiers reports whether sentence i (with its heading or label)
+// holds every part of each identifier c names: "max_clients" is not
+// answered by a sentence that says "maximum" but nothing of clients.
+func (p *pool) namesIdentifiers(c criterion, i int) bool {
+	s := &p.sents[i]
+	// A page titled with the name ("pg_dump", "Module mod_ssl") documents
+	// it: its sentences outside any entry of their own, or in the entry
+	// asked about, need not repeat it.
+	titled := s.label == "" || p.inAskedEntry(c, i)
+	has := func(g []string) bool {
+		for _, t := range g {
+			if !s.set[t] && !s.head[t] && (!titled || !s.title[t]) {
+				return false
+			}
+		}
+		return true
+	}
+	for k, g := range c.idents {
+		// A qualified name is named by its last part: "lru_cache" names
+		// "functools.lru_cache" on the page that documents it.
+		if !has(g) && (k >= len(c.identTails) || len(c.identTails[k]) == 0 || !has(c.identTails[k])) {
+			return false
+		}
+	}
+	return true
+}
+
+// labelsAnother reports whether sentence i belongs to the entry of another
+// setting than the one c asks about: its label is an identifier that
+// shares the asked one's words but is not it ("cache.sizeLimit" for
+// "cache.size"), and neither label nor sentence names the asked one.
+func (p *pool) labelsAnother(c criterion, i int) bool {
+	s := &p.sents[i]
+	if s.label == "" || len(c.identNames) == 0 {
+		return false
+	}
+	first, _, _ := strings.Cut(s.label, " ")
+	if !s.entry && !isTechnical(strings.Trim(first, ",:`")) {
+		return false
+	}
+	l := strings.ToLower(s.label + " " + s.text)
+	asked := false
+	for _, name := range c.identNames {
+		if p.inSetting(name) {
+			continue // "in PostgreSQL" is where, not what, is asked
+		}
+		asked = true
+		if containsTerm(l, name) {
+			return false
+		}
+	}
+	return asked && !p.spells(c, s.label)
+}
+
+// hasEvidence reports whether any sentence answers c.
+func (p *pool) hasEvidence(c criterion) bool {
+	for i := range p.sents {
+		if p.isEvidence(c, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// labelNames reports whether label (lower case) names identifier n as its
+// term: the label's first term is n, not a longer name that contains it
+// ("cache.size" is not named by "cache.sizeLimit").
+func labelNames(label, n string) bool {
+	for _, alt := range strings.Split(label, ",") {
+		// Each of the names a label gives ("--sort, --no-sort") is the
+		// first term of its part: "200 thread_pool_min" names 200.
+		term, rest, _ := strings.Cut(strings.TrimLeft(alt, " (`"), " ")
+		if strings.Trim(term, "(`)") != n {
+			continue
+		}
+		// "workspace_client overflows" names a counter after the
+		// parameter, not the parameter; "AUTO_CD (-J)", "--timeout
+		// seconds" and "maximal_queue_lifetime (default: 5 days)" name
+		// the thing itself.
+		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(rest)); strings.HasPrefix(n, "-") || !unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// exactBoost multiplies the score of a sentence that names an identifier of
+// the question exactly ("max_clients", "json.Marshal", "--release").
+const exactBoost = 1.3
+
+// exactTerms are the identifiers and quoted phrases of a question, lower
+// case: words a documentation page repeats verbatim.
+func exactTerms(question string) []string {
+	var out []string
+	for _, e := range entities(question) {
+		if isTechnical(e) || strings.Contains(e, " ") && quotedRe.MatchString(question) {
+			out = append(out, strings.ToLower(e))
+		}
+	}
+	return out
+}
+
+// mentionsExactly reports whether sentence i (with its label and command)
+// contains one of terms as written.
+func (p *pool) mentionsExactly(i int, terms []string) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	s := &p.sents[i]
+	l := strings.ToLower(s.label + " " + s.text + " " + s.code)
+	for _, t := range terms {
+		if containsTerm(l, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesFlag reports whether sentence i (or the label it describes) names a
+// command-line flag that criterion c asks about: "-q: Suppress all
+// output …" answers "What does the -q option do?" in the manual's words.
+func (p *pool) namesFlag(c criterion, i int) bool {
+	s := &p.sents[i]
+	for _, t := range c.core {
+		if strings.HasPrefix(t, flagPrefix+"-") && (s.set[t] || s.head[t] && p.flagPage(c, s.src)) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagPage reports whether page src can document the flags c names. A
+// short flag ("-f") is every other command's too: a page titled with a
+// command's name ("git-config(1)") documents that command's flags, so
+// it answers only when the question names that command ("git clean …
+// -f" is not git-config's). A page titled in words ("Command line and
+// environment") may document any.
+func (p *pool) flagPage(c criterion, src int) bool {
+	for _, t := range p.docs[src].command {
+		if !slices.Contains(c.core, t) && c.query[t] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// inSetting reports whether identifier n is the question's setting ("in
+// mod_ssl" of "the default of SSLSessionCacheTimeout in mod_ssl"): the
+// module that holds the entry, or the product every page is about, not
+// the entry asked about.
+func (p *pool) inSetting(n string) bool {
+	toks := text.Tokens(n)
+	if len(toks) == 1 && p.titled[toks[0]] {
+		return true // the product the pages are titled with ("ProFTPD's") is the setting too
+	}
+	for _, t := range toks {
+		if !p.context[t] {
+			return false
+		}
+	}
+	return len(toks) > 0
+}
+
+// spelledShare is the share of the words a question asks with that an
+// identifier must spell out to name the asked thing.
+const spelledShare = 0.75
+
+// spells reports whether label is an identifier that spells out what c
+// asks about in the question's own words: "default_transaction_isolation"
+// for "which transaction isolation level is the default". The words of
+// the question's setting and of every page do not count.
+func (p *pool) spells(c criterion, label string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(label), " ")
+	first = strings.Trim(first, ",:`")
+	if !strings.Contains(first, "_") && !(strings.Contains(first, ".") && isTechnical(first)) {
+		return false // a name written as code: snake_case or dotted
+	}
+	lt := text.NewSet(text.Tokens(first))
+	asked, held := 0, 0
+	for _, t := range c.core {
+		if p.context[t] {
+			continue
+		}
+		asked++
+		if lt[t] {
+			held++
+		}
+	}
+	return asked >= 2 && float64(held) >= spelledShare*float64(asked)
+}
+
+// entryWord is the word of c that names its entry (entryByWord), or "".
+func (p *pool) entryWord(c criterion) string {
+	if w, ok := p.entryWords[c.text]; ok {
+		return w
+	}
+	best, bestIDF := "", 0.0
+	if !c.namesThing() {
+		asked, _ := askedWord(c.text)
+		for _, w := range c.words {
+			toks := text.Tokens(w)
+			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) {
+				continue // "At what score …": the noun asked for is the answer's kind, not the thing it is asked of
+			}
+			if df := p.index.DF(toks[0]); df > minEntryWordDF && float64(df) > maxEntryWordShare*float64(len(p.sents)) {
+				continue // "command", "history": words every page uses in their ordinary sense
+			}
+			if idf := p.index.IDF(toks[0]); idf > bestIDF && p.labelsEntry(w) {
+				best, bestIDF = w, idf
+			}
+		}
+	}
+	if p.entryWords == nil {
+		p.entryWords = map[string]string{}
+	}
+	p.entryWords[c.text] = best
+	return best
+}
+
+// minEntryWordDF is the number of sentences a plain word may occur in
+// and name an entry, whatever the share.
+const minEntryWordDF = 5
+
+// maxEntryWordShare is the largest share of the pool's sentences a
+// plain word may occur in and still name an entry.
+const maxEntryWordShare = 0.02
+
+// labelsEntry reports whether some entry of a page of several entries is
+// labelled w alone: a label alone on its page ("time" over the time
+// module's text) names the page, not one of its entries.
+func (p *pool) labelsEntry(w string) bool {
+	for i := range p.sents {
+		if l := strings.TrimSpace(p.sents[i].label); len(l) == len(w) && strings.EqualFold(l, w) && p.labelCount(p.sents[i].src) >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// labelCount is the number of distinct labels of page src, counted for
+// every page on the first call.
+func (p *pool) labelCount(src int) int {
+	if p.labelCounts == nil {
+		p.labelCounts = make([]int, len(p.docs))
+		type pageLabel struct {
+			src   int
+			label string
+		}
+		seen := map[pageLabel]bool{}
+		for i := range p.sents {
+			s := &p.sents[i]
+			if k := (pageLabel{s.src, s.label}); s.label != "" && !seen[k] {
+				seen[k] = true
+				p.labelCounts[s.src]++
+			}
+		}
+	}
+	return p.labelCounts[src]
+}
+
+// namesKey reports whether sentence i is a line of a key/value box
+// whose key c asks for in its own words or their meanings ("What type of
+// value …" and "Type: integer").
+func (p *pool) namesKey(c criterion, i int) bool {
+	s := &p.sents[i]
+	if !s.box {
+		return false
+	}
+	m := boxLineRe.FindStringSubmatch(s.text)
+	if m == nil {
+		return false
+	}
+	for _, t := range text.Tokens(m[1]) {
+		if slices.Contains(c.core, t) || c.query[t] >= 1 {
+			return true
+		}
+		for _, ms := range c.meanings {
+			if slices.Contains(ms, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asksKeyOf reports whether c asks for what sentence i states, when i is
+// a line of an entry's key/value box ("Default: 0", "Context: server
+// config", "Compatibility: Available in 2.3.9"): the box says one thing
+// of the entry per key, and answers only a question that asks for that
+// key ("the default", "in which contexts"). Any other sentence passes.
+func (p *pool) asksKeyOf(c criterion, i int) bool {
+	s := &p.sents[i]
+	if !s.box && (s.label == "" || !isBoxLine(s.text)) {
+		return true
+	}
+	m := boxLineRe.FindStringSubmatch(s.text)
+	if m == nil {
+		return true
+	}
+	if p.namesKey(c, i) {
+		return true
+	}
+	// A value that says what is asked in words of its own ("Compatibility:
+	// The default used to be …" for "what was the default") answers too.
+	name := text.NewSet(text.Tokens(s.label))
+	for _, t := range text.Tokens(m[2]) {
+		if slices.Contains(c.core, t) && !name[t] && !p.context[t] && !unicode.IsDigit([]rune(t)[0]) {
+			return true
+		}
+	}
+	return false
+}

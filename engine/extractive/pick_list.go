@@ -1,0 +1,296 @@
+package extractive
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/quarryhq/quarry/text"
+)
+
+// enumAnchor returns the sentence that anchors an enumeration: a pick
+// that announces a list followed by its entries, else such an
+// announcement in a pick's section that names c's group ("… one of the
+// following storage classes:"), else the pick whose section has the most
+// paragraphs naming the group; the first on a tie.
+func (p *pool) enumAnchor(c criterion, picks []int, scores []float64) int {
+	if i := p.bestAnnouncement(c, picks, scores); i >= 0 {
+		return i
+	}
+	for _, i := range picks {
+		if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
+			return i
+		}
+	}
+	best, bestN := picks[0], -1
+	for _, i := range picks {
+		lo, hi := p.sectionSpan(i)
+		n := 0
+		for j := lo; j < hi; j++ {
+			if s := &p.sents[j]; s.para && s.set[c.enum] {
+				if p.announcesList(c, j, hi) {
+					return j
+				}
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = i, n
+		}
+	}
+	return best
+}
+
+// bestAnnouncement returns the best scored sentence, anywhere in the pool,
+// that names c's group and announces a list of it ("The store features
+// three built-in codec modules, described in the sections below:"), when it
+// scores at least minRelative of the best pick; else -1. The list a page
+// announces is the answer to "which … does it provide" even when the
+// section's picks come from elsewhere on the page.
+func (p *pool) bestAnnouncement(c criterion, picks []int, scores []float64) int {
+	if len(scores) != len(p.sents) {
+		return -1
+	}
+	top := 0.0
+	for _, i := range picks {
+		top = max(top, scores[i])
+	}
+	// A list after a colon first; a sentence that counts the members
+	// only when no page writes one.
+	for _, counting := range []bool{false, true} {
+		best := -1
+		for i := range p.sents {
+			s := &p.sents[i]
+			if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || strings.HasSuffix(s.text, ":") == counting {
+				continue
+			}
+			if best >= 0 && scores[i] <= scores[best] {
+				continue
+			}
+			if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
+	return -1
+}
+
+// announcesList reports whether sentence i ends in a colon and at least
+// two entries follow it before hi, the end of its section, or counts the
+// members of c's group that follow it ("There are three more special
+// permission bits.").
+func (p *pool) announcesList(c criterion, i, hi int) bool {
+	if strings.HasSuffix(p.sents[i].text, ":") && len(p.listEntries(c, i, hi, 2)) >= 2 {
+		return true
+	}
+	n := countsMembers(c, p.sents[i].text)
+	return n > 0 && !strings.HasSuffix(p.sents[i].text, ":") && len(p.countedEntries(i, n)) == n
+}
+
+// maxCounted bounds the members a counting sentence may announce.
+const maxCounted = 20
+
+// countsMembers returns how many members of c's group sentence s says
+// there are, when it writes a count right before the group's noun
+// ("eight kinds of name statistics are supported", "three more special
+// permission bits"); 0 otherwise.
+func countsMembers(c criterion, s string) int {
+	if c.enum == "" {
+		return 0
+	}
+	words := text.Words(s)
+	for k, w := range words {
+		n, err := strconv.Atoi(w.Stem)
+		if !w.Num || err != nil || n < 2 || n > maxCounted {
+			continue
+		}
+		for _, v := range words[k+1 : min(len(words), k+6)] {
+			if v.Num {
+				break
+			}
+			if v.Stem == c.enum {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// countedEntries returns the n members a counting sentence i announces:
+// the first sentence of each of the next n entries of its page when
+// entries follow it ("clockstats: Enables …", "loopstats: …"), else of
+// each of the next n paragraphs. Fewer when the page ends first.
+func (p *pool) countedEntries(i, n int) []int {
+	var out []int
+	label := p.sents[i].label
+	entries := i+1 < len(p.sents) && p.sents[i+1].label != "" && p.sents[i+1].label != label
+	for j := i + 1; j < len(p.sents) && p.sents[j].src == p.sents[i].src && len(out) < n; j++ {
+		s := &p.sents[j]
+		switch {
+		case entries && s.label != "" && s.label != label && !s.box && !s.row:
+			out = append(out, j)
+			label = s.label
+		case !entries && s.para:
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// listEntries returns up to max entries of the list sentence i announces,
+// before hi: labelled entries ("REAL: The value is …"), or the paragraphs
+// right after it that each name c's group ("The zstd codec, which
+// …"), as a bulleted list of sentences is extracted. The list ends at the
+// first paragraph that is neither.
+func (p *pool) listEntries(c criterion, i, hi, max int) []int {
+	var out []int
+	lastLabel := p.sents[i].label
+	for j := i + 1; j < hi && len(out) < max; j++ {
+		s := &p.sents[j]
+		switch {
+		case s.row:
+			out = append(out, j) // "Emerg: Emergencies - system is unusable; …"
+		case s.label != "" && s.label != lastLabel:
+			out = append(out, j)
+		case s.label != "":
+		case s.para && c.enum != "" && s.set[c.enum]:
+			out = append(out, j)
+		case s.para && len(out) > 0 && p.sents[out[len(out)-1]].label == "":
+			return out // a paragraph of prose: the list is over
+		}
+		lastLabel = s.label
+	}
+	return out
+}
+
+// sectionSpan returns the range [lo, hi) of the sentences that share
+// sentence i's source and section: a source's sentences are added
+// together and its sections follow in order.
+func (p *pool) sectionSpan(i int) (lo, hi int) {
+	s := &p.sents[i]
+	same := func(j int) bool { return p.sents[j].src == s.src && p.sents[j].section == s.section }
+	lo, hi = i, i+1
+	for lo > 0 && same(lo-1) {
+		lo--
+	}
+	for hi < len(p.sents) && same(hi) {
+		hi++
+	}
+	return lo, hi
+}
+
+// inlineListRe matches a sentence that lists members after a colon: ":
+// "page", "index", and "marker"", ": lz4, zstd or deflate", or members
+// each with its description, between semicolons: ": rows, which hold
+// values; pages, which hold rows; and files, which …".
+var inlineListRe = regexp.MustCompile(`:\s+(?:[^,:;]{1,40}(?:,\s+[^,:;]{1,40}){1,},?|[^;:]{1,120}(?:;\s+[^;:]{1,120}){1,};?)\s+(?:and|or)\s+\S`)
+
+// valuesRe matches a sentence that lists the values an entry allows.
+var valuesRe = regexp.MustCompile(`(?i)\b(?:valid|possible|allowed|supported|accepted|available)\s+(?:values?|options?|choices?|settings?)\s+(?:are|is|include)\b|\bmust be one of\b|\bcan be (?:one of|either)\b`)
+
+// valuesOfEntry returns the sentence of pick i's labelled entry, at most
+// two sentences on, that lists the values the entry allows, or -1.
+func (p *pool) valuesOfEntry(i int) int {
+	s := &p.sents[i]
+	if s.label == "" {
+		return -1
+	}
+	for j := i + 1; j < len(p.sents) && j <= i+2; j++ {
+		t := &p.sents[j]
+		if t.src != s.src || t.label != s.label {
+			return -1
+		}
+		if valuesRe.MatchString(t.text) {
+			return j
+		}
+	}
+	return -1
+}
+
+// maxEnumItems bounds the items an enumeration adds to its section.
+const maxEnumItems = 8
+
+// enumerate completes the picks of a section whose criterion c asks for a
+// set of things: in the section of the page the best pick comes from, the
+// items that page lists beside it join the picks — each paragraph that
+// names the group ("The TRUNCATE journaling mode …"), each sentence of the
+// pick's own entry that does ("logical adds the information …"), and,
+// after a pick that announces a list ("… one of the following storage
+// classes:"), the first sentence of each entry that follows.
+func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
+	if c.enum == "" || len(picks) == 0 {
+		return picks
+	}
+	anchor := p.enumAnchor(c, picks, scores)
+	first := p.sents[anchor]
+	counted := countsMembers(c, first.text)
+	announces := strings.HasSuffix(first.text, ":") || counted > 0
+	in := map[int]bool{}
+	for _, i := range picks {
+		in[i] = true
+	}
+	out := append([]int(nil), picks...)
+	if !in[anchor] {
+		in[anchor] = true
+		out = append(out, anchor)
+	}
+	if j := p.valuesOfEntry(picks[0]); j >= 0 && !in[j] {
+		// "Specify the checksum kind (digest algorithm)." and, next
+		// in its entry, "The valid values are crc32 and blake3.": the
+		// best pick's own entry lists the members.
+		in[j] = true
+		out = append(out, j)
+	}
+	added, lastLabel := 0, first.label
+	lo, hi := p.sectionSpan(anchor)
+	if announces {
+		// "… three built-in codec modules:" and the list after it: its
+		// entries are the members, not what the section says elsewhere.
+		entries := p.listEntries(c, anchor, hi, maxEnumItems)
+		if counted > 0 && !strings.HasSuffix(first.text, ":") {
+			// No colon: the entries or paragraphs the count
+			// announces.
+			entries = p.countedEntries(anchor, counted)
+		}
+		if len(entries) >= 2 {
+			for _, j := range entries {
+				if !in[j] && (counted > 0 && p.sents[j].label != first.label && p.sents[j].label != "" || !p.duplicates(j, out)) {
+					in[j] = true
+					out = append(out, j)
+				}
+			}
+			return out
+		}
+	}
+	for j := lo; j < hi && added < maxEnumItems; j++ {
+		s := &p.sents[j]
+		if in[j] {
+			continue
+		}
+		names := s.set[c.enum] || s.label != "" && slices.Contains(text.Tokens(s.label), c.enum)
+		item := false
+		switch {
+		case s.para && names:
+			item = true // a paragraph of its own about one member
+		case first.label != "" && s.label == first.label && (names || s.pos > first.pos && s.pos <= first.pos+2):
+			// The pick's own entry names another member, or goes on to
+			// list them ("The valid values are …").
+			item = true
+		case announces && s.pos > first.pos && s.label != "" && s.label != lastLabel:
+			item = true // the next entry of the announced list
+		}
+		if s.label != "" {
+			lastLabel = s.label
+		}
+		if item && !p.duplicates(j, out) {
+			in[j] = true
+			out = append(out, j)
+			added++
+		}
+	}
+	return out
+}
