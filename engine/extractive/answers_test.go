@@ -171,7 +171,7 @@ func TestConsequenceCarriesItsReason(t *testing.T) {
 		"For this reason, some quill commands for naming objects will ignore lightweight tags by default. " +
 		"Tags can be listed with a pattern."})
 	i := sentenceIndex(t, p, "For this reason")
-	got := p.withContinuations([]int{i})
+	got := picker{p}.withContinuations([]int{i})
 	if len(got) != 2 || !strings.HasPrefix(p.sents[got[0]].text, "Annotated tags are meant") || got[1] != i {
 		t.Errorf("withContinuations = %v, want the reason before the consequence", got)
 	}

@@ -138,12 +138,12 @@ func TestPronounSubjectContinues(t *testing.T) {
 		"Depending on the column types, it is between 250 and 1600. " +
 		"Depending on the workload, indexes can help a great deal."})
 	i := sentenceIndex(t, p, "There is a limit")
-	got := p.withContinuations([]int{i})
+	got := picker{p}.withContinuations([]int{i})
 	if len(got) != 2 || !strings.HasPrefix(p.sents[got[1]].text, "Depending on the column types") {
 		t.Errorf("withContinuations = %v, want the limit and its figure", got)
 	}
 	j := sentenceIndex(t, p, "Depending on the column types")
-	if got := p.withContinuations([]int{j}); len(got) != 1 {
+	if got := (picker{p}).withContinuations([]int{j}); len(got) != 1 {
 		t.Errorf("a sentence with its own subject was taken as a continuation: %v", got)
 	}
 }
@@ -238,7 +238,7 @@ func TestDirectValueLeads(t *testing.T) {
 	q := "What is the default value of shared_buffers?"
 	goal := text.Tokens(q)
 	c := newCriterion(q, "Default value of shared_buffers", goal, nil)
-	r := p.rankSection(section{heading: "Default value of shared_buffers", criteria: []criterion{c}}, exactTerms(q), nil)
+	r := scorer{p}.rankSection(section{heading: "Default value of shared_buffers", criteria: []criterion{c}}, exactTerms(q), nil)
 	direct := sentenceIndex(t, p, "The default is typically")
 	for _, other := range []string{"If this value", "If you have a dedicated"} {
 		if i := sentenceIndex(t, p, other); r.scores[i] >= r.scores[direct] {
@@ -381,7 +381,7 @@ func TestFlagQuestionFindsItsLabel(t *testing.T) {
 		"-X: Reserved for various implementation-specific options. For example, the -X utf8 command line option enables the UTF-8 Mode."})
 	q := "What does the -O command line option do?"
 	c := newCriterion(q, "The -O option", text.Tokens(q), nil)
-	r := p.rankSection(section{heading: "The -O option", criteria: []criterion{c}}, exactTerms(q), nil)
+	r := scorer{p}.rankSection(section{heading: "The -O option", criteria: []criterion{c}}, exactTerms(q), nil)
 	o := sentenceIndex(t, p, "Remove assert statements")
 	x := sentenceIndex(t, p, "For example, the -X utf8")
 	if !r.accept(o) {

@@ -39,9 +39,13 @@ func (e entry) opening(p *pool) int {
 	return e.sents[0]
 }
 
+// finder holds the rules of stage 1; it reads the pool.
+type finder struct{ *pool }
+
 // findEntries returns, for each section and each of its criteria, the
 // entry of the thing the criterion names.
-func findEntries(p *pool, secs []section) [][]entry {
+func findEntries(pl *pool, secs []section) [][]entry {
+	p := finder{pl}
 	out := make([][]entry, len(secs))
 	for si, sec := range secs {
 		out[si] = make([]entry, len(sec.criteria))
@@ -57,7 +61,7 @@ func findEntries(p *pool, secs []section) [][]entry {
 // one of c's identifiers when a page read labels an entry with it: alone,
 // such a compound is as often a word of prose ("read-only"), and the
 // pages say which it is.
-func (p *pool) labelledNames(c *criterion) {
+func (p finder) labelledNames(c *criterion) {
 	for _, w := range strings.Fields(c.text) {
 		w = strings.ToLower(strings.Trim(w, ",.;:?!\"'()`“”‘’"))
 		if parts := strings.Split(w, "-"); len(parts) != 2 || parts[0] == "" || parts[1] == "" ||
@@ -74,7 +78,7 @@ func (p *pool) labelledNames(c *criterion) {
 // entryOf returns the entry whose label names what c asks about — a flag
 // c names ("-q") or an identifier written as in the question
 // ("client_body_size") — on the most relevant page that has one.
-func (p *pool) entryOf(c criterion) entry {
+func (p finder) entryOf(c criterion) entry {
 	if c.generic {
 		return entry{}
 	}
@@ -117,7 +121,7 @@ func (p *pool) entryOf(c criterion) entry {
 // bestEntry returns the entry whose label is named, on the most relevant
 // page that has one (the first on a tie): its sentences from the one that
 // opens it to the last under its label.
-func (p *pool) bestEntry(named func(label string, src int) bool) entry {
+func (p finder) bestEntry(named func(label string, src int) bool) entry {
 	best, bestRel := entry{}, -1.0
 	for i := 0; i < len(p.sents); i++ {
 		s := &p.sents[i]
@@ -137,7 +141,7 @@ func (p *pool) bestEntry(named func(label string, src int) bool) entry {
 
 // entrySpelling is entryOf for a question that names no identifier: the
 // entry, on the most relevant page, whose label spells out what it asks.
-func (p *pool) entrySpelling(c criterion) entry {
+func (p finder) entrySpelling(c criterion) entry {
 	return p.bestEntry(func(label string, _ int) bool { return p.spells(c, label) })
 }
 
@@ -149,7 +153,7 @@ func (p *pool) entrySpelling(c criterion) entry {
 // a value of the thing ("default", "maximum"), the noun a "what" or
 // "which" asks for ("At what score …") and the words of the question's
 // setting name no entry.
-func (p *pool) entryByWord(c criterion) entry {
+func (p finder) entryByWord(c criterion) entry {
 	best := p.entryWord(c)
 	if best == "" {
 		return entry{}

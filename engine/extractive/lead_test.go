@@ -224,7 +224,7 @@ func TestNamesSide(t *testing.T) {
 		{"For directories, a different", []string{"newly created files", "newly created directories"}, true},
 		{"However, there is a shell idiom", []string{"newly created files", "newly created directories"}, false},
 	} {
-		if got := p.namesSide(sentenceIndex(t, p, tc.prefix), tc.sides); got != tc.want {
+		if got := (picker{p}).namesSide(sentenceIndex(t, p, tc.prefix), tc.sides); got != tc.want {
 			t.Errorf("namesSide(%q, %q) = %v, want %v", tc.prefix, tc.sides, got, tc.want)
 		}
 	}
@@ -240,10 +240,10 @@ func TestAnswerFirst(t *testing.T) {
 	p := docPool([2]string{"Tallymail configuration parameters", page})
 	c := newCriterion("How do you disable the local chime service?", "", nil, nil)
 	whether, rings, specify := sentenceIndex(t, p, "Whether or not"), sentenceIndex(t, p, "This service rings"), sentenceIndex(t, p, "Specify")
-	if got := p.answerFirst(c, []int{whether, specify, rings}); !slices.Equal(got, []int{specify}) {
+	if got := (picker{p}).answerFirst(c, []int{whether, specify, rings}); !slices.Equal(got, []int{specify}) {
 		t.Errorf("answerFirst = %v, want only the instruction %d", got, specify)
 	}
-	if got := p.answerFirst(c, []int{specify, whether}); !slices.Equal(got, []int{specify, whether}) {
+	if got := (picker{p}).answerFirst(c, []int{specify, whether}); !slices.Equal(got, []int{specify, whether}) {
 		t.Errorf("answerFirst of a lead that gives the answer = %v, want it unchanged", got)
 	}
 }
@@ -271,7 +271,7 @@ func TestWhatAddsToAnArticlesAnswer(t *testing.T) {
 		"The second step":      true,  // a quoted term of its own
 		"The guild's hall":     false, // a figure of its own, but little of what was asked
 	} {
-		if got := p.addsToAnswer(c, sentenceIndex(t, p, prefix), []int{answer}, []int{answer}); got != want {
+		if got := (picker{p}).addsToAnswer(c, sentenceIndex(t, p, prefix), []int{answer}, []int{answer}); got != want {
 			t.Errorf("addsToAnswer(%q) = %v, want %v", prefix, got, want)
 		}
 	}
@@ -285,10 +285,10 @@ func TestWholeStatementGivesTheAnswer(t *testing.T) {
 		"The mill has bought flour from the valley for decades."
 	p := docPool([2]string{"A year after the deal", page})
 	c := newCriterion("When did the Lakeside mill buy the Orchard bakery?", "", nil, nil)
-	if !p.givesAnswer(c, sentenceIndex(t, p, "The Lakeside mill bought")) {
+	if !(picker{p}).givesAnswer(c, sentenceIndex(t, p, "The Lakeside mill bought")) {
 		t.Errorf("the whole statement with its date does not give the answer")
 	}
-	if p.givesAnswer(c, sentenceIndex(t, p, "The mill has bought")) {
+	if (picker{p}).givesAnswer(c, sentenceIndex(t, p, "The mill has bought")) {
 		t.Errorf("a sentence that names neither the bakery nor a date gives the answer")
 	}
 }
@@ -389,7 +389,7 @@ func TestBoxLineAddsOnlyWhatItSays(t *testing.T) {
 	}
 	lead := sentenceIndex(t, p, "The index_list directive sets")
 	for _, i := range []int{def, ctx} {
-		if p.addsToAnswer(c, i, []int{lead}, []int{lead}) {
+		if (picker{p}).addsToAnswer(c, i, []int{lead}, []int{lead}) {
 			t.Errorf("the box line %q adds to the answer", p.sents[i].text)
 		}
 	}
@@ -422,7 +422,7 @@ func TestCountedMembersAnnounceTheirSeries(t *testing.T) {
 	c := newCriterion("In which towns is Tallyride's free scooter program for nurses available?", "", nil, nil)
 	lead := sentenceIndex(t, p, "The firm has extended")
 	series := sentenceIndex(t, p, "The program is currently available")
-	if got := p.withSeries(c, []int{lead}, map[int]bool{}); !slices.Contains(got, series) {
+	if got := (picker{p}).withSeries(c, []int{lead}, map[int]bool{}); !slices.Contains(got, series) {
 		t.Errorf("withSeries = %v, want the towns' sentence %d after the lead", got, series)
 	}
 }
@@ -435,13 +435,13 @@ func TestSeriesGivesAListsAnswer(t *testing.T) {
 	p := docPool([2]string{"Port workers go on strike", page})
 	c := newCriterion("Which kinds of workers went on strike at the Harbourton port?", "", nil, nil)
 	opening, series := sentenceIndex(t, p, "Heads up"), sentenceIndex(t, p, "Crane operators")
-	if !p.givesAnswer(c, series) {
+	if !(picker{p}).givesAnswer(c, series) {
 		t.Errorf("the series of workers does not give the answer")
 	}
-	if p.givesAnswer(c, opening) {
+	if (picker{p}).givesAnswer(c, opening) {
 		t.Errorf("the article's opening gives the answer")
 	}
-	if got := p.answerFirst(c, []int{opening, series}); len(got) == 0 || got[0] != series {
+	if got := (picker{p}).answerFirst(c, []int{opening, series}); len(got) == 0 || got[0] != series {
 		t.Errorf("answerFirst = %v, want the series %d first", got, series)
 	}
 }
@@ -526,35 +526,35 @@ func TestWhatAddsBesideAStatedValue(t *testing.T) {
 	p := docPool([2]string{"Module tally_core — Tallyweb", tallyDirectives})
 	c := newCriterion("What is the default value of the queue_depth parameter?", "", nil, nil)
 	def := boxLine(t, p, "queue_depth", "Default")
-	if !p.givesAnswer(c, def) {
+	if !(picker{p}).givesAnswer(c, def) {
 		t.Fatalf("the Default line does not give the answer to %q", c.text)
 	}
 	for _, prefix := range []string{"The depth of the queue", "Raising it"} {
-		if p.addsToAnswer(c, sentenceIndex(t, p, prefix), []int{def}, []int{def}) {
+		if (picker{p}).addsToAnswer(c, sentenceIndex(t, p, prefix), []int{def}, []int{def}) {
 			t.Errorf("%q adds to the stated default", prefix)
 		}
 	}
-	if p.addsToAnswer(c, boxLine(t, p, "queue_depth", "Minimum"), []int{def}, []int{def}) {
+	if (picker{p}).addsToAnswer(c, boxLine(t, p, "queue_depth", "Minimum"), []int{def}, []int{def}) {
 		t.Error("the Minimum line adds to a question that asks no minimum")
 	}
 
 	c = newCriterion("What is the default BodyCap?", "", nil, nil)
 	def = boxLine(t, p, "BodyCap", "Default")
 	for _, prefix := range []string{"(The body is read into memory", "The BodyCap directive lets"} {
-		if p.addsToAnswer(c, sentenceIndex(t, p, prefix), []int{def}, []int{def}) {
+		if (picker{p}).addsToAnswer(c, sentenceIndex(t, p, prefix), []int{def}, []int{def}) {
 			t.Errorf("the entry's prose %q adds to its stated default", prefix)
 		}
 	}
 
 	c = newCriterion("What are the default and the minimum value of queue_depth?", "", nil, nil)
 	def = boxLine(t, p, "queue_depth", "Default")
-	if !p.addsToAnswer(c, boxLine(t, p, "queue_depth", "Minimum"), []int{def}, []int{def}) {
+	if !(picker{p}).addsToAnswer(c, boxLine(t, p, "queue_depth", "Minimum"), []int{def}, []int{def}) {
 		t.Error("the Minimum line does not add to a question that asks the minimum")
 	}
-	if p.addsToAnswer(c, boxLine(t, p, "queue_depth", "Flags"), []int{def}, []int{def}) {
+	if (picker{p}).addsToAnswer(c, boxLine(t, p, "queue_depth", "Flags"), []int{def}, []int{def}) {
 		t.Error("the Flags line adds to a question that asks no flags")
 	}
-	if p.addsToAnswer(c, boxLine(t, p, "BodyCap", "Minimum"), []int{def}, []int{def}) {
+	if (picker{p}).addsToAnswer(c, boxLine(t, p, "BodyCap", "Minimum"), []int{def}, []int{def}) {
 		t.Error("another entry's Minimum line adds to queue_depth's default")
 	}
 }
@@ -592,7 +592,7 @@ const tallyResolver = "Options\n\n" +
 func TestLabelledTwoWordName(t *testing.T) {
 	p := docPool([2]string{"Configuration reference — Tallyresolver", tallyResolver})
 	c := newCriterion("Is peer-count a read-only value of the peer-count option?", "", nil, nil)
-	p.labelledNames(&c)
+	finder{p}.labelledNames(&c)
 	if !slices.Equal(c.identNames, []string{"peer-count"}) {
 		t.Errorf("identNames = %q, want [peer-count] (read-only labels no entry)", c.identNames)
 	}

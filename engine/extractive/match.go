@@ -10,6 +10,12 @@ import (
 	"github.com/quarryhq/quarry/text"
 )
 
+// What a sentence says about a part of the question: the tests every
+// stage asks of one sentence and one criterion — whether it is evidence
+// (isEvidence), names the thing asked or another one, states the asked
+// attribute, says the part's words. They read the pool and the
+// criterion, never a stage's output.
+
 // defines reports whether sentence s defines what c asks about: it opens
 // with a subject whose head word belongs to c ("A workspace is …", not
 // "The workspace root is …").
@@ -712,4 +718,61 @@ func (p *pool) asksKeyOf(c criterion, i int) bool {
 		}
 	}
 	return false
+}
+
+// says reports whether sentence i, or its label, says the word t of c,
+// or a word that means the same.
+func (p *pool) says(c criterion, i int, t string) bool {
+	s := &p.sents[i]
+	return p.saysWord(c, i, t) || slices.ContainsFunc(c.meanings[t], func(m string) bool { return s.set[m] })
+}
+
+// saysWord reports whether sentence i, or its label, says the word t of
+// c itself, in any of its forms: a word of like meaning quoted already
+// ("reverse") does not say what a new sentence's own word ("return") does.
+func (p *pool) saysWord(c criterion, i int, t string) bool {
+	s := &p.sents[i]
+	if s.set[t] || slices.Contains(text.Tokens(s.label), t) {
+		return true
+	}
+	return slices.ContainsFunc(c.forms[t], func(m string) bool { return s.set[m] })
+}
+
+// saysAllBut reports whether sentence i says every word of c but its
+// setting and one more, of three or more: the noun it asks for, which an
+// answer names by a member ("creates B-tree indexes" for "Which index
+// type does it create?").
+func (p *pool) saysAllBut(c criterion, i int) bool {
+	n, missing := p.unsaid(c, i)
+	return n >= 3 && missing <= 1
+}
+
+// saysHalf reports whether sentence i says at least half the words of c
+// but its setting.
+func (p *pool) saysHalf(c criterion, i int) bool {
+	n, missing := p.unsaid(c, i)
+	return 2*(n-missing) >= n
+}
+
+// saysAll reports whether sentence i says every word of c but its
+// setting: it says what was asked, in the question's words or words of
+// the same meaning.
+func (p *pool) saysAll(c criterion, i int) bool {
+	_, missing := p.unsaid(c, i)
+	return len(c.core) > 0 && missing == 0
+}
+
+// unsaid counts the words of c but its setting (n), and those of them
+// sentence i does not say (missing).
+func (p *pool) unsaid(c criterion, i int) (n, missing int) {
+	for _, t := range c.core {
+		if p.context[t] {
+			continue
+		}
+		n++
+		if !p.says(c, i, t) {
+			missing++
+		}
+	}
+	return n, missing
 }

@@ -415,10 +415,10 @@ func TestValueSideNamedAsAValue(t *testing.T) {
 		"With tls_security_level = may, the server announces STARTTLS but does not require it.\n\n" +
 		"It may however be useful to offer AUTH only over TLS."})
 	sides := []string{"may", "encrypt"}
-	if !p.namesSide(sentenceIndex(t, p, "With tls_security_level = may"), sides) {
+	if !(picker{p}).namesSide(sentenceIndex(t, p, "With tls_security_level = may"), sides) {
 		t.Error("the sentence that sets the value may does not name the side")
 	}
-	if p.namesSide(sentenceIndex(t, p, "It may however"), sides) {
+	if (picker{p}).namesSide(sentenceIndex(t, p, "It may however"), sides) {
 		t.Error("the verb may names the side")
 	}
 }

@@ -9,12 +9,16 @@ import (
 	"github.com/quarryhq/quarry/text"
 )
 
+// Stage 3, lists: a part that asks for the members of a set is answered
+// by the list an entry or a sentence announces, its items quoted as
+// items.
+
 // enumAnchor returns the sentence that anchors an enumeration: a pick
 // that announces a list followed by its entries, else such an
 // announcement in a pick's section that names c's group ("… one of the
 // following storage classes:"), else the pick whose section has the most
 // paragraphs naming the group; the first on a tie.
-func (p *pool) enumAnchor(c criterion, picks []int, scores []float64) int {
+func (p picker) enumAnchor(c criterion, picks []int, scores []float64) int {
 	if i := p.bestAnnouncement(c, picks, scores); i >= 0 {
 		return i
 	}
@@ -48,7 +52,7 @@ func (p *pool) enumAnchor(c criterion, picks []int, scores []float64) int {
 // scores at least minRelative of the best pick; else -1. The list a page
 // announces is the answer to "which … does it provide" even when the
 // section's picks come from elsewhere on the page.
-func (p *pool) bestAnnouncement(c criterion, picks []int, scores []float64) int {
+func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int {
 	if len(scores) != len(p.sents) {
 		return -1
 	}
@@ -83,7 +87,7 @@ func (p *pool) bestAnnouncement(c criterion, picks []int, scores []float64) int 
 // two entries follow it before hi, the end of its section, or counts the
 // members of c's group that follow it ("There are three more special
 // permission bits.").
-func (p *pool) announcesList(c criterion, i, hi int) bool {
+func (p picker) announcesList(c criterion, i, hi int) bool {
 	if strings.HasSuffix(p.sents[i].text, ":") && len(p.listEntries(c, i, hi, 2)) >= 2 {
 		return true
 	}
@@ -124,7 +128,7 @@ func countsMembers(c criterion, s string) int {
 // the first sentence of each of the next n entries of its page when
 // entries follow it ("clockstats: Enables …", "loopstats: …"), else of
 // each of the next n paragraphs. Fewer when the page ends first.
-func (p *pool) countedEntries(i, n int) []int {
+func (p picker) countedEntries(i, n int) []int {
 	var out []int
 	label := p.sents[i].label
 	entries := i+1 < len(p.sents) && p.sents[i+1].label != "" && p.sents[i+1].label != label
@@ -146,7 +150,7 @@ func (p *pool) countedEntries(i, n int) []int {
 // right after it that each name c's group ("The zstd codec, which
 // …"), as a bulleted list of sentences is extracted. The list ends at the
 // first paragraph that is neither.
-func (p *pool) listEntries(c criterion, i, hi, max int) []int {
+func (p picker) listEntries(c criterion, i, hi, max int) []int {
 	var out []int
 	lastLabel := p.sents[i].label
 	for j := i + 1; j < hi && len(out) < max; j++ {
@@ -170,7 +174,7 @@ func (p *pool) listEntries(c criterion, i, hi, max int) []int {
 // sectionSpan returns the range [lo, hi) of the sentences that share
 // sentence i's source and section: a source's sentences are added
 // together and its sections follow in order.
-func (p *pool) sectionSpan(i int) (lo, hi int) {
+func (p picker) sectionSpan(i int) (lo, hi int) {
 	s := &p.sents[i]
 	same := func(j int) bool { return p.sents[j].src == s.src && p.sents[j].section == s.section }
 	lo, hi = i, i+1
@@ -194,7 +198,7 @@ var valuesRe = regexp.MustCompile(`(?i)\b(?:valid|possible|allowed|supported|acc
 
 // valuesOfEntry returns the sentence of pick i's labelled entry, at most
 // two sentences on, that lists the values the entry allows, or -1.
-func (p *pool) valuesOfEntry(i int) int {
+func (p picker) valuesOfEntry(i int) int {
 	s := &p.sents[i]
 	if s.label == "" {
 		return -1
@@ -221,7 +225,7 @@ const maxEnumItems = 8
 // pick's own entry that does ("logical adds the information …"), and,
 // after a pick that announces a list ("… one of the following storage
 // classes:"), the first sentence of each entry that follows.
-func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
+func (p picker) enumerate(c criterion, picks []int, scores []float64) []int {
 	if c.enum == "" || len(picks) == 0 {
 		return picks
 	}
@@ -290,6 +294,40 @@ func (p *pool) enumerate(c criterion, picks []int, scores []float64) []int {
 			in[j] = true
 			out = append(out, j)
 			added++
+		}
+	}
+	return out
+}
+
+// members returns the lead of an enumeration c and the members it lists:
+// the list the section's candidates point to (pool.enumerate), after the
+// sentence that announces it when that is not already the lead.
+func (p picker) members(c criterion, lead, cands []int, scores []float64) (sents, items []int) {
+	if len(cands) == 0 {
+		return lead, nil
+	}
+	sents = lead
+	if a := p.enumAnchor(c, cands, scores); (strings.HasSuffix(p.sents[a].text, ":") || countsMembers(c, p.sents[a].text) > 0) && !slices.Contains(sents, a) {
+		sents = append(sents, a)
+	}
+	for n, j := range p.enumerate(c, cands, scores) {
+		s := &p.sents[j]
+		member := n >= len(cands) || s.set[c.enum] || s.label != "" && slices.Contains(text.Tokens(s.label), c.enum)
+		if member && !slices.Contains(sents, j) && !p.ofAnotherEntry(c, j) {
+			items = append(items, j)
+		}
+	}
+	return sents, items
+}
+
+// entryItems returns the sentences of entry e written as the items of a
+// list, each a paragraph that opens with its term and a dash or with a
+// bullet ("robust – The journal …", "0 - Ignore max_vcl parameter.").
+func (p picker) entryItems(e entry) []int {
+	var out []int
+	for _, i := range e.sents {
+		if s := &p.sents[i]; s.para && !s.box && itemRe.MatchString(s.text) {
+			out = append(out, i)
 		}
 	}
 	return out

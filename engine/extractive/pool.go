@@ -4,6 +4,7 @@ import (
 	"maps"
 	"net/url"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -1260,5 +1261,47 @@ func commandTokens(title string) []string {
 			}
 		}
 	}
+	return out
+}
+
+// boxKey names an entry of one page: its page and its label.
+type boxKey struct {
+	src   int
+	label string
+}
+
+// boxLines returns the box lines of the entry label of page src, in page
+// order, from an index built over the pool on the first call.
+func (p *pool) boxLines(src int, label string) []int {
+	if p.boxes == nil {
+		p.boxes = map[boxKey][]int{}
+		for j := range p.sents {
+			if b := &p.sents[j]; b.box {
+				k := boxKey{b.src, b.label}
+				p.boxes[k] = append(p.boxes[k], j)
+			}
+		}
+	}
+	return p.boxes[boxKey{src, label}]
+}
+
+// inReadingOrder groups picks by source (sources in the order of their
+// best pick) and orders each group as the source does, so that quoted
+// sentences read in the order they were written.
+func (p *pool) inReadingOrder(picks []int) []int {
+	rank := map[int]int{}
+	for n, i := range picks {
+		if _, ok := rank[p.sents[i].src]; !ok {
+			rank[p.sents[i].src] = n
+		}
+	}
+	out := append([]int(nil), picks...)
+	sort.SliceStable(out, func(a, b int) bool {
+		sa, sb := p.sents[out[a]], p.sents[out[b]]
+		if sa.src != sb.src {
+			return rank[sa.src] < rank[sb.src]
+		}
+		return sa.pos < sb.pos
+	})
 	return out
 }

@@ -40,8 +40,12 @@ func (r ranking) relevant(i int, share float64) bool {
 	return r.top > 0 && r.scores[i] >= share*r.top && r.accept(i)
 }
 
+// scorer holds the rules of stage 2; it reads the pool.
+type scorer struct{ *pool }
+
 // scoreRelevance ranks the pool for every section but the summary.
-func scoreRelevance(p *pool, secs []section, found [][]entry, question string) []ranking {
+func scoreRelevance(pl *pool, secs []section, found [][]entry, question string) []ranking {
+	p := scorer{pl}
 	exact := exactTerms(question)
 	out := make([]ranking, len(secs))
 	for si, sec := range secs {
@@ -81,7 +85,7 @@ const pointerWeight = 0.6
 // rankSection scores every sentence for a section: against its heading,
 // criteria and the question, sentences of the form its criteria ask for
 // ranking higher; evidence is a sentence that answers one of its criteria.
-func (p *pool) rankSection(sec section, exact []string, siblings [][]string) ranking {
+func (p scorer) rankSection(sec section, exact []string, siblings [][]string) ranking {
 	q := text.Query{}
 	for _, c := range sec.criteria {
 		for t, w := range c.query {
@@ -166,7 +170,7 @@ const siblingPenalty = 0.5
 // part of the question: the core of another section's own criteria that si
 // neither asks nor leans on, without value words and the words of every
 // page. Generic sections (templates) are no parts.
-func (p *pool) siblingWords(secs []section, si int) [][]string {
+func (p scorer) siblingWords(secs []section, si int) [][]string {
 	if secs[si].summary || allGeneric(secs[si].criteria) {
 		return nil
 	}
@@ -201,7 +205,7 @@ func (p *pool) siblingWords(secs []section, si int) [][]string {
 
 // answersSibling reports whether sentence i holds at least half the words
 // that set apart another part of the question.
-func (p *pool) answersSibling(i int, siblings [][]string) bool {
+func (p scorer) answersSibling(i int, siblings [][]string) bool {
 	s := &p.sents[i]
 	for _, words := range siblings {
 		n := 0
@@ -221,7 +225,7 @@ func (p *pool) answersSibling(i int, siblings [][]string) bool {
 // where it ranks highest relative to that section's best, so that the
 // answer to "how do I change it" lands under that heading rather than under
 // the first one that could hold it.
-func (p *pool) homes(secs []section, ranked []ranking) []int {
+func (p scorer) homes(secs []section, ranked []ranking) []int {
 	home := make([]int, len(p.sents))
 	for i := range home {
 		home[i] = -1

@@ -238,7 +238,7 @@ func TestOfAnotherEntry(t *testing.T) {
 		"COMPLETE_STYLE: During completion the WIDE_GLOB option is in effect, so the characters ‘#’, ‘~’ and ‘^’ have special meanings."})
 	c := newCriterion("Which characters does the tally WIDE_GLOB option make part of patterns?", "", nil, nil)
 	for prefix, want := range map[string]bool{"Expand expressions": true, "Treat the": false, "During completion": false} {
-		if got := p.ofAnotherEntry(c, sentenceIndex(t, p, prefix)); got != want {
+		if got := (picker{p}).ofAnotherEntry(c, sentenceIndex(t, p, prefix)); got != want {
 			t.Errorf("ofAnotherEntry(%q…) = %v, want %v", prefix, got, want)
 		}
 	}
@@ -669,16 +669,16 @@ func TestEntryLabelledWithAPlainWord(t *testing.T) {
 		"default\n\nThe strategy used when none is given. Merge strategies are chosen with -s."
 	p := docPool([2]string{"git-merge - Join two development histories", page})
 	c := newCriterion("What does the name of the ort merge strategy stand for?", "", nil, nil)
-	if e := p.entryOf(c); e.name != "ort" || len(e.sents) != 2 {
+	if e := (finder{p}).entryOf(c); e.name != "ort" || len(e.sents) != 2 {
 		t.Errorf("entry = %q (%d sentences), want ort's two", e.name, len(e.sents))
 	}
 	c = newCriterion("What is the default merge strategy?", "", nil, nil)
-	if e := p.entryOf(c); e.name == "default" {
+	if e := (finder{p}).entryOf(c); e.name == "default" {
 		t.Errorf("a word that asks for a value picked the entry %q", e.name)
 	}
 	// A label alone on its page names the page, not an entry.
 	p = docPool([2]string{"time — Time access", "time\n\nThe functions in this module may not handle dates before the epoch."})
-	if e := p.entryOf(newCriterion("What is the epoch used by the time module?", "", nil, nil)); len(e.sents) > 0 {
+	if e := (finder{p}).entryOf(newCriterion("What is the epoch used by the time module?", "", nil, nil)); len(e.sents) > 0 {
 		t.Errorf("entry = %q on a page of one label", e.name)
 	}
 }

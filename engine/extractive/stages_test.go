@@ -28,7 +28,9 @@ var layers = [][]string{
 	// stage 2: score every sentence for every part
 	{"relevance.go"},
 	// stage 3: pick each part's lead, then what may sit beside it
-	{"pick.go", "pick_lead.go", "pick_beside.go", "pick_list.go"},
+	{"pick_lead.go"},
+	{"pick_beside.go", "pick_list.go"},
+	{"pick.go"},
 	// stage 4: write the report
 	{"compose.go"},
 	// the engine: synthesis, chat, planning and the research loop

@@ -10,20 +10,26 @@ import (
 )
 
 // Synthesize writes the report by quoting the sources verbatim, each
-// sentence ending in its [S#]. A question goes through four stages, each in
-// its own file:
+// sentence ending in its [S#]. A question goes through four stages, each
+// a function with its own input and output value, its rules methods of
+// its own type over the pool:
 //
-//  1. find the entry (entry.go): on a reference page, the entry of the
-//     thing each part of the question names;
-//  2. score relevance (relevance.go): every sentence, for every part, from
-//     the question's own terms and the form of answer it asks for;
-//  3. pick per criterion (pick.go): the lead that states each part's
-//     answer, then the further relevant sentences of its section;
+//  1. find the entry (entry.go, finder → [][]entry): on a reference page,
+//     the entry of the thing each part of the question names;
+//  2. score relevance (relevance.go, scorer → []ranking): every sentence,
+//     for every part, from the question's own terms and the form of answer
+//     it asks for;
+//  3. pick per criterion (pick.go, picker → picks): the lead that states
+//     each part's answer (pick_lead.go), then what may stand beside it
+//     (pick_beside.go) and the members of a list (pick_list.go);
 //  4. compose (compose.go): the Summary answers first, one paragraph per
 //     part in the question's order, then the sections that have more.
 //
-// The evidence they read is the pool (pool.go): the sources split into
-// quotable sentences. On a repair pass the sentences named in the feedback
+// Below the stages sit what they all read: the question's words
+// (question.go, meaning.go), its parts (criterion.go, layout.go), the
+// evidence split into quotable sentences (pool.go, evidence.go) and what
+// a sentence says about a part (match.go). Calls go only down this list
+// (stages_test.go). On a repair pass the sentences named in the feedback
 // are not used again.
 func (e *Engine) Synthesize(ctx context.Context, req engine.SynthesisRequest, stream func(string)) (string, engine.Usage, error) {
 	question := req.Question
