@@ -46,7 +46,9 @@ const (
 const maxQuotesPerPart = 4
 
 // pickAnswers chooses, for every part of the question, its lead and the
-// further sentences of its section.
+// further sentences of its section, in three steps: each section's
+// candidates (pickSection), each part's lead (leadFor), then what each
+// section quotes beyond its leads (restOf). No sentence is quoted twice.
 func pickAnswers(ctx context.Context, pl *pool, secs []section, ranked []ranking, found [][]entry, question string) (picks, error) {
 	p := picker{pl}
 	sides := analyse(question).compare
@@ -70,11 +72,8 @@ func pickAnswers(ctx context.Context, pl *pool, secs []section, ranked []ranking
 	for _, sec := range secs {
 		ownParts = ownParts || !sec.summary && !allGeneric(sec.criteria)
 	}
-	quoted := map[int]bool{}
-	var all []int
-	scopes := make([][]int, len(secs)) // per section, the leads whose entry is the answer's
-	named := make([][]int, len(secs))  // per section, the leads of entries the question names
-	stated := make([][]int, len(secs)) // per section, those that state a value asked of them
+	st := &quoting{quoted: map[int]bool{}}
+	scope := make([]leadScope, len(secs))
 	for si, sec := range secs {
 		if sec.summary {
 			continue
@@ -84,142 +83,14 @@ func pickAnswers(ctx context.Context, pl *pool, secs []section, ranked []ranking
 			if c.generic && ownParts {
 				continue
 			}
-			first := p.leadOf(c, ranked[si], found[si][ci], cands[si])
-			if first >= 0 && quoted[first] && len(found[si][ci].sents) > 0 {
-				// An earlier part quotes this lead already: of the same
-				// entry, another sentence that says what this part asks
-				// and the lead does not answers it.
-				e := found[si][ci]
-				e.sents = slices.DeleteFunc(slices.Clone(e.sents), func(i int) bool { return quoted[i] })
-				if len(e.sents) > 0 {
-					if j := p.leadOf(c, ranked[si], e, cands[si]); j >= 0 && !quoted[j] && p.addsTerm(c, j, []int{first}) {
-						first = j
-					}
-				}
-			}
-			if first < 0 {
-				continue
-			}
-			l := lead{stated: true}
-			if !quoted[first] {
-				l.sents = p.withCounterparts(p.bearing(c, len(sides) > 0, p.withExplanation(c, p.withSeconds(c, ranked[si], first, slices.Concat(found[si][ci].sents, cands[si]), quoted))), sides)
-				if len(sides) == 2 {
-					// A comparison is answered by what is said of its
-					// sides: a sentence that names neither is about
-					// something else.
-					kept := l.sents[:0:0]
-					for _, j := range l.sents {
-						// What follows a side's sentence goes on about it
-						// ("This form is much slower …").
-						if j == first || p.namesSide(j, sides) || slices.ContainsFunc(kept, func(k int) bool { return p.continues(j, k) }) {
-							kept = append(kept, j)
-						}
-					}
-					l.sents = kept
-				}
-				j := p.boxOfLead(c, first)
-				if j < 0 {
-					j = p.valueOfEntry(c, first)
-				}
-				if j >= 0 && !quoted[j] && !slices.Contains(l.sents, j) {
-					l.sents = slices.Insert(l.sents, 1, j)
-					// The answer is this entry's: what other entries say
-					// bears on it only where they name it.
-					l.sents = p.ofEntry(l.sents, first)
-					scopes[si] = append(scopes[si], first)
-				} else if p.sents[first].box && len(sides) == 0 && len(c.identNames) <= 1 && p.answerTier(c, first) == 3 {
-					// The lead is the asked value in an entry's box: the
-					// answer is that entry's.
-					l.sents = p.ofEntry(l.sents, first)
-					scopes[si] = append(scopes[si], first)
-				}
-				if j >= 0 && slices.Contains(l.sents, j) && p.answerTier(c, first) < 2 && p.inNamedEntry(c, first) && c.enum == "" && p.asksKey(c, j) {
-					// The entry's line states the value asked of the
-					// entry the question names; the description that led
-					// to it says nothing asked. (Of an entry the question
-					// does not name, the description is what shows the
-					// entry is the one asked.)
-					quoted[first] = true
-					l.sents = slices.DeleteFunc(l.sents, func(i int) bool { return i == first })
-				}
-				if len(sides) == 0 && p.inNamedEntry(c, first) {
-					// The lead is the asked entry's own: another entry
-					// that names it in passing ("… (or an implied cd
-					// with the AUTO_CD option set)") is about itself.
-					l.sents = slices.DeleteFunc(slices.Clone(l.sents), func(j int) bool { return p.ofOtherEntry(j, []int{first}) })
-					named[si] = append(named[si], first)
-					if c.style == styleValue || c.needsNum {
-						// The entry states the value asked of it: what
-						// other pages say of the entry restates it or
-						// tells of something else.
-						l.sents = slices.DeleteFunc(l.sents, func(j int) bool { return !p.sameEntry(j, first) })
-						stated[si] = append(stated[si], first)
-					}
-				}
-				if items := p.entryItems(found[si][ci]); (c.enum != "" || pluralOfRe.MatchString(c.text)) && len(items) >= 2 {
-					// The asked entry lists its own members ("robust – …",
-					// "asynchronous – …"): they are the answer.
-					l.items = items
-					if rest := slices.DeleteFunc(slices.Clone(l.sents), func(j int) bool { return slices.Contains(items, j) }); len(rest) > 0 {
-						l.sents = rest
-					} else {
-						l.sents, l.items = items[:1], items[1:]
-					}
-				} else if c.enum != "" {
-					l.sents, l.items = p.members(c, l.sents, cands[si], ranked[si].scores)
-					if len(l.items) < 2 {
-						// No list of its own: the members may be
-						// named in a series after the lead.
-						l.sents = p.withSeries(c, l.sents, quoted)
-					}
-					// The series that names them answers, not an
-					// opening that only says what the members did.
-					l.sents = p.answerFirst(c, l.sents)
-				}
-				for _, j := range slices.Concat(l.sents, l.items) {
-					quoted[j] = true
-					all = append(all, j)
-				}
-			}
-			out.leads[si][ci] = l
+			out.leads[si][ci] = p.leadFor(c, ranked[si], found[si][ci], cands[si], sides, st, &scope[si])
 		}
 	}
 	for si, sec := range secs {
 		if sec.summary {
 			continue
 		}
-		// What each part's leads state as its answer: they are set
-		// before the rest is chosen.
-		answers := make([][]int, len(sec.criteria))
-		for ci, c := range sec.criteria {
-			answers[ci] = p.answersOf(c, out.leads[si])
-		}
-		addsToSome := func(i int, quoted []int) bool {
-			for ci, c := range sec.criteria {
-				if p.addsToAnswer(c, i, quoted, answers[ci]) {
-					return true
-				}
-			}
-			return false
-		}
-		var rest []int
-		for _, i := range cands[si] {
-			// Beyond the lead, only sentences that answer in their own
-			// words: no pointer elsewhere, and the form of answer asked.
-			if len(rest) < maxQuotesPerPart && !quoted[i] && ranked[si].relevant(i, restRelative) && p.answersTypeOf(sec, i) &&
-				!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, all) && p.inScope(i, scopes[si]) &&
-				!p.ofOtherEntry(i, named[si]) &&
-				(len(stated[si]) == 0 || slices.ContainsFunc(stated[si], func(l int) bool { return p.sameEntry(i, l) })) &&
-				addsToSome(i, slices.Concat(all, rest)) &&
-				(len(sides) != 2 || p.namesSide(i, sides)) {
-				rest = append(rest, i)
-			}
-		}
-		rest = slices.DeleteFunc(p.withCounterparts(rest, sides), func(i int) bool { return quoted[i] })
-		for _, i := range rest {
-			quoted[i] = true
-			all = append(all, i)
-		}
+		rest := p.restOf(sec, ranked[si], cands[si], out.leads[si], sides, st, scope[si])
 		out.rest[si] = rest
 		for ci, c := range sec.criteria {
 			if c.generic && ownParts {
@@ -228,6 +99,162 @@ func pickAnswers(ctx context.Context, pl *pool, secs []section, ranked []ranking
 		}
 	}
 	return out, nil
+}
+
+// restOf chooses what section sec quotes beyond its leads: relevant
+// candidates of the asked form that add to some part's answer, within the
+// scope its leads settled.
+func (p picker) restOf(sec section, r ranking, cands []int, leads []lead, sides []string, st *quoting, sc leadScope) []int {
+	// What each part's leads state as its answer: they are set
+	// before the rest is chosen.
+	answers := make([][]int, len(sec.criteria))
+	for ci, c := range sec.criteria {
+		answers[ci] = p.answersOf(c, leads)
+	}
+	addsToSome := func(i int, quoted []int) bool {
+		for ci, c := range sec.criteria {
+			if p.addsToAnswer(c, i, quoted, answers[ci]) {
+				return true
+			}
+		}
+		return false
+	}
+	var rest []int
+	for _, i := range cands {
+		// Beyond the lead, only sentences that answer in their own
+		// words: no pointer elsewhere, and the form of answer asked.
+		if len(rest) < maxQuotesPerPart && !st.quoted[i] && r.relevant(i, restRelative) && p.answersTypeOf(sec, i) &&
+			!pointerRe.MatchString(p.sents[i].text) && !p.duplicates(i, st.all) && p.inScope(i, sc.scopes) &&
+			!p.ofOtherEntry(i, sc.named) &&
+			(len(sc.stated) == 0 || slices.ContainsFunc(sc.stated, func(l int) bool { return p.sameEntry(i, l) })) &&
+			addsToSome(i, slices.Concat(st.all, rest)) &&
+			(len(sides) != 2 || p.namesSide(i, sides)) {
+			rest = append(rest, i)
+		}
+	}
+	rest = slices.DeleteFunc(p.withCounterparts(rest, sides), func(i int) bool { return st.quoted[i] })
+	st.add(rest...)
+	return rest
+}
+
+// quoting is what the report quotes so far: no sentence is quoted twice.
+type quoting struct {
+	quoted map[int]bool
+	all    []int // in the order chosen
+}
+
+func (q *quoting) add(idx ...int) {
+	for _, i := range idx {
+		q.quoted[i] = true
+		q.all = append(q.all, i)
+	}
+}
+
+// leadScope is what a section's leads settle about the rest of it.
+type leadScope struct {
+	scopes []int // the leads whose entry is the answer's
+	named  []int // the leads of entries the question names
+	stated []int // of those, the leads that state a value asked of them
+}
+
+// leadFor chooses the lead of part c — its first sentence and what
+// completes it — from its entry e and its section's candidates.
+func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []string, st *quoting, sc *leadScope) lead {
+	first := p.leadOf(c, r, e, cands)
+	if first >= 0 && st.quoted[first] && len(e.sents) > 0 {
+		// An earlier part quotes this lead already: of the same
+		// entry, another sentence that says what this part asks
+		// and the lead does not answers it.
+		e := e
+		e.sents = slices.DeleteFunc(slices.Clone(e.sents), func(i int) bool { return st.quoted[i] })
+		if len(e.sents) > 0 {
+			if j := p.leadOf(c, r, e, cands); j >= 0 && !st.quoted[j] && p.addsTerm(c, j, []int{first}) {
+				first = j
+			}
+		}
+	}
+	if first < 0 {
+		return lead{}
+	}
+	l := lead{stated: true}
+	if !st.quoted[first] {
+		l.sents = p.withCounterparts(p.bearing(c, len(sides) > 0, p.withExplanation(c, p.withSeconds(c, r, first, slices.Concat(e.sents, cands), st.quoted))), sides)
+		if len(sides) == 2 {
+			// A comparison is answered by what is said of its
+			// sides: a sentence that names neither is about
+			// something else.
+			kept := l.sents[:0:0]
+			for _, j := range l.sents {
+				// What follows a side's sentence goes on about it
+				// ("This form is much slower …").
+				if j == first || p.namesSide(j, sides) || slices.ContainsFunc(kept, func(k int) bool { return p.continues(j, k) }) {
+					kept = append(kept, j)
+				}
+			}
+			l.sents = kept
+		}
+		j := p.boxOfLead(c, first)
+		if j < 0 {
+			j = p.valueOfEntry(c, first)
+		}
+		if j >= 0 && !st.quoted[j] && !slices.Contains(l.sents, j) {
+			l.sents = slices.Insert(l.sents, 1, j)
+			// The answer is this entry's: what other entries say
+			// bears on it only where they name it.
+			l.sents = p.ofEntry(l.sents, first)
+			sc.scopes = append(sc.scopes, first)
+		} else if p.sents[first].box && len(sides) == 0 && len(c.identNames) <= 1 && p.answerTier(c, first) == 3 {
+			// The lead is the asked value in an entry's box: the
+			// answer is that entry's.
+			l.sents = p.ofEntry(l.sents, first)
+			sc.scopes = append(sc.scopes, first)
+		}
+		if j >= 0 && slices.Contains(l.sents, j) && p.answerTier(c, first) < 2 && p.inNamedEntry(c, first) && c.enum == "" && p.asksKey(c, j) {
+			// The entry's line states the value asked of the
+			// entry the question names; the description that led
+			// to it says nothing asked. (Of an entry the question
+			// does not name, the description is what shows the
+			// entry is the one asked.)
+			st.quoted[first] = true
+			l.sents = slices.DeleteFunc(l.sents, func(i int) bool { return i == first })
+		}
+		if len(sides) == 0 && p.inNamedEntry(c, first) {
+			// The lead is the asked entry's own: another entry
+			// that names it in passing ("… (or an implied cd
+			// with the AUTO_CD option set)") is about itself.
+			l.sents = slices.DeleteFunc(slices.Clone(l.sents), func(j int) bool { return p.ofOtherEntry(j, []int{first}) })
+			sc.named = append(sc.named, first)
+			if c.style == styleValue || c.needsNum {
+				// The entry states the value asked of it: what
+				// other pages say of the entry restates it or
+				// tells of something else.
+				l.sents = slices.DeleteFunc(l.sents, func(j int) bool { return !p.sameEntry(j, first) })
+				sc.stated = append(sc.stated, first)
+			}
+		}
+		if items := p.entryItems(e); (c.enum != "" || pluralOfRe.MatchString(c.text)) && len(items) >= 2 {
+			// The asked entry lists its own members ("robust – …",
+			// "asynchronous – …"): they are the answer.
+			l.items = items
+			if rest := slices.DeleteFunc(slices.Clone(l.sents), func(j int) bool { return slices.Contains(items, j) }); len(rest) > 0 {
+				l.sents = rest
+			} else {
+				l.sents, l.items = items[:1], items[1:]
+			}
+		} else if c.enum != "" {
+			l.sents, l.items = p.members(c, l.sents, cands, r.scores)
+			if len(l.items) < 2 {
+				// No list of its own: the members may be
+				// named in a series after the lead.
+				l.sents = p.withSeries(c, l.sents, st.quoted)
+			}
+			// The series that names them answers, not an
+			// opening that only says what the members did.
+			l.sents = p.answerFirst(c, l.sents)
+		}
+		st.add(slices.Concat(l.sents, l.items)...)
+	}
+	return l
 }
 
 // Seconds: the sentences that join a lead in the Summary because they
