@@ -8,7 +8,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -87,19 +87,8 @@ func TestStagesCallOnlyEarlierStages(t *testing.T) {
 			bad = append(bad, from+" calls "+fn.Name()+" of "+to)
 		}
 	}
-	sort.Strings(bad)
-	bad = compactStrings(bad)
-	for _, b := range bad {
+	slices.Sort(bad)
+	for _, b := range slices.Compact(bad) {
 		t.Error(b)
 	}
-}
-
-func compactStrings(s []string) []string {
-	out := s[:0]
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
 }
