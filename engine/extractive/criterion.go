@@ -79,24 +79,12 @@ const (
 	styleReason // "why …": the answer gives a cause or a purpose
 )
 
-// styleBoost multiplies the score of a sentence in the form a criterion's
-// style asks for; commandBoost replaces it for a how-to sentence that
-// quotes its command, the most useful answer documentation gives.
-const (
-	styleBoost   = 1.3
-	commandBoost = 1.6
-)
-
 var (
 	definitionCritRe = regexp.MustCompile(`(?i)^(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?\S+(?:\s+\S+){0,2}?(?:\s+(?:used|defined|meant|in|by|for|on)\s+.*)?\??$|^(?:define|explain)\b`)
 	valueCritRe      = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|max|min|limit|size|port|version|value|timeout|number|count|length|capacity|rate|price|cost|year|date|level|path|location|format|unit|percentage)s?\b`)
 	attributeCritRe  = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|limit|upper bound|lower bound|upper limit|lower limit)s?\b`)
 	whyCritRe        = regexp.MustCompile(`(?i)^why\b`)
 	howToCritRe      = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|could|should|would|to)\b|^(?:steps|ways)\s+to\b`)
-	// definitionRe captures the subject of "A workspace is a …".
-	definitionRe  = regexp.MustCompile(`(?i)^(?:(?:a|an|the)\s+)?((?:[^\s,]+\s+){0,3}?[^\s,]+)\s+(?:is|are|was|refers to|means|stands for|is defined as)\s`)
-	youCanRe      = regexp.MustCompile(`(?i)\b(?:you|we) (?:can |could |should |need to |must |then |instead )*(?:add|use|run|set|call|pass|write|specify|annotate|put|create|enable|disable|configure|install|edit|change|declare|define|import|invoke|type)\b`)
-	instructionRe = regexp.MustCompile(`(?i)^(?:to\s+\w+|run|add|set|use|install|edit|create|open|enable|disable|configure|start|stop|call|pass|specify|change|download|type|select|choose|go to|navigate|restart|remove|update|upgrade|write|put|place|define|import|export|check|make sure|ensure)\b`)
 )
 
 // whichNounRe matches a question for one named thing of a kind: "Which
@@ -577,7 +565,7 @@ var enumRes = []*regexp.Regexp{
 
 // pluralOfRe matches a question for the things of a kind that something
 // has: "What are the possible values of X?". The members are asked for
-// when the asked entry lists them (pick.go, entryItems).
+// when the asked entry lists them (pick_list.go, entryItems).
 var pluralOfRe = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?[\w-]+[^s\W]s\s+(?:of|for)\b`)
 
 // enumNoun returns the token of the plural noun criterion c asks to

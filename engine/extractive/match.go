@@ -2,6 +2,7 @@ package extractive
 
 import (
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -15,6 +16,22 @@ import (
 // (isEvidence), names the thing asked or another one, states the asked
 // attribute, says the part's words. They read the pool and the
 // criterion, never a stage's output.
+
+// styleBoost multiplies the score of a sentence in the form a criterion's
+// style asks for; commandBoost replaces it for a how-to sentence that
+// quotes its command, the most useful answer documentation gives.
+const (
+	styleBoost   = 1.3
+	commandBoost = 1.6
+)
+
+// The forms of sentence a criterion's style asks for.
+var (
+	// definitionRe captures the subject of "A workspace is a …".
+	definitionRe  = regexp.MustCompile(`(?i)^(?:(?:a|an|the)\s+)?((?:[^\s,]+\s+){0,3}?[^\s,]+)\s+(?:is|are|was|refers to|means|stands for|is defined as)\s`)
+	youCanRe      = regexp.MustCompile(`(?i)\b(?:you|we) (?:can |could |should |need to |must |then |instead )*(?:add|use|run|set|call|pass|write|specify|annotate|put|create|enable|disable|configure|install|edit|change|declare|define|import|invoke|type)\b`)
+	instructionRe = regexp.MustCompile(`(?i)^(?:to\s+\w+|run|add|set|use|install|edit|create|open|enable|disable|configure|start|stop|call|pass|specify|change|download|type|select|choose|go to|navigate|restart|remove|update|upgrade|write|put|place|define|import|export|check|make sure|ensure)\b`)
+)
 
 // defines reports whether sentence s defines what c asks about: it opens
 // with a subject whose head word belongs to c ("A workspace is …", not

@@ -257,15 +257,6 @@ func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []st
 	return l
 }
 
-// Seconds: the sentences that join a lead in the Summary because they
-// state more of the same answer — evidence for the part, at least
-// secondShare of the section's best, of the asked form, stating the
-// asked attribute when the part names one — at most maxSeconds of them.
-const (
-	secondShare = 0.4
-	maxSeconds  = 4
-)
-
 // pickSection chooses the candidates of section si: evidence whose home it
 // is, unlike the sentences already chosen for other sections. When it gets
 // none, it takes evidence homed elsewhere but unused, and as a last resort
@@ -282,6 +273,7 @@ func (p picker) pickSection(si int, r ranking, home []int, k int, used []int) []
 	return p.pick(r.scores, 1, r.accept, nil, minRelative)
 }
 
+// anyEvidence reports whether any of picks is evidence for c.
 func anyEvidence(p *pool, c criterion, picks []int) bool {
 	for _, i := range picks {
 		if p.isEvidence(c, i) {
@@ -290,14 +282,6 @@ func anyEvidence(p *pool, c criterion, picks []int) bool {
 	}
 	return false
 }
-
-// A sentence beside a lead that states the answer in the form asked must
-// add to it: the report's length follows the evidence. It adds when it
-// says a word of the question no sentence quoted says, belongs to an
-// entry the question names, continues the lead (the next sentences of
-// its paragraph, its entry's prose), or scores above the lead. While no
-// lead states the answer in the form asked, what the lead's words cover
-// proves nothing, and the rest of the rules beside a lead decide.
 
 // answersOf returns, of each part's lead sentences, those that state
 // the answer to c (answering).

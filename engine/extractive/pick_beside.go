@@ -15,6 +15,15 @@ import (
 // the same answer — and what it may not: another entry's lines, a
 // restatement, a sentence that adds nothing the lead does not say.
 
+// Seconds: the sentences that join a lead in the Summary because they
+// state more of the same answer — evidence for the part, at least
+// secondShare of the section's best, of the asked form, stating the
+// asked attribute when the part names one — at most maxSeconds of them.
+const (
+	secondShare = 0.4
+	maxSeconds  = 4
+)
+
 // withSeconds returns lead and the candidates that state more of c's
 // answer beside it, in rank order.
 func (p picker) withSeconds(c criterion, r ranking, lead int, cands []int, quoted map[int]bool) []int {
@@ -407,6 +416,14 @@ func (p picker) opensWith(i int, side []string) bool {
 	}
 	return text.Containment(side, text.NewSet(toks[:len(side)])) == 1
 }
+
+// A sentence beside a lead that states the answer in the form asked must
+// add to it: the report's length follows the evidence. It adds when it
+// says a word of the question no sentence quoted says, belongs to an
+// entry the question names, continues the lead (the next sentences of
+// its paragraph, its entry's prose), or scores above the lead. While no
+// lead states the answer in the form asked, what the lead's words cover
+// proves nothing, and the rest of the rules beside a lead decide.
 
 // addsToAnswer reports whether sentence i adds to the answer to c that
 // quoted (the sentences already quoted beside leads) give.
