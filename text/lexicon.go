@@ -672,3 +672,97 @@ func (l *Lexicon) below(s synset, is func(synset) bool, depth int) bool {
 	}
 	return false
 }
+
+// Attributes returns the measurable nouns an adjective is a value of, from
+// WordNet's attribute pointers ("short", "long" → "length"; "heavy" →
+// "weight"), in lower case, sorted: what a "how short …" question asks the
+// measure of. A satellite adjective reaches them through its head ("brief"
+// → "short" → "length"). Only attributes that are a measure, a property
+// or a relation of magnitude count ("size", "age", "speed", "distance"):
+// a quality ("good" → "goodness", "important" → "importance") is judged,
+// not measured. nil when no common adjective sense of word has one.
+func (l *Lexicon) Attributes(word string) []string {
+	return l.cached("a:", word, l.attributes)
+}
+
+// isMagnitudeSynset reports the roots a measurable attribute sits below:
+// "measure, quantity, amount", "property" (size, age, weight) and
+// "relation" (distance, speed); a quality sits below "quality".
+func isMagnitudeSynset(s synset) bool {
+	return isMeasureSynset(s) || len(s.words) == 1 && (s.words[0] == "property" || s.words[0] == "relation")
+}
+
+func (l *Lexicon) attributes(key string) []string {
+	seen := map[string]bool{}
+	for _, form := range forms(key) {
+		for _, lemma := range l.bases(adj, form) {
+			for _, off := range l.senses(adj, lemma) {
+				if s, err := l.synsetAt(adj, off); err == nil {
+					l.addAttributes(s, seen, true)
+				}
+			}
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// addAttributes adds the words of the nouns adjective synset s is a value
+// of; a satellite without attributes of its own takes its head's (one
+// step of "&").
+func (l *Lexicon) addAttributes(s synset, seen map[string]bool, viaHead bool) {
+	found := false
+	for _, ptr := range s.ptrs {
+		if ptr.symbol != "=" || ptr.pos != noun {
+			continue
+		}
+		if t, err := l.synsetAt(noun, ptr.offset); err == nil && l.below(t, isMagnitudeSynset, maxKindDepth) {
+			for _, w := range t.words {
+				seen[strings.ReplaceAll(strings.ToLower(w), "_", " ")] = true
+				found = true
+			}
+		}
+	}
+	if found || !viaHead {
+		return
+	}
+	for _, ptr := range s.ptrs {
+		if ptr.symbol == "&" && ptr.pos == adj {
+			if t, err := l.synsetAt(adj, ptr.offset); err == nil {
+				l.addAttributes(t, seen, false)
+			}
+		}
+	}
+}
+
+// Values returns the adjectives that are values of the attribute noun
+// word names, in lower case, sorted ("length" → "long", "short"): the
+// words a statement of that measure may use. nil when word's common noun
+// senses are no attribute.
+func (l *Lexicon) Values(word string) []string {
+	return l.cached("v:", word, l.values)
+}
+
+func (l *Lexicon) values(key string) []string {
+	seen := map[string]bool{}
+	for _, form := range forms(key) {
+		for _, lemma := range l.bases(noun, form) {
+			for _, off := range l.senses(noun, lemma) {
+				s, err := l.synsetAt(noun, off)
+				if err != nil {
+					continue
+				}
+				for _, ptr := range s.ptrs {
+					if ptr.symbol != "=" || ptr.pos != adj {
+						continue
+					}
+					if t, err := l.synsetAt(adj, ptr.offset); err == nil {
+						for _, w := range t.words {
+							seen[strings.ReplaceAll(strings.ToLower(w), "_", " ")] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return sortedKeys(seen)
+}

@@ -197,3 +197,40 @@ func TestLexiconUnitsOfKind(t *testing.T) {
 		}
 	}
 }
+
+func TestLexiconAttributesAndValues(t *testing.T) {
+	l := lexicon(t)
+	for _, tt := range []struct {
+		word string
+		want []string
+	}{
+		{"short", []string{"length"}},
+		{"long", []string{"length"}},
+		{"shorter", []string{"length"}}, // through adj.exc / detachment
+		{"heavy", []string{"weight"}},
+		{"old", []string{"age"}},
+		{"brief", []string{"length"}}, // a satellite, through its head "short"
+	} {
+		got := l.Attributes(tt.word)
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("Attributes(%q) = %v, want %q among them", tt.word, got, w)
+			}
+		}
+	}
+	for _, w := range []string{"default", "package", "quickly", "good", "important", "easy"} {
+		if got := l.Attributes(w); len(got) != 0 {
+			t.Errorf("Attributes(%q) = %v, want none", w, got)
+		}
+	}
+	if got := l.Values("length"); !slices.Contains(got, "long") || !slices.Contains(got, "short") {
+		t.Errorf(`Values("length") = %v, want "long" and "short"`, got)
+	}
+	if got := l.Values("package"); len(got) != 0 {
+		t.Errorf(`Values("package") = %v, want none`, got)
+	}
+	var nl *Lexicon
+	if nl.Attributes("short") != nil || nl.Values("length") != nil {
+		t.Error("a nil Lexicon knows no attributes")
+	}
+}
