@@ -290,16 +290,17 @@ func maskNames(s string) string {
 func newCriterion(c, heading string, goal, extra []string) criterion {
 	full := c
 	c, lean, _ := splitLean(c)
+	c, lean = stripAttribution(c), stripAttribution(lean)
 	c = phrasalRe.ReplaceAllStringFunc(c, phrasalVerb)
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
 	cr := criterion{text: full, words: phraseWords(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string
-	if m := howQuantityRe.FindStringSubmatch(c); m != nil && quantityWords[strings.ToLower(m[1])] != "" {
+	if m := howQuantityRe.FindStringSubmatch(c); m != nil && asksQuantity(m[1]) {
 		// "How large is Titan?": "large" asks for a figure, it is not a topic word.
 		cr.style = styleValue
 		adj := text.Stem(strings.ToLower(m[1]))
 		toks = slices.DeleteFunc(toks, func(t string) bool { return t == adj })
-		hints = text.Tokens(quantityWords[strings.ToLower(m[1])])
+		hints = quantityHints(m[1])
 	}
 	// The form asked for is read from the question's words, not from the
 	// parts of a name it writes ("journal-db-max-size" asks for no maximum).
@@ -363,6 +364,16 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	for _, f := range flagTokens(c) {
 		cr.idents = append(cr.idents, []string{f})
 	}
+	// Nor is a word of a side compared: "suggests" is advice in "what
+	// does the guide suggest" but a side in "how do Recommends and
+	// Suggests differ".
+	if sides, _ := comparison(strings.TrimRight(stripTopicParen(c), "?.! ")); len(sides) == 2 {
+		for _, side := range sides {
+			for _, t := range text.Tokens(side) {
+				identWords[t] = true
+			}
+		}
+	}
 	isSoft := func(t string) bool { return softWords[t] && !identWords[t] }
 	for _, t := range toks {
 		if !isSoft(t) {
@@ -386,7 +397,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	// The part leant on names what this part asks about: its words, but
 	// not the value or reason it asked for, must be on the answer too.
 	own := text.NewSet(cr.core)
-	if m := howQuantityRe.FindStringSubmatch(lean); m != nil && quantityWords[strings.ToLower(m[1])] != "" {
+	if m := howQuantityRe.FindStringSubmatch(lean); m != nil && asksQuantity(m[1]) {
 		own[text.Stem(strings.ToLower(m[1]))] = true // "how many": no word of the subject
 	}
 	for _, t := range text.Unique(append(text.Tokens(stripTopicParen(lean)), flagTokens(lean)...)) {

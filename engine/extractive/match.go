@@ -623,12 +623,21 @@ func (p *pool) entryWord(c criterion) string {
 	best, bestIDF := "", 0.0
 	if !c.namesThing() {
 		asked, _ := askedWord(c.text)
+		// A word the question writes as a name ("How do Recommends and
+		// Suggests differ") names an entry however often the pages use
+		// it in its ordinary sense ("recommended").
+		names := map[string]bool{}
+		for _, e := range entities(c.text) {
+			if !strings.ContainsAny(e, " \t") && titleTermRe.MatchString(e) {
+				names[strings.ToLower(e)] = true
+			}
+		}
 		for _, w := range c.words {
 			toks := text.Tokens(w)
 			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) {
 				continue // "At what score …": the noun asked for is the answer's kind, not the thing it is asked of
 			}
-			if df := p.index.DF(toks[0]); df > minEntryWordDF && float64(df) > maxEntryWordShare*float64(len(p.sents)) {
+			if df := p.index.DF(toks[0]); df > minEntryWordDF && float64(df) > maxEntryWordShare*float64(len(p.sents)) && !names[w] {
 				continue // "command", "history": words every page uses in their ordinary sense
 			}
 			if idf := p.index.IDF(toks[0]); idf > bestIDF && p.labelsEntry(w) {

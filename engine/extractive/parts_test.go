@@ -8,6 +8,7 @@ import (
 
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // These tests cover questions of two parts ("how many …, and why …"):
@@ -420,5 +421,80 @@ func TestValueSideNamedAsAValue(t *testing.T) {
 	}
 	if (picker{p}).namesSide(sentenceIndex(t, p, "It may however"), sides) {
 		t.Error("the verb may names the side")
+	}
+}
+
+// "According to X" names whose word is asked for: fronted, it is no part
+// of its own; closing, its words are the question's context, not words
+// a sentence must say.
+func TestAttributionIsContext(t *testing.T) {
+	q := analyse("According to the Tallyfile Handbook, how long can a record's short title be?")
+	if len(q.clauses) != 1 {
+		t.Errorf("clauses = %q: the attribution is no part of its own", q.clauses)
+	}
+	if q.ask != "How long can a record's short title be, according to the Tallyfile Handbook?" {
+		t.Errorf("ask = %q", q.ask)
+	}
+	c := newCriterion(q.ask, "", nil, nil)
+	for _, w := range []string{"accord", "handbook", "tallyfil"} {
+		if slices.Contains(c.core, w) {
+			t.Errorf("core %v holds %q of the attribution", c.core, w)
+		}
+	}
+	if ctx := contextWords(q.ask); !ctx["handbook"] {
+		t.Errorf("context = %v, want the handbook's words", ctx)
+	}
+	page := "Records\n\nEvery record carries a title and a body. " +
+		"Record titles must consist only of letters and digits. They must be at most forty characters long and start with a letter.\n\n" +
+		"Bodies\n\nA body may hold any text. The handbook describes how bodies are stored."
+	src := []research.Source{{ID: "S1", Title: "Tallyfile Handbook: Records", Text: page}}
+	_, md := synthesize(t, "How short can the title of a record be, according to the Tallyfile Handbook?", src, research.DepthStandard)
+	if sum := answerTo(md, 0); !strings.Contains(sum, "forty characters long") {
+		t.Errorf("the Summary does not state the length:\n%s", md)
+	}
+}
+
+// "How short …" asks a measure as "how long …" does: WordNet's attributes
+// say which adjectives are values of a measure, and a quality asks none.
+func TestQuantityAdjectivesFromWordNet(t *testing.T) {
+	for _, w := range []string{"short", "long", "heavy", "large", "old", "many", "often"} {
+		if !asksQuantity(w) {
+			t.Errorf("how %s … asks no quantity", w)
+		}
+	}
+	for _, w := range []string{"important", "good", "does", "easy"} {
+		if asksQuantity(w) {
+			t.Errorf("how %s … asks a quantity: %v", w, quantityHints(w))
+		}
+	}
+	hints := quantityHints("short")
+	for _, w := range []string{"length", "long"} {
+		if !slices.Contains(hints, text.Stem(w)) {
+			t.Errorf("quantityHints(short) = %v, want %q", hints, w)
+		}
+	}
+	if h := quantityHints("large"); !slices.Contains(h, text.Stem("largest")) {
+		t.Errorf("quantityHints(large) = %v, want the superlative", h)
+	}
+}
+
+// "How do A and B differ" compares A and B; a side written as a name is
+// no soft word, and the definition list's entries of the sides answer.
+func TestHowDoTwoFieldsDiffer(t *testing.T) {
+	if sides, _ := comparison("How do Requires and Prefers differ for the Tallyunit manual"); !slices.Equal(sides, []string{"Requires", "Prefers"}) {
+		t.Errorf("comparison = %q", sides)
+	}
+	page := "Dependencies\n\nA unit may declare that it needs other units, and how strongly.\n\n" +
+		"Requires: This declares a hard dependency; the unit is not started without the units listed.\n\n" +
+		"Prefers: A weak dependency, by contrast, starts the listed units when they are available, and their absence never stops the unit.\n\n" +
+		"Conflicts: This declares that the units listed may not run together with this one.\n\n" +
+		"Changes\n\nEach preferred change is discussed on the list first. The maintainers prefer proposals in writing."
+	p := docPool([2]string{"Tallyunit manual", page})
+	wantLabel(t, p, "This declares a hard dependency", "Requires")
+	wantLabel(t, p, "A weak dependency, by contrast", "Prefers")
+	src := []research.Source{{ID: "S1", Title: "Tallyunit manual", Text: page}}
+	_, md := synthesize(t, "What is the difference between Requires and Prefers in the Tallyunit manual?", src, research.DepthStandard)
+	if s := summaryOf(md); !strings.Contains(s, "hard dependency") || !strings.Contains(s, "weak dependency") {
+		t.Errorf("the Summary does not define both sides:\n%s", md)
 	}
 }

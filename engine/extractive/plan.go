@@ -302,7 +302,7 @@ func leansOn(q question, c string) bool {
 }
 
 // quantityAdjective reports the adjective of a "how long/many …" question.
-func quantityAdjective(w string) bool { return quantityWords[strings.ToLower(w)] != "" }
+func quantityAdjective(w string) bool { return asksQuantity(w) }
 
 // sharesWord reports whether a and b share a keyword.
 func sharesWord(a, b string) bool {

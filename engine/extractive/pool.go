@@ -161,6 +161,9 @@ func newPool(sources []research.Source, prior []research.PriorSection, banned ma
 		}
 	}
 	p.index = text.NewIndex(docs)
+	// After the index: a pronoun's subject tells what the sentence is
+	// about, but does not make the subject's words more common.
+	p.resolvePronouns()
 	p.topical = topicalWords(p.docs)
 	p.titled = titleWords(p.docs)
 	p.oneSite = oneSite(sources)
@@ -985,6 +988,11 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 	return term, rest, true
 }
 
+// titleTermRe matches a term of one word in title case ("Recommends",
+// "Pre-Depends"): the fields of a definition list, when its neighbours
+// are written the same way.
+var titleTermRe = regexp.MustCompile(`^\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)*$`)
+
 // capsLabelled reports whether spans[i] opens a paragraph of a definition
 // list flattened onto lines ("ZDOTDIR: The directory to search …"): a
 // name in capitals, a colon, a sentence — with a neighbouring paragraph
@@ -998,14 +1006,14 @@ func capsLabelled(body string, spans []text.Span, i int) bool {
 		term, rest, found := strings.Cut(s, ": ")
 		rf, _ := utf8.DecodeRuneInString(rest)
 		name := termName(term)
-		return found && name != "" && (isCapitalsWord(name) || isTechnical(name)) &&
+		return found && name != "" && (isCapitalsWord(name) || isTechnical(name) || titleTermRe.MatchString(name)) &&
 			unicode.IsUpper(rf) && len(strings.Fields(rest)) >= 3
 	}
 	if !opens(i) {
 		return false
 	}
 	s := text.OneLine(spans[i].Text)
-	if term, _, _ := strings.Cut(s, ": "); !isCapitalsWord(termName(term)) {
+	if term, _, _ := strings.Cut(s, ": "); !isCapitalsWord(termName(term)) && !titleTermRe.MatchString(termName(term)) {
 		return false
 	}
 	// The neighbouring paragraphs: the two nearest spans before and after
@@ -1304,4 +1312,48 @@ func (p *pool) inReadingOrder(picks []int) []int {
 		return sa.pos < sb.pos
 	})
 	return out
+}
+
+// pronounOpenRe opens a sentence whose subject is a pronoun for what the
+// sentence before it is about: "They must be at least two characters
+// long.", "It is ignored unless …", "Its default is 5."
+var pronounOpenRe = regexp.MustCompile(`^(?:(?:It|They|These|Both)\s+(?:\w+\s+)?(?:is|are|was|were|can|cannot|may|must|should|shall|will|has|have|does|do|need|needs)\b|(?:Its|Their)\s+\w)`)
+
+// subjectEndRe finds the verb that ends a sentence's subject: the first
+// auxiliary or copula ("Package names … must consist …").
+var subjectEndRe = regexp.MustCompile(`\s(?:is|are|was|were|can|cannot|may|must|should|shall|will|has|have|does|do)\s`)
+
+// maxSubjectWords bounds the subject a pronoun takes over: a sentence
+// whose first verb comes later opens on a clause, not a subject.
+const maxSubjectWords = 12
+
+// resolvePronouns reads a sentence that opens on a pronoun ("They must be
+// at least two characters long.") under the subject of the sentence
+// before it in the same paragraph ("Package names … must consist …"), as
+// under a heading: its words count for it, at a heading's weight, as
+// evidence (the ranking's index is built without them). A sentence with
+// a pronoun of its own passes its subject on.
+func (p *pool) resolvePronouns() {
+	var subject []string // the subject of the sentence before, as tokens
+	for i := range p.sents {
+		s := &p.sents[i]
+		prev := i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].pos == s.pos-1 && !s.para
+		if !prev {
+			subject = nil
+		}
+		if pronounOpenRe.MatchString(s.text) {
+			if prev && len(subject) > 0 {
+				head := text.Set(maps.Clone(s.head))
+				for _, t := range subject {
+					head[t] = true
+				}
+				s.head = head
+			}
+			continue // its subject is the one before
+		}
+		subject = nil
+		if m := subjectEndRe.FindStringIndex(s.text); m != nil && len(strings.Fields(s.text[:m[0]])) <= maxSubjectWords {
+			subject = text.Tokens(s.text[:m[0]])
+		}
+	}
 }

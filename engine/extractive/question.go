@@ -52,6 +52,8 @@ var (
 	// differsRe reads "what does A do differently from B", "how does A
 	// differ from B", "how is A different from B" as a comparison.
 	differsRe = regexp.MustCompile(`(?i)^(?:how|what|in what ways?)\s+(?:does|do|is|are)\s+(.+?)\s+(?:do\s+differently|differ|different)\s+(?:from|than|to)\s+(.+?)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
+	// differAndRe reads "how do A and B differ (for X)" as a comparison.
+	differAndRe = regexp.MustCompile(`(?i)^(?:how|in what ways?)\s+(?:does|do|did)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare)(?:\s+(?:for|in|on|when|regarding|in terms of)\s+(.+))?$`)
 	// differBetweenRe reads "how do X differ between A and B" as a
 	// comparison of A and B for X (its groups named, as the aspect comes
 	// first).
@@ -78,15 +80,54 @@ func stems(words string) map[string]bool {
 	return m
 }
 
-// quantityWords are the adjectives of "how large/old/far …" questions,
-// with the words their answers use.
-var quantityWords = map[string]string{
-	"many": "number total count", "much": "amount total cost price", "large": "size diameter area larger largest biggest km miles",
-	"big": "size diameter area larger largest biggest km miles", "small": "size smaller smallest", "tall": "height tall meters feet",
-	"high": "height altitude meters feet", "long": "length duration hours days years minutes", "old": "age year founded born built",
-	"far": "distance km miles away", "fast": "speed per second faster", "heavy": "weight kg tons", "wide": "width km miles",
-	"deep": "depth meters feet", "often": "frequency every times per",
+// quantifiers are the words after "how" that ask a count, an amount or a
+// frequency whatever follows ("how many", "how much", "how often"), with
+// the words their answers use. The adjectives of a measure ("how long",
+// "how short", "how heavy") are WordNet's (quantityHints).
+var quantifiers = map[string]string{
+	"many": "number total count", "much": "amount total cost price", "often": "frequency every times per",
 }
+
+// quantityHints returns the stems of the words an answer to "how <w> …"
+// uses when w asks a quantity: a quantifier's, or, for an adjective that
+// is a value of a measure, the measure and its values ("short" → length,
+// long, short; "heavy" → weight, light). nil when w asks none ("how
+// does", "how important").
+func quantityHints(w string) []string {
+	w = strings.ToLower(w)
+	if h, ok := quantifiers[w]; ok {
+		return text.Tokens(h)
+	}
+	l := lexicon()
+	var words []string
+	for _, a := range l.Attributes(w) {
+		words = append(words, a)
+		for _, v := range l.Values(a) {
+			words = append(words, v)
+			words = append(words, degrees(v)...)
+			words = append(words, l.Inflections(v)...)
+		}
+	}
+	return text.Unique(text.Tokens(strings.Join(words, " ")))
+}
+
+// degrees returns the regular comparative and superlative of adjective
+// v ("large" → "larger", "largest"; "heavy" → "heavier", "heaviest"); an
+// irregular one ("big" → "biggest") is WordNet's (Inflections).
+func degrees(v string) []string {
+	switch {
+	case strings.Contains(v, " "):
+		return nil
+	case strings.HasSuffix(v, "e"):
+		return []string{v + "r", v + "st"}
+	case strings.HasSuffix(v, "y") && len(v) > 2 && !strings.ContainsRune("aeiou", rune(v[len(v)-2])):
+		return []string{v[:len(v)-1] + "ier", v[:len(v)-1] + "iest"}
+	}
+	return []string{v + "er", v + "est"}
+}
+
+// asksQuantity reports whether "how <w> …" asks a quantity.
+func asksQuantity(w string) bool { return len(quantityHints(w)) > 0 }
 
 // question is a message analysed for planning.
 type question struct {
@@ -186,7 +227,7 @@ func kindOf(s string) string {
 		return kindOther
 	}
 	switch {
-	case len(w) > 1 && w[0] == "how" && quantityWords[w[1]] != "",
+	case len(w) > 1 && w[0] == "how" && asksQuantity(w[1]),
 		strings.HasPrefix(l, "what is the number of"), strings.HasPrefix(l, "what percentage"):
 		return kindQuantity
 	case w[0] == "how" || w[0] == "steps" || strings.HasPrefix(l, "ways to") || strings.HasPrefix(l, "guide to"):
@@ -224,7 +265,7 @@ func kindOf(s string) string {
 // comparison returns the two sides (and the aspect) of "A vs B",
 // "compare A and B", "difference between A and B".
 func comparison(s string) ([]string, string) {
-	for _, re := range []*regexp.Regexp{differBetweenRe, compareRe, diffRe, differsRe, versusRe} {
+	for _, re := range []*regexp.Regexp{differBetweenRe, compareRe, diffRe, differsRe, differAndRe, versusRe} {
 		m := re.FindStringSubmatch(s)
 		if m == nil {
 			continue
@@ -485,6 +526,9 @@ func splitFronted(s string) (main, head string, ok bool) {
 	}
 	lead := strings.ToLower(f[0])
 	switch {
+	case attributionRe.MatchString(", " + head):
+		// "According to Debian Policy, how long …": whose word is asked
+		// for, not a part of its own.
 	case subordinators[lead] && len(f) <= maxFrontedClause:
 	case len(f) <= 4 && text.IsStopword(lead):
 		for _, w := range f {
@@ -688,8 +732,35 @@ var contextRe = regexp.MustCompile(`(?i)\s(?:in|on|for|with|using|under)\s+((?:[
 // capitalised words: "in Network UPS Tools", "for Apache HTTP Server".
 var contextNameRe = regexp.MustCompile(`\s(?:in|on|for|with|using|under)\s+((?:\p{Lu}[\w.+#-]*\s+){1,3}\p{Lu}[\w.+#-]*)\s*[?.!]*\s*$`)
 
+// attributionRe matches the phrase that names whose word a question asks
+// for, closing it or a part of it: "…, according to Debian Policy?",
+// "… according to the manual (its topic)". It says where the answer is
+// to be read, not what is asked: its words are the question's context,
+// no part of what a sentence must say.
+var attributionRe = regexp.MustCompile(`(?i),?\s+according\s+to\s+([^,?!()]+?)\s*[?.!]*\s*(?:$|\s\()`)
+
+// stripAttribution removes the attribution phrase from question part c,
+// keeping a topic in parentheses after it.
+func stripAttribution(c string) string {
+	m := attributionRe.FindStringIndex(c)
+	if m == nil {
+		return c
+	}
+	head := strings.TrimSpace(c[:m[0]])
+	if strings.HasSuffix(c[m[0]:m[1]], "(") {
+		return head + " (" + c[m[1]:]
+	}
+	if strings.HasSuffix(strings.TrimSpace(c), "?") {
+		return head + "?"
+	}
+	return head
+}
+
 // contextWords returns the tokens of question's closing qualifier, if any.
 func contextWords(question string) text.Set {
+	if m := attributionRe.FindStringSubmatch(strings.TrimSpace(question)); m != nil {
+		return text.NewSet(text.Tokens(m[1]))
+	}
 	if m := contextNameRe.FindStringSubmatch(strings.TrimSpace(question)); m != nil {
 		return text.NewSet(text.Tokens(m[1]))
 	}

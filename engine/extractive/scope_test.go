@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -858,4 +859,32 @@ func wantBoxLine(t *testing.T, p *pool, prefix, label string) {
 	if s := p.sents[sentenceIndex(t, p, prefix)]; !s.box || s.label != label {
 		t.Errorf("%+v, want a box line of %s", s, label)
 	}
+}
+
+// A sentence that opens on a pronoun is read under the subject of the
+// sentence before it in its paragraph, as under a heading; one that opens
+// a paragraph of its own is not.
+func TestPronounReadUnderItsSubject(t *testing.T) {
+	p := docPool([2]string{"Records", "Records\n\nRecord titles must consist only of letters and digits. " +
+		"They must be at most forty characters long. Its body may be empty.\n\n" +
+		"They are stored in the journal, which is written on every change."})
+	long := sentenceIndex(t, p, "They must be at most")
+	if h := p.sents[long].head; !h["titl"] || !h["record"] {
+		t.Errorf("head of %q = %v, want the subject's words", p.sents[long].text, keysOf(h))
+	}
+	if h := p.sents[sentenceIndex(t, p, "Its body may")].head; !h["titl"] {
+		t.Errorf("a second pronoun loses the subject: head %v", keysOf(h))
+	}
+	if h := p.sents[sentenceIndex(t, p, "They are stored")].head; h["titl"] {
+		t.Errorf("a pronoun opening a paragraph takes the subject of another: head %v", keysOf(h))
+	}
+}
+
+func keysOf(s text.Set) []string {
+	out := make([]string, 0, len(s))
+	for k := range s {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
