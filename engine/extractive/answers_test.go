@@ -150,6 +150,31 @@ func TestEnumerationFollowsAnnouncedList(t *testing.T) {
 	}
 }
 
+// A sentence that says "the following" introduces the definition list
+// after it, though it ends in a full stop; the list ends where the page's
+// footnotes begin.
+func TestFollowingIntroducesTheList(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Archive", Text: "Urgencies\n\n" +
+			"Each upload must name an urgency, which the archive tools read from the changelog. " +
+			"The following urgency levels are recognized by the archive tools.\n\n" +
+			"low: The upload can wait; it migrates after ten days.\n\n" +
+			"medium: The upload migrates after five days.\n\n" +
+			"high: The upload fixes a grave bug and migrates after two days.\n\n" +
+			"1: Urgencies were introduced with the second archive layout.\n\n" +
+			"2: See the release notes for the history of the migration delays."},
+	}
+	_, md := synthesize(t, "Which urgency levels can an upload have?", src, research.DepthStandard)
+	for _, c := range []string{"`low`", "`medium`", "`high`"} {
+		if !strings.Contains(md, c) {
+			t.Errorf("report leaves out %s:\n%s", c, md)
+		}
+	}
+	if strings.Contains(md, "second archive layout") {
+		t.Errorf("the list runs on into the footnotes:\n%s", md)
+	}
+}
+
 // An option's entry that goes on to list the values is quoted with them.
 func TestEnumerationKeepsTheEntryThatListsValues(t *testing.T) {
 	src := []research.Source{

@@ -66,7 +66,7 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 		best := -1
 		for i := range p.sents {
 			s := &p.sents[i]
-			if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || strings.HasSuffix(s.text, ":") == counting {
+			if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || introducesList(s.text) == counting {
 				continue
 			}
 			if best >= 0 && scores[i] <= scores[best] {
@@ -83,17 +83,27 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 	return -1
 }
 
-// announcesList reports whether sentence i ends in a colon and at least
+// announcesList reports whether sentence i introduces a list (a colon, "the
+// following") and at least
 // two entries follow it before hi, the end of its section, or counts the
 // members of c's group that follow it ("There are three more special
 // permission bits.").
 func (p picker) announcesList(c criterion, i, hi int) bool {
-	if strings.HasSuffix(p.sents[i].text, ":") && len(p.listEntries(c, i, hi, 2)) >= 2 {
+	if introducesList(p.sents[i].text) && len(p.listEntries(c, i, hi, 2)) >= 2 {
 		return true
 	}
 	n := countsMembers(c, p.sents[i].text)
-	return n > 0 && !strings.HasSuffix(p.sents[i].text, ":") && len(p.countedEntries(i, n)) == n
+	return n > 0 && !introducesList(p.sents[i].text) && len(p.countedEntries(i, n)) == n
 }
+
+// introducesList reports whether sentence s introduces what follows it:
+// it ends in a colon, or says "the following" ("The following priority
+// levels are recognized by the tools.") or "as follows".
+func introducesList(s string) bool {
+	return strings.HasSuffix(s, ":") || followingRe.MatchString(s)
+}
+
+var followingRe = regexp.MustCompile(`(?i)\b(?:the|these)\s+following\b|\bas\s+follows\b`)
 
 // maxCounted bounds the members a counting sentence may announce.
 const maxCounted = 20
@@ -158,6 +168,8 @@ func (p picker) listEntries(c criterion, i, hi, max int) []int {
 		switch {
 		case s.row:
 			out = append(out, j) // "Emerg: Emergencies - system is unusable; …"
+		case s.label != "" && s.label != lastLabel && len(out) > 0 && p.sents[out[0]].label != "" && isNumber(p.sents[out[0]].label) != isNumber(s.label):
+			return out // "optional: …" then the page's footnotes "1: …": another list
 		case s.label != "" && s.label != lastLabel:
 			out = append(out, j)
 		case s.label != "":
@@ -232,7 +244,7 @@ func (p picker) enumerate(c criterion, picks []int, scores []float64) []int {
 	anchor := p.enumAnchor(c, picks, scores)
 	first := p.sents[anchor]
 	counted := countsMembers(c, first.text)
-	announces := strings.HasSuffix(first.text, ":") || counted > 0
+	announces := introducesList(first.text) || counted > 0
 	in := map[int]bool{}
 	for _, i := range picks {
 		in[i] = true
@@ -255,7 +267,7 @@ func (p picker) enumerate(c criterion, picks []int, scores []float64) []int {
 		// "… three built-in codec modules:" and the list after it: its
 		// entries are the members, not what the section says elsewhere.
 		entries := p.listEntries(c, anchor, hi, maxEnumItems)
-		if counted > 0 && !strings.HasSuffix(first.text, ":") {
+		if counted > 0 && !introducesList(first.text) {
 			// No colon: the entries or paragraphs the count
 			// announces.
 			entries = p.countedEntries(anchor, counted)
@@ -307,7 +319,7 @@ func (p picker) members(c criterion, lead, cands []int, scores []float64) (sents
 		return lead, nil
 	}
 	sents = lead
-	if a := p.enumAnchor(c, cands, scores); (strings.HasSuffix(p.sents[a].text, ":") || countsMembers(c, p.sents[a].text) > 0) && !slices.Contains(sents, a) {
+	if a := p.enumAnchor(c, cands, scores); (introducesList(p.sents[a].text) || countsMembers(c, p.sents[a].text) > 0) && !slices.Contains(sents, a) {
 		sents = append(sents, a)
 	}
 	for n, j := range p.enumerate(c, cands, scores) {
@@ -331,4 +343,10 @@ func (p picker) entryItems(e entry) []int {
 		}
 	}
 	return out
+}
+
+// isNumber reports whether label l is a number ("1", "2.3"): a footnote's
+// or a section's, not a term's.
+func isNumber(l string) bool {
+	return l != "" && strings.Trim(l, "0123456789.") == ""
 }
