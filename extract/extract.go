@@ -55,6 +55,11 @@ func Extract(rawHTML []byte, pageURL string) (Page, error) {
 	// before the text is cut for it: a manual's one-page reference runs
 	// past a megabyte.
 	docParas, docH1, isDoc := documentationText(doc)
+	if paras, ok := plainTextParagraphs(doc, maxTextBytes); ok {
+		// A plain-text document in <pre>: its own paragraphs and
+		// entries, whatever else the page's structure suggests.
+		docParas, isDoc = paras, true
+	}
 	limitText(doc, maxDocText)
 	wrapLooseText(doc)
 	lists := announcedLists(doc)

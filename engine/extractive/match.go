@@ -411,17 +411,30 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 		}
 		return false
 	}
-	asked := false
+	// The unit a "how many milliseconds" question counts in is the
+	// answer's, not its subject.
+	units := text.NewSet(text.Tokens(strings.Join(c.units, " ")))
+	// The product every page is about ("Vim", in every page's title)
+	// names no subject while the question names another ("start up"); a
+	// word of the question's setting does, when the sentence says it
+	// ("… the effective value of view.shortLen" for "… set with
+	// view.shortLen").
+	var own, setting []string
 	for _, t := range c.core {
-		if valueWords[t] || attributeWords[t] {
-			continue
-		}
-		asked = true
-		if s.set[t] || s.head[t] || s.title[t] {
-			return true
+		switch {
+		case valueWords[t] || attributeWords[t] || units[t]:
+		case p.context[t] || p.topical[t]:
+			setting = append(setting, t)
+		default:
+			own = append(own, t)
 		}
 	}
-	return !asked
+	says := func(t string) bool { return s.set[t] || s.head[t] }
+	if len(own) > 0 {
+		return slices.ContainsFunc(own, func(t string) bool { return says(t) || s.title[t] }) ||
+			slices.ContainsFunc(setting, func(t string) bool { return s.set[t] && !p.topical[t] })
+	}
+	return len(setting) == 0 || slices.ContainsFunc(setting, func(t string) bool { return says(t) || s.title[t] })
 }
 
 // namesIdentifiers reports whether sentence i (with its heading or label)

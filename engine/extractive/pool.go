@@ -982,7 +982,9 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 		return "", "", false
 	}
 	rf, _ := utf8.DecodeRuneInString(rest)
-	if !unicode.IsUpper(rf) || len(strings.Fields(rest)) < 3 {
+	// A term written as code ("'backup' 'bk'", "max_size") may open a
+	// definition that starts with its type ("boolean (default off) …").
+	if !unicode.IsUpper(rf) && !(first == '-' || strings.ContainsAny(term, "_='`")) || len(strings.Fields(rest)) < 3 {
 		return "", "", false
 	}
 	return term, rest, true

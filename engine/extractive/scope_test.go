@@ -888,3 +888,35 @@ func keysOf(s text.Set) []string {
 	slices.Sort(out)
 	return out
 }
+
+// A term written as code may open a definition that starts with its type,
+// in lower case; a word of prose may not.
+func TestCodeTermOpensLowerCaseDefinition(t *testing.T) {
+	if term, _, ok := inlineLabel("'backup' 'bk': boolean (default off) global Make a backup before overwriting a file."); !ok || term != "'backup' 'bk'" {
+		t.Errorf("inlineLabel = %q, %v", term, ok)
+	}
+	if _, _, ok := inlineLabel("note: see the next section for the rest of the keys."); ok {
+		t.Error("a word of prose before a colon is taken for a term")
+	}
+}
+
+// The unit a "how many milliseconds" question counts in, and the product
+// every page is about, name no subject: a sentence that says only them
+// does not answer "how long does it take to start up"; one that names
+// what is measured does.
+func TestUnitAndProductNameNoSubject(t *testing.T) {
+	p := docPool(
+		[2]string{"Tally documentation: indent", "Tally Indent Settings\n\nThe indent script reads a few settings. It defaults to 100 (milliseconds)."},
+		[2]string{"Tally documentation: starting", "Starting Tally\n\nTally reads its startup file first. A cold start up takes 80 milliseconds."},
+		[2]string{"Tally documentation: options", "Options\n\nTally has many options. Each Tally option has a default."},
+	)
+	q := "How many milliseconds does Tally usually take to start up on Linux?"
+	p.context = contextWords(q)
+	c := newCriterion(q, "", nil, nil)
+	if i := sentenceIndex(t, p, "It defaults to 100"); p.namesSubject(c, i) {
+		t.Errorf("%q names the subject of %q", p.sents[i].text, q)
+	}
+	if i := sentenceIndex(t, p, "A cold start up takes"); !p.namesSubject(c, i) {
+		t.Errorf("%q does not name the subject of %q", p.sents[i].text, q)
+	}
+}
