@@ -123,7 +123,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	log.Fatal(http.Serve(ln, mux))
+	log.Fatal(http.Serve(ln, logQueries(mux)))
 }
 
 // build reads every *.html page under dir into the index, but for the
@@ -318,4 +318,17 @@ func (idx *index) render(q string) string {
 	}
 	b.WriteString("</main><footer><a href=\"/about\">About</a></footer></body></html>")
 	return b.String()
+}
+
+// logQueries logs every search a run sends (not the pages it reads), so
+// that a benchmark run shows what was asked of the search program.
+func logQueries(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/docs/") {
+			if q := r.URL.Query().Get("q"); q != "" {
+				log.Printf("query %s %q", r.URL.Path, q)
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
 }
