@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -159,13 +160,21 @@ func blockParagraph(block []preLine) string {
 		for _, l := range ls[1:] {
 			body = min(body, indentOf(l.text))
 		}
+		// The items of a list ("1. The unnamed register", "2. …") each
+		// start a line, when there are two or more of them.
+		items := 0
+		for _, l := range ls {
+			if itemLineRe.MatchString(l.text) {
+				items++
+			}
+		}
 		var b strings.Builder
 		prevExample := false
 		for k, l := range ls {
 			example := k > 0 && indentOf(l.text) >= body+exampleIndent &&
 				(prevExample || strings.HasSuffix(strings.TrimSpace(ls[k-1].text), ":"))
 			if k > 0 {
-				if example || prevExample {
+				if example || prevExample || items >= 2 && itemLineRe.MatchString(l.text) {
 					b.WriteRune(lineSep)
 				} else {
 					b.WriteByte(' ')
@@ -197,6 +206,10 @@ func blockParagraph(block []preLine) string {
 	}
 	return join(block)
 }
+
+// itemLineRe matches a line that opens an item of a list: a number or a
+// bullet, then the item's text.
+var itemLineRe = regexp.MustCompile(`^\s*(?:\d{1,2}[.)]|[-*•])\s+\S`)
 
 // exampleIndent is how much deeper than its paragraph a line of an
 // example is set.

@@ -12,7 +12,8 @@ import (
 // at blank lines and rules, hard-wrapped lines joined, an option's line
 // set out to the left as the term of the indented lines under it, the
 // example after a colon on a line of its own, a table in columns as rows,
-// and the line of anchor names above an entry dropped.
+// a numbered list an item per line, and the line of anchor names above
+// an entry dropped.
 func TestPlainTextDocumentInPre(t *testing.T) {
 	raw, err := os.ReadFile("testdata/plaintext/help.html")
 	if err != nil {
@@ -34,6 +35,7 @@ func TestPlainTextDocumentInPre(t *testing.T) {
 	for _, want := range []string{
 		"Settings change how the editor behaves. Each setting has a name and a short name, and holds a number, a string or a flag. A setting is changed with the \":set\" command, and the change lasts until the editor exits.",
 		"To make a change last, put the command in your startup file:\n:set journal=500\nThe startup file is read every time the editor starts.",
+		"There are three kinds of settings:\n1. Number settings, such as 'journal'\n2. String settings, such as 'theme'\n3. Flag settings, such as 'wrap'",
 		"'journal' 'jn': number (default 200) global Number of changes the editor keeps in its journal. When the journal is full, the oldest change is dropped.",
 		"'keeplines' 'kl': number (default 4000) global The longest line, in characters, that the editor keeps whole.",
 		"Setting | kind | default | meaning\n'journal' | number | 200 | changes kept\n'keeplines' | number | 4000 | longest line kept whole",
