@@ -415,10 +415,10 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	// answer's, not its subject.
 	units := text.NewSet(text.Tokens(strings.Join(c.units, " ")))
 	// The product every page is about ("Vim", in every page's title)
-	// names no subject while the question names another ("start up"); a
-	// word of the question's setting does, when the sentence says it
+	// names no subject while the question names another ("start up"); an
+	// identifier in the question's setting does, when the sentence says it
 	// ("… the effective value of view.shortLen" for "… set with
-	// view.shortLen").
+	// view.shortLen"), but a platform does not ("on Linux").
 	var own, setting []string
 	for _, t := range c.core {
 		switch {
@@ -430,9 +430,10 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 		}
 	}
 	says := func(t string) bool { return s.set[t] || s.head[t] }
+	identWord := text.NewSet(slices.Concat(c.idents...))
 	if len(own) > 0 {
 		return slices.ContainsFunc(own, func(t string) bool { return says(t) || s.title[t] }) ||
-			slices.ContainsFunc(setting, func(t string) bool { return s.set[t] && !p.topical[t] })
+			slices.ContainsFunc(setting, func(t string) bool { return s.set[t] && !p.topical[t] && identWord[t] })
 	}
 	return len(setting) == 0 || slices.ContainsFunc(setting, func(t string) bool { return says(t) || s.title[t] })
 }

@@ -906,7 +906,7 @@ func TestCodeTermOpensLowerCaseDefinition(t *testing.T) {
 // what is measured does.
 func TestUnitAndProductNameNoSubject(t *testing.T) {
 	p := docPool(
-		[2]string{"Tally documentation: indent", "Tally Indent Settings\n\nThe indent script reads a few settings. It defaults to 100 (milliseconds)."},
+		[2]string{"Tally documentation: indent", "Tally Indent Settings\n\nThe indent script reads a few settings. It defaults to 100 (milliseconds). On Linux the clock is read every 20 milliseconds."},
 		[2]string{"Tally documentation: starting", "Starting Tally\n\nTally reads its startup file first. A cold start up takes 80 milliseconds."},
 		[2]string{"Tally documentation: options", "Options\n\nTally has many options. Each Tally option has a default."},
 	)
@@ -915,6 +915,9 @@ func TestUnitAndProductNameNoSubject(t *testing.T) {
 	c := newCriterion(q, "", nil, nil)
 	if i := sentenceIndex(t, p, "It defaults to 100"); p.namesSubject(c, i) {
 		t.Errorf("%q names the subject of %q", p.sents[i].text, q)
+	}
+	if i := sentenceIndex(t, p, "On Linux the clock"); p.namesSubject(c, i) {
+		t.Errorf("%q names the subject of %q by its platform", p.sents[i].text, q)
 	}
 	if i := sentenceIndex(t, p, "A cold start up takes"); !p.namesSubject(c, i) {
 		t.Errorf("%q does not name the subject of %q", p.sents[i].text, q)
