@@ -148,6 +148,7 @@ func newPool(sources []research.Source, prior []research.PriorSection, banned ma
 		// A prior section carries its parent's [S#]; they mean nothing here.
 		p.addDoc(pr.ID, pr.Heading, research.StripCitations(pr.Text), 0.9, banned)
 	}
+	p.expandAcronyms(sources)
 	// A sentence is indexed with the words of the heading it sits under:
 	// "add this line to ember.conf" answers "set up replication" because
 	// its heading says "Setting up a follower".
@@ -1357,5 +1358,73 @@ func (p *pool) resolvePronouns() {
 		if m := subjectEndRe.FindStringIndex(s.text); m != nil && len(strings.Fields(s.text[:m[0]])) <= maxSubjectWords {
 			subject = text.Tokens(s.text[:m[0]])
 		}
+	}
+}
+
+// acronymRe finds an acronym a page defines after the words it stands
+// for: "Lease file cleanup (LFC)", "the Domain Name System (DNS)".
+var acronymRe = regexp.MustCompile(`((?:[\pL][\pL-]*\s+){1,8})\((\p{Lu}[\p{Lu}\d]{1,7})\)`)
+
+// definedAcronyms returns the acronyms body defines, lower case, each
+// with the tokens of the words it stands for: the last words before it
+// whose initials spell it ("lease file cleanup" for LFC).
+func definedAcronyms(body string, into map[string][]string) {
+	for _, m := range acronymRe.FindAllStringSubmatch(body, -1) {
+		acr := strings.ToLower(m[2])
+		letters := strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) {
+				return r
+			}
+			return -1
+		}, acr)
+		words := strings.Fields(m[1])
+		if len(letters) < 2 || len(words) < len(letters) {
+			continue
+		}
+		words = words[len(words)-len(letters):]
+		initials := ""
+		for _, w := range words {
+			r, _ := utf8.DecodeRuneInString(w)
+			initials += strings.ToLower(string(r))
+		}
+		if initials != letters {
+			continue
+		}
+		if _, ok := into[acr]; !ok {
+			into[acr] = text.Tokens(strings.Join(words, " "))
+		}
+	}
+}
+
+// expandAcronyms reads a sentence that writes an acronym a page read
+// defines ("The default value of the lfc-interval is 3600." where a page
+// says "Lease file cleanup (LFC)") under the words it stands for, as
+// under a heading: they count for it in the ranking and as evidence.
+func (p *pool) expandAcronyms(sources []research.Source) {
+	defined := map[string][]string{}
+	for _, src := range sources {
+		definedAcronyms(text.ClipBytes(src.Text, maxSourceBytes), defined)
+	}
+	if len(defined) == 0 {
+		return
+	}
+	for i := range p.sents {
+		s := &p.sents[i]
+		var add []string
+		for _, t := range s.toks {
+			if exp, ok := defined[t]; ok {
+				add = append(add, exp...)
+			}
+		}
+		if len(add) == 0 {
+			continue
+		}
+		head := text.Set(maps.Clone(s.head))
+		for _, t := range add {
+			if !s.set[t] {
+				head[t] = true
+			}
+		}
+		s.head = head
 	}
 }

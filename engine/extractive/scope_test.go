@@ -923,3 +923,27 @@ func TestUnitAndProductNameNoSubject(t *testing.T) {
 		t.Errorf("%q does not name the subject of %q", p.sents[i].text, q)
 	}
 }
+
+// An acronym a page defines ("Lease file cleanup (LFC)") stands for its
+// words wherever a page read writes it, inside a name too
+// ("lfc-interval"); parentheses whose initials do not spell the words
+// before them define nothing.
+func TestDefinedAcronymStandsForItsWords(t *testing.T) {
+	defined := map[string][]string{}
+	definedAcronyms("Lease file cleanup (LFC) removes old entries. The daemon speaks plain text (HTTP) to its peers.", defined)
+	if got := defined["lfc"]; !slices.Equal(got, text.Tokens("lease file cleanup")) {
+		t.Errorf("LFC = %v", got)
+	}
+	if _, ok := defined["http"]; ok {
+		t.Error("(HTTP) after words that do not spell it is taken for a definition")
+	}
+	src := []research.Source{
+		{ID: "S1", Title: "Lease storage", Text: "Lease storage\n\nLease file cleanup (LFC) removes all previous entries for each client. " +
+			"The default value of 0 disables the row limit and lets the server read the entire file.\n\n" +
+			"Timers\n\nThe default value of the lfc-interval is 3600 seconds. The server checks its timers once a second."},
+	}
+	_, md := synthesize(t, "What is the default interval of the lease file cleanup?", src, research.DepthStandard)
+	if first, _, _ := strings.Cut(summaryOf(md), "[S1]"); !strings.Contains(first, "3600") {
+		t.Errorf("the Summary does not open with the interval:\n%s", md)
+	}
+}
