@@ -31,6 +31,8 @@
 #   kea          bench/answers/kea.tsv          kea-doc html (held out, written 2026-11-27 before any run)              pagefind
 #   vim          bench/answers/vim.tsv          vim-doc html (held out, written 2026-11-27 before any run)              swishpp
 #   policy       bench/answers/policy.tsv       debian-policy policy.html (held out, written 2026-11-27 before any run) recoll
+#   borg         bench/answers/borg.tsv         borgbackup-doc html (held out, written 2026-11-27 before any run)       omega (Xapian)
+#   wireshark    bench/answers/wireshark.tsv    wireshark-doc wsug_html_chunked (held out, written 2026-11-27 before any run)  swishe
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -50,7 +52,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -76,6 +78,8 @@ SETS=(
 	"kea bench/answers/kea.tsv /usr/share/doc/kea/html pagefind"
 	"vim bench/answers/vim.tsv /usr/share/doc/vim/html swishpp"
 	"policy bench/answers/policy.tsv /usr/share/doc/debian-policy/policy.html recoll"
+	"borg bench/answers/borg.tsv /usr/share/doc/borgbackup/html omega"
+	"wireshark bench/answers/wireshark.tsv /usr/share/doc/wireshark/wsug_html_chunked swishe"
 )
 chosen=()
 for s in "${SETS[@]}"; do
