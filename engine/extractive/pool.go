@@ -149,6 +149,7 @@ func newPool(sources []research.Source, prior []research.PriorSection, banned ma
 		p.addDoc(pr.ID, pr.Heading, research.StripCitations(pr.Text), 0.9, banned)
 	}
 	p.expandAcronyms(sources)
+	p.valuesOfTheSentenceBefore()
 	// A sentence is indexed with the words of the heading it sits under:
 	// "add this line to ember.conf" answers "set up replication" because
 	// its heading says "Setting up a follower".
@@ -1321,6 +1322,31 @@ func (p *pool) inReadingOrder(picks []int) []int {
 // sentence before it is about: "They must be at least two characters
 // long.", "It is ignored unless …", "Its default is 5."
 var pronounOpenRe = regexp.MustCompile(`^(?:(?:It|They|These|Both)\s+(?:\w+\s+)?(?:is|are|was|were|can|cannot|may|must|should|shall|will|has|have|does|do|need|needs)\b|(?:Its|Their)\s+\w)`)
+
+// bareValueRe opens a sentence that states a value without saying of
+// what: "The default value is 10.", "Its maximum is 64."
+var bareValueRe = regexp.MustCompile(`^(?:The|Its|Their)\s+(?:default|maximum|minimum)(?:\s+value)?\s+(?:is|are|was|were)\b`)
+
+// valuesOfTheSentenceBefore reads a sentence that states a value without
+// saying of what ("The default value is “myhost”.") under the words of
+// the sentence before it in its paragraph ("The prefix used in the
+// generation of an FQDN is specified by the ddns-generated-prefix
+// parameter."), as under a heading, in the ranking and as evidence.
+func (p *pool) valuesOfTheSentenceBefore() {
+	for i := 1; i < len(p.sents); i++ {
+		s, prev := &p.sents[i], &p.sents[i-1]
+		if prev.src != s.src || prev.pos != s.pos-1 || s.para || s.label != "" || !bareValueRe.MatchString(s.text) {
+			continue // (an entry's label says what its value is of)
+		}
+		head := text.Set(maps.Clone(s.head))
+		for _, t := range prev.toks {
+			if !s.set[t] {
+				head[t] = true
+			}
+		}
+		s.head = head
+	}
+}
 
 // subjectEndRe finds the verb that ends a sentence's subject: the first
 // auxiliary or copula ("Package names … must consist …").

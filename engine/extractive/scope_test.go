@@ -947,3 +947,18 @@ func TestDefinedAcronymStandsForItsWords(t *testing.T) {
 		t.Errorf("the Summary does not open with the interval:\n%s", md)
 	}
 }
+
+// A sentence that states a value without saying of what ("The default
+// value is “myhost”.") is read under the words of the sentence before it
+// in its paragraph, outside an entry; in an entry its label says it.
+func TestBareValueReadUnderTheSentenceBefore(t *testing.T) {
+	p := docPool([2]string{"Names", "Generated names\n\nThe prefix used in the generation of a name is specified by the name-prefix parameter. " +
+		"The default value is “myhost”.\n\n" +
+		"The default value is kept when the file is reloaded."})
+	if h := p.sents[sentenceIndex(t, p, "The default value is “myhost”")].head; !h["prefix"] || !h["generat"] {
+		t.Errorf("head = %v, want the words of the sentence before", keysOf(h))
+	}
+	if h := p.sents[sentenceIndex(t, p, "The default value is kept")].head; h["prefix"] {
+		t.Errorf("a paragraph's first sentence takes the words of another paragraph: %v", keysOf(h))
+	}
+}
