@@ -84,6 +84,7 @@ var (
 	valueCritRe      = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|max|min|limit|size|port|version|value|timeout|number|count|length|capacity|rate|price|cost|year|date|level|path|location|format|unit|percentage)s?\b`)
 	attributeCritRe  = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|limit|upper bound|lower bound|upper limit|lower limit)s?\b`)
 	whyCritRe        = regexp.MustCompile(`(?i)^why\b`)
+	extremeAskedRe   = regexp.MustCompile(`(?i)^(?:what|which)(?:\s+is|\s+are|\s+was|\s+were|'s)\s+the\s+(\w+)`)
 	howToCritRe      = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|could|should|would|to)\b|^(?:steps|ways)\s+to\b`)
 )
 
@@ -305,6 +306,22 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	// The form asked for is read from the question's words, not from the
 	// parts of a name it writes ("journal-db-max-size" asks for no maximum).
 	styled := strings.TrimSpace(maskNames(c))
+	if m := extremeAskedRe.FindStringSubmatch(styled); m != nil {
+		// "What is the highest weight …?" asks for the extreme value, at
+		// whichever end: the answer states a limit and need not repeat
+		// the superlative ("the maximal value is 256").
+		for _, w := range m[1:] {
+			if superlativeOfMeasure(w) {
+				sup := text.Stem(strings.ToLower(strings.Trim(w, ",.;:?!\"'()")))
+				toks = slices.DeleteFunc(toks, func(t string) bool { return t == sup })
+				// "limit" ranks as a word of the part itself; being soft,
+				// no sentence must say it.
+				toks = append(toks, text.Stem("limit"))
+				hints = append(hints, extremeHints()...)
+				cr.style = styleValue
+			}
+		}
+	}
 	switch {
 	case cr.style != stylePlain:
 	case asksName(styled):
@@ -699,4 +716,24 @@ func (c criterion) flags() []string {
 // identifier or a name in capitals.
 func (c criterion) namesThing() bool {
 	return len(c.flags()) > 0 || len(c.identNames) > 0 || len(c.caps) > 0
+}
+
+// extremeHints returns the words a statement of an extreme value uses:
+// "maximum" and "minimum" and what shares their meaning in WordNet
+// ("maximal", "upper limit", "utmost").
+func extremeHints() []string {
+	words := []string{"maximum", "minimum"}
+	for _, w := range []string{"maximum", "minimum"} {
+		words = append(words, lexicon().Related(w)...)
+	}
+	return text.Unique(text.Tokens(strings.Join(words, " ")))
+}
+
+// superlativeOfMeasure reports a superlative of an adjective that is a
+// value of a measure ("highest", "largest", "longest"; WordNet's
+// attributes, through the adjective's base form): "what is the highest
+// weight" asks for the extreme value a setting takes.
+func superlativeOfMeasure(w string) bool {
+	w = strings.ToLower(strings.Trim(w, ",.;:?!\"'()"))
+	return strings.HasSuffix(w, "est") && len(lexicon().Attributes(w)) > 0
 }

@@ -498,3 +498,27 @@ func TestHowDoTwoFieldsDiffer(t *testing.T) {
 		t.Errorf("the Summary does not define both sides:\n%s", md)
 	}
 }
+
+// "What is the highest weight …" asks for a limit: the superlative of a
+// measure (WordNet) makes the part a value question whose answer need not
+// repeat it ("the maximal value is 256"); a superlative that is no
+// "what is the …" value question ("what was the greatest frustration")
+// keeps its word.
+func TestSuperlativeAsksForALimit(t *testing.T) {
+	c := newCriterion("What is the highest weight I can give a server?", "", nil, nil)
+	if c.style != styleValue || slices.Contains(c.core, text.Stem("highest")) || c.query[text.Stem("maximal")] == 0 {
+		t.Errorf("style %d, core %v: want a value question ranking limits", c.style, c.core)
+	}
+	if c := newCriterion("What did she tell the paper was the greatest frustration of her term?", "", nil, nil); !slices.Contains(c.core, text.Stem("greatest")) {
+		t.Errorf("core %v lost the superlative of a question that asks no value", c.core)
+	}
+	src := []research.Source{{ID: "S1", Title: "Server options", Text: "weight <weight>\n\n" +
+		"The weight parameter is used to adjust the server's weight relative to other servers. " +
+		"All servers will receive a load proportional to their weight, so the higher the weight, the higher the load. " +
+		"The default weight is 1, and the maximal value is 256.\n\n" +
+		"backup\n\nWhen backup is present on a server line, the server is only used when all other servers are unavailable."}}
+	_, md := synthesize(t, "What is the highest weight I can give a server?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "256") {
+		t.Errorf("the Summary does not state the limit:\n%s", md)
+	}
+}
