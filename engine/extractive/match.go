@@ -455,10 +455,24 @@ func (p *pool) namesIdentifiers(c criterion, i int) bool {
 		}
 		return true
 	}
+	// A name written in another convention names it too: "ErrorLog"
+	// names "error_log", "maxConn" names "max-conn".
+	squashed := map[string]bool{}
+	for _, n := range c.identNames {
+		sq := text.Tokens(strings.Map(func(r rune) rune {
+			if r == '_' || r == '-' || r == '.' {
+				return -1
+			}
+			return r
+		}, n))
+		if len(sq) == 1 && (s.set[sq[0]] || s.head[sq[0]]) {
+			squashed[strings.Join(text.Tokens(n), " ")] = true
+		}
+	}
 	for k, g := range c.idents {
 		// A qualified name is named by its last part: "lru_cache" names
 		// "functools.lru_cache" on the page that documents it.
-		if !has(g) && (k >= len(c.identTails) || len(c.identTails[k]) == 0 || !has(c.identTails[k])) {
+		if !has(g) && (k >= len(c.identTails) || len(c.identTails[k]) == 0 || !has(c.identTails[k])) && !squashed[strings.Join(g, " ")] {
 			return false
 		}
 	}

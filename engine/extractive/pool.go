@@ -1329,7 +1329,7 @@ var bareValueRe = regexp.MustCompile(`^(?:The|Its|Their)\s+(?:default|maximum|mi
 
 // valuesOfTheSentenceBefore reads a sentence that states a value without
 // saying of what ("The default value is “myhost”.") under the words of
-// the sentence before it in its paragraph ("The prefix used in the
+// the sentences before it in its paragraph ("The prefix used in the
 // generation of an FQDN is specified by the ddns-generated-prefix
 // parameter."), as under a heading, in the ranking and as evidence.
 func (p *pool) valuesOfTheSentenceBefore() {
@@ -1338,10 +1338,18 @@ func (p *pool) valuesOfTheSentenceBefore() {
 		if prev.src != s.src || prev.pos != s.pos-1 || s.para || s.label != "" || !bareValueRe.MatchString(s.text) {
 			continue // (an entry's label says what its value is of)
 		}
+		// The sentences before it in its paragraph, to the one that
+		// opens it ("Specifies the level of logging for the ErrorLog
+		// file. The value "none" stops all logging …").
 		head := text.Set(maps.Clone(s.head))
-		for _, t := range prev.toks {
-			if !s.set[t] {
-				head[t] = true
+		for j := i - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].pos == p.sents[j+1].pos-1; j-- {
+			for _, t := range p.sents[j].toks {
+				if !s.set[t] {
+					head[t] = true
+				}
+			}
+			if p.sents[j].para {
+				break
 			}
 		}
 		s.head = head

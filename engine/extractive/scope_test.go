@@ -962,3 +962,17 @@ func TestBareValueReadUnderTheSentenceBefore(t *testing.T) {
 		t.Errorf("a paragraph's first sentence takes the words of another paragraph: %v", keysOf(h))
 	}
 }
+
+// An identifier written in another convention names it: "ErrorLog"
+// names "error_log".
+func TestIdentifierInAnotherConvention(t *testing.T) {
+	p := docPool([2]string{"Logging", "Logging\n\nLogLevel sets how much the ErrorLog file records, from none to everything.\n\n" +
+		"The access log records each request to the scheduler."})
+	c := newCriterion("What logging level does the scheduler use for its error_log?", "", nil, nil)
+	if i := sentenceIndex(t, p, "LogLevel sets how much"); !p.namesIdentifiers(c, i) {
+		t.Errorf("%q does not name error_log", p.sents[i].text)
+	}
+	if i := sentenceIndex(t, p, "The access log records"); p.namesIdentifiers(c, i) {
+		t.Errorf("%q names error_log", p.sents[i].text)
+	}
+}
