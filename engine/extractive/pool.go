@@ -1329,20 +1329,22 @@ var bareValueRe = regexp.MustCompile(`^(?:The|Its|Their)\s+(?:default|maximum|mi
 
 // valuesOfTheSentenceBefore reads a sentence that states a value without
 // saying of what ("The default value is “myhost”.") under the words of
-// the sentences before it in its paragraph ("The prefix used in the
-// generation of an FQDN is specified by the ddns-generated-prefix
-// parameter."), as under a heading, in the ranking and as evidence.
+// the sentences before it in its paragraph, or in the paragraph before
+// it under the same heading ("The prefix used in the generation of an
+// FQDN is specified by the ddns-generated-prefix parameter."), as under a
+// heading, in the ranking and as evidence.
 func (p *pool) valuesOfTheSentenceBefore() {
 	for i := 1; i < len(p.sents); i++ {
 		s, prev := &p.sents[i], &p.sents[i-1]
-		if prev.src != s.src || prev.pos != s.pos-1 || s.para || s.label != "" || !bareValueRe.MatchString(s.text) {
+		if prev.src != s.src || prev.pos != s.pos-1 || prev.section != s.section || s.label != "" || !bareValueRe.MatchString(s.text) {
 			continue // (an entry's label says what its value is of)
 		}
 		// The sentences before it in its paragraph, to the one that
 		// opens it ("Specifies the level of logging for the ErrorLog
-		// file. The value "none" stops all logging …").
+		// file. The value "none" stops all logging …"); for a value
+		// that opens a paragraph of its own, the paragraph before it.
 		head := text.Set(maps.Clone(s.head))
-		for j := i - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].pos == p.sents[j+1].pos-1; j-- {
+		for j := i - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].pos == p.sents[j+1].pos-1 && p.sents[j].section == s.section; j-- {
 			for _, t := range p.sents[j].toks {
 				if !s.set[t] {
 					head[t] = true

@@ -949,8 +949,8 @@ func TestDefinedAcronymStandsForItsWords(t *testing.T) {
 }
 
 // A sentence that states a value without saying of what ("The default
-// value is “myhost”.") is read under the words of the sentence before it
-// in its paragraph, outside an entry; in an entry its label says it.
+// value is “myhost”.") is read under the words of the sentences before it
+// under its heading, outside an entry; in an entry its label says it.
 func TestBareValueReadUnderTheSentenceBefore(t *testing.T) {
 	p := docPool([2]string{"Names", "Generated names\n\nThe prefix used in the generation of a name is specified by the name-prefix parameter. " +
 		"The default value is “myhost”.\n\n" +
@@ -958,8 +958,13 @@ func TestBareValueReadUnderTheSentenceBefore(t *testing.T) {
 	if h := p.sents[sentenceIndex(t, p, "The default value is “myhost”")].head; !h["prefix"] || !h["generat"] {
 		t.Errorf("head = %v, want the words of the sentence before", keysOf(h))
 	}
-	if h := p.sents[sentenceIndex(t, p, "The default value is kept")].head; h["prefix"] {
-		t.Errorf("a paragraph's first sentence takes the words of another paragraph: %v", keysOf(h))
+	if h := p.sents[sentenceIndex(t, p, "The default value is kept")].head; !h["generat"] {
+		t.Errorf("a value that opens a paragraph lacks the words of the paragraph before it: %v", keysOf(h))
+	}
+	q := docPool([2]string{"Names", "Generated names\n\nThe prefix used in the generation of a name is specified by the name-prefix parameter.\n\n" +
+		"Reloading\n\nThe default value is kept when the file is reloaded."})
+	if h := q.sents[sentenceIndex(t, q, "The default value is kept")].head; h["generat"] {
+		t.Errorf("a value under another heading takes the words of the section before: %v", keysOf(h))
 	}
 }
 
