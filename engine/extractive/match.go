@@ -402,10 +402,11 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	// about; "payload" alone may be any payload's — unless the page opens
 	// by naming it, and goes on to call it "the telescope".
 	// A name in the question's setting ("… in Network UPS Tools") is where
-	// the thing is asked about, not the thing.
+	// the thing is asked about, not the thing; one every page read says
+	// ("an HTTP request" of a web server's manual) goes without saying.
 	if caps := slices.DeleteFunc(slices.Clone(c.caps), func(t string) bool { return p.context[t] }); len(caps) > 0 {
 		for _, t := range caps {
-			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] {
+			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] || p.topical[t] {
 				return true
 			}
 		}

@@ -981,3 +981,19 @@ func TestIdentifierInAnotherConvention(t *testing.T) {
 		t.Errorf("%q names error_log", p.sents[i].text)
 	}
 }
+
+// A name in capitals that every page read says ("an HTTP request" of a
+// web server's manual) goes without saying: the sentence that states the
+// value need not repeat it.
+func TestCapitalsEveryPageSaysGoWithoutSaying(t *testing.T) {
+	p := docPool(
+		[2]string{"Tally manual: limits", "Limits\n\nSets the maximum number of headers in a request. The default value is 101, which is enough for all usages.\n\n" +
+			"Messages\n\nA message larger than the buffer is refused. Long lines are cut. Empty lines end the headers. Tally limits what an HTTP message may hold."},
+		[2]string{"Tally manual: HTTP", "HTTP\n\nTally speaks HTTP to its clients. Every HTTP request is logged."},
+		[2]string{"Tally manual: proxying", "Proxying\n\nTally forwards each HTTP request to a server. HTTP keep-alive is on."},
+	)
+	c := newCriterion("How many headers can an HTTP request carry by default?", "", nil, nil)
+	if i := sentenceIndex(t, p, "The default value is 101"); !p.namesSubject(c, i) {
+		t.Errorf("%q does not name the subject: %v topical %v", p.sents[i].text, c.caps, p.topical)
+	}
+}
