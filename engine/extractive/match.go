@@ -403,14 +403,23 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	// by naming it, and goes on to call it "the telescope".
 	// A name in the question's setting ("… in Network UPS Tools") is where
 	// the thing is asked about, not the thing; one every page read says
-	// ("an HTTP request" of a web server's manual) goes without saying.
+	// ("an HTTP request" of a web server's manual) goes without saying
+	// when the sentence names the rest of what is asked ("headers"), but
+	// not when it qualifies an identifier the question names ("PRAGMA
+	// cache_size"), which a page about something else may share.
 	if caps := slices.DeleteFunc(slices.Clone(c.caps), func(t string) bool { return p.context[t] }); len(caps) > 0 {
+		topical := false
 		for _, t := range caps {
-			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] || p.topical[t] {
+			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] {
 				return true
 			}
+			topical = topical || p.topical[t] && len(c.idents) == 0
 		}
-		return false
+		if !topical {
+			return false
+		}
+		// Said by every page, it names nothing here: the question's
+		// other words must (below).
 	}
 	// The unit a "how many milliseconds" question counts in is the
 	// answer's, not its subject.
