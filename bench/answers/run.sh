@@ -25,12 +25,12 @@
 #   aptitude     bench/answers/aptitude.tsv      aptitude-doc-en html/en (held out, written 2026-11-26 before any run)  omega (Xapian)
 #   ntpsec       bench/answers/ntpsec.tsv        ntpsec-doc html (held out, written 2026-11-26 before any run)          recoll
 #   debref       bench/answers/debref.tsv        debian-reference-en html (held out, written 2026-11-26 before any run) namazu
-#   haproxy      bench/answers/haproxy.tsv      haproxy-doc html (held out, written 2026-11-26 before any run)          namazu
-#   proftpd      bench/answers/proftpd.tsv      proftpd-doc html (held out, written 2026-11-26 before any run)          htdig
-#   cups         bench/answers/cups.tsv         cups-server-common help pages (held out, written 2026-11-26 before any run)  pagefind (Pagefind UI, JavaScript; npx pagefind)
-#   kea          bench/answers/kea.tsv          kea-doc html (held out, written 2026-11-27 before any run)              pagefind
-#   vim          bench/answers/vim.tsv          vim-doc html (held out, written 2026-11-27 before any run)              swishpp
-#   policy       bench/answers/policy.tsv       debian-policy policy.html (held out, written 2026-11-27 before any run) recoll
+#   haproxy      bench/answers/haproxy.tsv      haproxy-doc html (held out, written 2026-11-26 before any run; tuned on from session 11)          namazu
+#   proftpd      bench/answers/proftpd.tsv      proftpd-doc html (held out, written 2026-11-26 before any run; tuned on from session 11)          htdig
+#   cups         bench/answers/cups.tsv         cups-server-common help pages (held out, written 2026-11-26 before any run; tuned on from session 11)  pagefind (Pagefind UI, JavaScript; npx pagefind)
+#   kea          bench/answers/kea.tsv          kea-doc html (held out, written 2026-11-27 before any run; tuned on from session 11)              pagefind
+#   vim          bench/answers/vim.tsv          vim-doc html (held out, written 2026-11-27 before any run; tuned on from session 11)              swishpp
+#   policy       bench/answers/policy.tsv       debian-policy policy.html (held out, written 2026-11-27 before any run; tuned on from session 11) recoll
 #   borg         bench/answers/borg.tsv         borgbackup-doc html (held out, written 2026-11-27 before any run)       omega (Xapian)
 #   wireshark    bench/answers/wireshark.tsv    wireshark-doc wsug_html_chunked (held out, written 2026-11-27 before any run)  swishe
 #
