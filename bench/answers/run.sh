@@ -26,7 +26,7 @@
 #   ntpsec       bench/answers/ntpsec.tsv        ntpsec-doc html (held out, written 2026-11-26 before any run)          recoll
 #   debref       bench/answers/debref.tsv        debian-reference-en html (held out, written 2026-11-26 before any run) namazu
 #   haproxy      bench/answers/haproxy.tsv      haproxy-doc html (held out, written 2026-11-26 before any run; tuned on from session 11)          namazu
-#   proftpd      bench/answers/proftpd.tsv      proftpd-doc html (held out, written 2026-11-26 before any run; tuned on from session 11)          htdig
+#   proftpd      bench/answers/proftpd.tsv      proftpd-doc html (held out, written 2026-11-26 before any run)          htdig
 #   cups         bench/answers/cups.tsv         cups-server-common help pages (held out, written 2026-11-26 before any run; tuned on from session 11)  pagefind (Pagefind UI, JavaScript; npx pagefind)
 #   kea          bench/answers/kea.tsv          kea-doc html (held out, written 2026-11-27 before any run; tuned on from session 11)              pagefind
 #   vim          bench/answers/vim.tsv          vim-doc html (held out, written 2026-11-27 before any run; tuned on from session 11)              swishpp
