@@ -19,7 +19,7 @@ import (
 // lines of a paragraph are one hard-wrapped text, and a line set out to
 // the left of the indented lines under it is their term, joined to them
 // as a definition list's term is ("term: definition"). A line that holds
-// nothing but the names of anchors ("*'ul'*" above an option's entry) is
+// nothing but the names of anchors ("*'jn'*" above an option's entry) is
 // the entry's mark, not its text: it ends the paragraph before it.
 
 // Limits of plainTextParagraphs: the share of the body's text that must
@@ -160,7 +160,7 @@ func blockParagraph(block []preLine) string {
 		for _, l := range ls[1:] {
 			body = min(body, indentOf(l.text))
 		}
-		// The items of a list ("1. The unnamed register", "2. …") each
+		// The items of a list ("1. Number settings", "2. …") each
 		// start a line, when there are two or more of them.
 		items := 0
 		for _, l := range ls {

@@ -309,7 +309,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	if m := extremeAskedRe.FindStringSubmatch(styled); m != nil {
 		// "What is the highest weight …?" asks for the extreme value, at
 		// whichever end: the answer states a limit and need not repeat
-		// the superlative ("the maximal value is 256").
+		// the superlative ("the maximal value is 64").
 		for _, w := range m[1:] {
 			if superlativeOfMeasure(w) {
 				sup := text.Stem(strings.ToLower(strings.Trim(w, ",.;:?!\"'()")))
@@ -381,9 +381,9 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	for _, f := range flagTokens(c) {
 		cr.idents = append(cr.idents, []string{f})
 	}
-	// Nor is a word of a side compared: "suggests" is advice in "what
-	// does the guide suggest" but a side in "how do Recommends and
-	// Suggests differ".
+	// Nor is a word of a side compared: "prefers" is a verb in "what
+	// does the guide prefer" but a side in "how do Requires and Prefers
+	// differ".
 	if sides, _ := comparison(strings.TrimRight(stripTopicParen(c), "?.! ")); len(sides) == 2 {
 		for _, side := range sides {
 			for _, t := range text.Tokens(side) {

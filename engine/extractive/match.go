@@ -405,8 +405,8 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	// the thing is asked about, not the thing; one every page read says
 	// ("an HTTP request" of a web server's manual) goes without saying
 	// when the sentence names the rest of what is asked ("headers"), but
-	// not when it qualifies an identifier the question names ("PRAGMA
-	// cache_size"), which a page about something else may share.
+	// not when it qualifies an identifier the question names ("SETTING
+	// max_rows"), which a page about something else may share.
 	if caps := slices.DeleteFunc(slices.Clone(c.caps), func(t string) bool { return p.context[t] }); len(caps) > 0 {
 		topical := false
 		for _, t := range caps {
@@ -424,8 +424,8 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	// The unit a "how many milliseconds" question counts in is the
 	// answer's, not its subject.
 	units := text.NewSet(text.Tokens(strings.Join(c.units, " ")))
-	// The product every page is about ("Vim", in every page's title)
-	// names no subject while the question names another ("start up"); an
+	// The product every page is about ("Tally", in every page's title)
+	// names no subject while the question names another ("open a file"); an
 	// identifier in the question's setting does, when the sentence says it
 	// ("… the effective value of view.shortLen" for "… set with
 	// view.shortLen"), but a platform does not ("on Linux").
@@ -465,8 +465,8 @@ func (p *pool) namesIdentifiers(c criterion, i int) bool {
 		}
 		return true
 	}
-	// A name written in another convention names it too: "ErrorLog"
-	// names "error_log", "maxConn" names "max-conn".
+	// A name written in another convention names it too: "SpoolDir"
+	// names "spool_dir", "maxConn" names "max-conn".
 	squashed := map[string]bool{}
 	for _, n := range c.identNames {
 		sq := text.Tokens(strings.Map(func(r rune) rune {
@@ -661,9 +661,9 @@ func (p *pool) entryWord(c criterion) string {
 	best, bestIDF := "", 0.0
 	if !c.namesThing() {
 		asked, _ := askedWord(c.text)
-		// A word the question writes as a name ("How do Recommends and
-		// Suggests differ") names an entry however often the pages use
-		// it in its ordinary sense ("recommended").
+		// A word the question writes as a name ("How do Requires and
+		// Prefers differ") names an entry however often the pages use it
+		// in its ordinary sense ("preferred").
 		names := map[string]bool{}
 		for _, e := range entities(c.text) {
 			if !strings.ContainsAny(e, " \t") && titleTermRe.MatchString(e) {

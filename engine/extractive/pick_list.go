@@ -97,8 +97,8 @@ func (p picker) announcesList(c criterion, i, hi int) bool {
 }
 
 // introducesList reports whether sentence s introduces what follows it:
-// it ends in a colon, or says "the following" ("The following priority
-// levels are recognized by the tools.") or "as follows".
+// it ends in a colon, or says "the following" ("The following urgency
+// levels are recognized by the archive tools.") or "as follows".
 func introducesList(s string) bool {
 	return strings.HasSuffix(s, ":") || followingRe.MatchString(s)
 }
@@ -169,7 +169,7 @@ func (p picker) listEntries(c criterion, i, hi, max int) []int {
 		case s.row:
 			out = append(out, j) // "Emerg: Emergencies - system is unusable; …"
 		case s.label != "" && s.label != lastLabel && len(out) > 0 && p.sents[out[0]].label != "" && isNumber(p.sents[out[0]].label) != isNumber(s.label):
-			return out // "optional: …" then the page's footnotes "1: …": another list
+			return out // "high: …" then the page's footnotes "1: …": another list
 		case s.label != "" && s.label != lastLabel:
 			out = append(out, j)
 		case s.label != "":

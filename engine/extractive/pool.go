@@ -984,16 +984,16 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 		return "", "", false
 	}
 	rf, _ := utf8.DecodeRuneInString(rest)
-	// A term written as code ("'backup' 'bk'", "max_size") may open a
-	// definition that starts with its type ("boolean (default off) …").
+	// A term written as code ("'journal' 'jn'", "max_size") may open a
+	// definition that starts with its type ("number (default 200) …").
 	if !unicode.IsUpper(rf) && !(first == '-' || strings.ContainsAny(term, "_='`")) || len(strings.Fields(rest)) < 3 {
 		return "", "", false
 	}
 	return term, rest, true
 }
 
-// titleTermRe matches a term of one word in title case ("Recommends",
-// "Pre-Depends"): the fields of a definition list, when its neighbours
+// titleTermRe matches a term of one word in title case ("Requires",
+// "Pre-Requires"): the fields of a definition list, when its neighbours
 // are written the same way.
 var titleTermRe = regexp.MustCompile(`^\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)*$`)
 
@@ -1319,7 +1319,7 @@ func (p *pool) inReadingOrder(picks []int) []int {
 }
 
 // pronounOpenRe opens a sentence whose subject is a pronoun for what the
-// sentence before it is about: "They must be at least two characters
+// sentence before it is about: "They must be at most forty characters
 // long.", "It is ignored unless …", "Its default is 5."
 var pronounOpenRe = regexp.MustCompile(`^(?:(?:It|They|These|Both)\s+(?:\w+\s+)?(?:is|are|was|were|can|cannot|may|must|should|shall|will|has|have|does|do|need|needs)\b|(?:Its|Their)\s+\w)`)
 
@@ -1328,10 +1328,10 @@ var pronounOpenRe = regexp.MustCompile(`^(?:(?:It|They|These|Both)\s+(?:\w+\s+)?
 var bareValueRe = regexp.MustCompile(`^(?:The|Its|Their)\s+(?:default|maximum|minimum)(?:\s+value)?\s+(?:is|are|was|were)\b`)
 
 // valuesOfTheSentenceBefore reads a sentence that states a value without
-// saying of what ("The default value is “myhost”.") under the words of
+// saying of what ("The default value is “tally-host”.") under the words of
 // the sentences before it in its paragraph, or in the paragraph before
-// it under the same heading ("The prefix used in the generation of an
-// FQDN is specified by the ddns-generated-prefix parameter."), as under a
+// it under the same heading ("The prefix used in the generation of a
+// name is specified by the name-prefix parameter."), as under a
 // heading, in the ranking and as evidence.
 func (p *pool) valuesOfTheSentenceBefore() {
 	for i := 1; i < len(p.sents); i++ {
@@ -1340,8 +1340,8 @@ func (p *pool) valuesOfTheSentenceBefore() {
 			continue // (an entry's label says what its value is of)
 		}
 		// The sentences before it in its paragraph, to the one that
-		// opens it ("Specifies the level of logging for the ErrorLog
-		// file. The value "none" stops all logging …"); for a value
+		// opens it ("Specifies how much the journal file records. The
+		// value "none" stops all recording …"); for a value
 		// that opens a paragraph of its own, the paragraph before it.
 		head := text.Set(maps.Clone(s.head))
 		for j := i - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].pos == p.sents[j+1].pos-1 && p.sents[j].section == s.section; j-- {
@@ -1359,7 +1359,7 @@ func (p *pool) valuesOfTheSentenceBefore() {
 }
 
 // subjectEndRe finds the verb that ends a sentence's subject: the first
-// auxiliary or copula ("Package names … must consist …").
+// auxiliary or copula ("Record titles … must consist …").
 var subjectEndRe = regexp.MustCompile(`\s(?:is|are|was|were|can|cannot|may|must|should|shall|will|has|have|does|do)\s`)
 
 // maxSubjectWords bounds the subject a pronoun takes over: a sentence
@@ -1367,8 +1367,8 @@ var subjectEndRe = regexp.MustCompile(`\s(?:is|are|was|were|can|cannot|may|must|
 const maxSubjectWords = 12
 
 // resolvePronouns reads a sentence that opens on a pronoun ("They must be
-// at least two characters long.") under the subject of the sentence
-// before it in the same paragraph ("Package names … must consist …"), as
+// at most forty characters long.") under the subject of the sentence
+// before it in the same paragraph ("Record titles … must consist …"), as
 // under a heading: its words count for it, at a heading's weight, as
 // evidence (the ranking's index is built without them). A sentence with
 // a pronoun of its own passes its subject on.
@@ -1398,12 +1398,12 @@ func (p *pool) resolvePronouns() {
 }
 
 // acronymRe finds an acronym a page defines after the words it stands
-// for: "Lease file cleanup (LFC)", "the Domain Name System (DNS)".
+// for: "Journal file compaction (JFC)", "the Domain Name System (DNS)".
 var acronymRe = regexp.MustCompile(`((?:[\pL][\pL-]*\s+){1,8})\((\p{Lu}[\p{Lu}\d]{1,7})\)`)
 
 // definedAcronyms returns the acronyms body defines, lower case, each
 // with the tokens of the words it stands for: the last words before it
-// whose initials spell it ("lease file cleanup" for LFC).
+// whose initials spell it ("journal file compaction" for JFC).
 func definedAcronyms(body string, into map[string][]string) {
 	for _, m := range acronymRe.FindAllStringSubmatch(body, -1) {
 		acr := strings.ToLower(m[2])
@@ -1433,8 +1433,8 @@ func definedAcronyms(body string, into map[string][]string) {
 }
 
 // expandAcronyms reads a sentence that writes an acronym a page read
-// defines ("The default value of the lfc-interval is 3600." where a page
-// says "Lease file cleanup (LFC)") under the words it stands for, as
+// defines ("The default value of the jfc-interval is 3600." where a page
+// says "Journal file compaction (JFC)") under the words it stands for, as
 // under a heading: they count for it in the ranking and as evidence.
 func (p *pool) expandAcronyms(sources []research.Source) {
 	defined := map[string][]string{}

@@ -527,7 +527,7 @@ func splitFronted(s string) (main, head string, ok bool) {
 	lead := strings.ToLower(f[0])
 	switch {
 	case attributionRe.MatchString(", " + head):
-		// "According to Debian Policy, how long …": whose word is asked
+		// "According to the Tallyfile Handbook, how long …": whose word is asked
 		// for, not a part of its own.
 	case subordinators[lead] && len(f) <= maxFrontedClause:
 	case len(f) <= 4 && text.IsStopword(lead):
@@ -733,7 +733,7 @@ var contextRe = regexp.MustCompile(`(?i)\s(?:in|on|for|with|using|under)\s+((?:[
 var contextNameRe = regexp.MustCompile(`\s(?:in|on|for|with|using|under)\s+((?:\p{Lu}[\w.+#-]*\s+){1,3}\p{Lu}[\w.+#-]*)\s*[?.!]*\s*$`)
 
 // attributionRe matches the phrase that names whose word a question asks
-// for, closing it or a part of it: "…, according to Debian Policy?",
+// for, closing it or a part of it: "…, according to the handbook?",
 // "… according to the manual (its topic)". It says where the answer is
 // to be read, not what is asked: its words are the question's context,
 // no part of what a sentence must say.
