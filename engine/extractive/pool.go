@@ -1343,18 +1343,14 @@ func (p *pool) valuesOfTheSentenceBefore() {
 		// opens it ("Specifies how much the journal file records. The
 		// value "none" stops all recording …"); for a value
 		// that opens a paragraph of its own, the paragraph before it.
-		head := text.Set(maps.Clone(s.head))
+		var before []string
 		for j := i - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].pos == p.sents[j+1].pos-1 && p.sents[j].section == s.section; j-- {
-			for _, t := range p.sents[j].toks {
-				if !s.set[t] {
-					head[t] = true
-				}
-			}
+			before = append(before, p.sents[j].toks...)
 			if p.sents[j].para {
 				break
 			}
 		}
-		s.head = head
+		s.readUnder(before)
 	}
 }
 
@@ -1382,11 +1378,7 @@ func (p *pool) resolvePronouns() {
 		}
 		if pronounOpenRe.MatchString(s.text) {
 			if prev && len(subject) > 0 {
-				head := text.Set(maps.Clone(s.head))
-				for _, t := range subject {
-					head[t] = true
-				}
-				s.head = head
+				s.readUnder(subject)
 			}
 			continue // its subject is the one before
 		}
@@ -1452,15 +1444,25 @@ func (p *pool) expandAcronyms(sources []research.Source) {
 				add = append(add, exp...)
 			}
 		}
-		if len(add) == 0 {
+		s.readUnder(add)
+	}
+}
+
+// readUnder adds words to what sentence s is read under, as heading words
+// are (its own words aside). Sentences share their heading's set, so s
+// gets a set of its own.
+func (s *sentence) readUnder(words []string) {
+	var head text.Set
+	for _, t := range words {
+		if s.set[t] || s.head[t] {
 			continue
 		}
-		head := text.Set(maps.Clone(s.head))
-		for _, t := range add {
-			if !s.set[t] {
-				head[t] = true
-			}
+		if head == nil {
+			head = text.Set(maps.Clone(s.head))
 		}
+		head[t] = true
+	}
+	if head != nil {
 		s.head = head
 	}
 }

@@ -127,7 +127,10 @@ func degrees(v string) []string {
 }
 
 // asksQuantity reports whether "how <w> …" asks a quantity.
-func asksQuantity(w string) bool { return len(quantityHints(w)) > 0 }
+func asksQuantity(w string) bool {
+	w = strings.ToLower(w)
+	return quantifiers[w] != "" || len(lexicon().Attributes(w)) > 0
+}
 
 // question is a message analysed for planning.
 type question struct {
