@@ -33,6 +33,9 @@
 #   policy       bench/answers/policy.tsv       debian-policy policy.html (held out, written 2026-11-27 before any run; tuned on from session 11) recoll
 #   borg         bench/answers/borg.tsv         borgbackup-doc html (held out, written 2026-11-27 before any run)       omega (Xapian)
 #   wireshark    bench/answers/wireshark.tsv    wireshark-doc wsug_html_chunked (held out, written 2026-11-27 before any run)  swishe
+#   bash         bench/answers/bash.tsv         bash-doc bashref.html + bash.html (held out, written 2026-11-27 before any run)  namazu
+#   bup          bench/answers/bup.tsv          bup-doc man pages html (held out, written 2026-11-27 before any run)    htdig
+#   bird         bench/answers/bird.tsv         bird2-doc User's Guide html (held out, written 2026-11-27 before any run)  pagefind
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -52,7 +55,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -80,6 +83,9 @@ SETS=(
 	"policy bench/answers/policy.tsv /usr/share/doc/debian-policy/policy.html recoll"
 	"borg bench/answers/borg.tsv /usr/share/doc/borgbackup/html omega"
 	"wireshark bench/answers/wireshark.tsv /usr/share/doc/wireshark/wsug_html_chunked swishe"
+	"bash bench/answers/bash.tsv /usr/share/doc/bash namazu"
+	"bup bench/answers/bup.tsv /usr/share/doc/bup htdig"
+	"bird bench/answers/bird.tsv /usr/share/doc/bird2 pagefind"
 )
 chosen=()
 for s in "${SETS[@]}"; do
