@@ -2,7 +2,9 @@ package extract
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -245,7 +247,39 @@ type docBuilder struct {
 
 // skip reports whether n is chrome or was written already.
 func (b *docBuilder) skip(n *html.Node) bool {
-	return b.nav[n] || b.done[n] || (n.Type == html.ElementNode && (skippedTags[n.DataAtom] || isDocChrome(n)))
+	return b.nav[n] || b.done[n] || (n.Type == html.ElementNode && (skippedTags[n.DataAtom] || isDocChrome(n) || isKindCaption(n)))
+}
+
+// captionDepth bounds how far up isKindCaption looks for the container a
+// caption names.
+const captionDepth = 5
+
+// isKindCaption reports whether n is a caption that only names the kind
+// of the box it opens: "Note" atop a container whose class or summary is
+// "note", "Warning" atop a "warning". It says nothing of its own, and read
+// as a heading it would hide the section's own heading from what follows.
+func isKindCaption(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.Th, atom.Td, atom.Div, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+	default:
+		return false
+	}
+	if n.FirstChild == nil || n.FirstChild.NextSibling != nil && n.FirstChild.NextSibling.NextSibling != nil {
+		return false
+	}
+	word := strings.ToLower(strings.TrimRight(strings.TrimSpace(textContent(n)), ":"))
+	if word == "" || len(word) > 20 || strings.ContainsFunc(word, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return false
+	}
+	for a, d := n.Parent, 0; a != nil && d < captionDepth; a, d = a.Parent, d+1 {
+		if a.DataAtom != atom.Div && a.DataAtom != atom.Table && a.DataAtom != atom.Aside && a.DataAtom != atom.Section {
+			continue
+		}
+		if strings.EqualFold(attr(a, "summary"), word) || slices.Contains(strings.Fields(strings.ToLower(attr(a, "class"))), word) {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *docBuilder) walk(n *html.Node) {
@@ -384,6 +418,10 @@ func (b *docBuilder) cells(row []*html.Node) {
 		b.paras = append(b.paras, p)
 		b.size += len(p) + 2
 		return
+	}
+	if full := slices.DeleteFunc(slices.Clone(cells), func(c string) bool { return strings.TrimSpace(c) == "" }); len(full) == 1 {
+		// An icon's cell beside a caption: the row is its one text.
+		cells = full
 	}
 	if p := strings.TrimSpace(strings.Join(cells, " | ")); strings.Trim(p, "| ") != "" {
 		b.paras = append(b.paras, p)

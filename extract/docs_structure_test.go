@@ -34,6 +34,11 @@ func TestDocNavigation(t *testing.T) {
 			`<div class="t"><div class="table-header">Type</div><div class="table-header">Field</div><div>int</div><div>size</div><div>bool</div><div>ok</div></div><div class="collapsed"><h2>Example ▹</h2></div><div class="expanded"><h2>Example ▾</h2><pre>x()</pre></div><dl><dt>Returns:</dt><dd>the size</dd></dl>`,
 			[]string{"Type | Field", "int | size", "bool | ok", "Example ▾", "x()", "Returns: the size"},
 		},
+		{
+			"admonition captions that only name their box",
+			`<h2>Checksums</h2><div class="note"><table border="0" summary="Note"><tr><td rowspan="2"><img alt="[Note]" src="note.png"></td><th align="left">Note</th></tr><tr><td><p>Offloading hands packets over before the sums exist.</p></td></tr></table></div><div class="admonition warning"><p class="admonition-title">Warning</p><p>Never edit the file by hand.</p></div><table><tr><td><img src="i.png"></td><td>An icon beside its text.</td></tr></table><dl class="py class"><dt><em class="property"><span class="pre">class</span></em> Foo</dt><dd>A class.</dd></dl>`,
+			[]string{"Checksums", "Offloading hands packets over before the sums exist.", "Never edit the file by hand.", "An icon beside its text.", "class Foo: A class."},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
