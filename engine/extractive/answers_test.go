@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -314,5 +315,112 @@ func TestValueOfTheMeasuredThing(t *testing.T) {
 	p := docPool([2]string{src[0].Title, src[0].Text})
 	if i := sentenceIndex(t, p, "The default setting"); !p.sents[i].head[text.Stem("columns")] {
 		t.Errorf("the list items replaced the heading: head %v", p.sents[i].head)
+	}
+}
+
+// A list the page announces for the asked group ("The following levels
+// are used") answers a list question, not a table after a sentence that
+// only names the group ("… grouped by level and contain the following:"),
+// and the sentences beside it that merely mention the group are no
+// members. A colour mark after a term ("Warn (yellow)") keeps it a term.
+func TestListAnnouncedForTheGroup(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Findings — Netscope User's Guide", Text: "7.4.1. Finding Entries\n\n" +
+		"Finding entries are grouped by severity level (described below) and contain the following:\n\n" +
+		"Packet # | Summary | Group\n\n592 | TCP: retransmission | Sequence\n\n1202 | DNS: response | Protocol\n\n" +
+		"7.4.1.1. Severity\n\n" +
+		"Every finding has a severity level. The following levels are used, from lowest to highest. Netscope marks them using different colors, which are shown in parentheses:\n\n" +
+		"Chat (blue): Information about usual workflow, e.g., a packet with the SYN flag set.\n\n" +
+		"Note (cyan): Notable events, e.g., an application returned a common error code.\n\n" +
+		"Warn (yellow): Warnings, e.g., an application returned an unusual error code.\n\n" +
+		"Error (red): Serious problems, such as malformed packets.\n\n" +
+		"7.4.1.2. Group\n\n" +
+		"Along with severity levels, findings are categorized by group."}}
+	_, md := synthesize(t, "What severity levels can a finding in Netscope have?", src, research.DepthStandard)
+	sum := summaryOf(md)
+	for _, want := range []string{"The following levels are used", "`Chat (blue)`", "`Note (cyan)`", "`Warn (yellow)`", "`Error (red)`"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary lacks %q:\n%s", want, md)
+		}
+	}
+	for _, bad := range []string{"contain the following:", "592", "categorized by group"} {
+		if strings.Contains(sum, bad) {
+			t.Errorf("summary quotes %q, which lists no level:\n%s", bad, md)
+		}
+	}
+}
+
+func TestAnnouncesGroup(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"The following levels are used, from lowest to highest.", true},
+		{"The following priority levels are recognized.", true},
+		{"Entries are grouped by severity level (described below) and contain the following:", false},
+		{"Set it to one of two storage classes:", true},
+		{"Entries are grouped by level and hold these fields:", false},
+	} {
+		if got := announcesGroup(tt.s, "level") || announcesGroup(tt.s, "class"); got != tt.want {
+			t.Errorf("announcesGroup(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
+
+// "Why does X show bad or invalid Y": a sentence that says one of the
+// alternatives says what is asked, and "many" says how much, not what.
+// Of two sentences with a cause marker, the one whose asked words follow
+// "causes" gives the cause; "invalid sums may lead to …" gives an effect.
+func TestWhyReadsAlternativesAndCauseDirection(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Checksums — Netscope User's Guide", Text: "7.10.2. Checksum offloading\n\n" +
+		"As mentioned above, invalid checksums may lead to unreassembled packets, making the analysis of the packet data much harder.\n\n" +
+		"Checksum offloading often causes confusion as the network packets to be transmitted are handed over to Netscope before the checksums are actually calculated. " +
+		"Netscope gets these empty checksums and displays them as invalid, even though the packets will contain valid checksums when they leave the network hardware.\n\n" +
+		"7.11. Time zones\n\nEvery capture stores its time stamps in UTC."}}
+	_, md := synthesize(t, "Why does Netscope show bad or invalid checksums on many of the packets that my own computer sends?", src, research.DepthStandard)
+	if lead := answerTo(md, 0); !strings.Contains(lead, "Checksum offloading often causes confusion") {
+		t.Errorf("the answer does not give the cause:\n%s", md)
+	}
+	c := newCriterion("Why does Netscope show bad or invalid checksums on many of the packets?", "", nil, nil)
+	pl := newPool(src, nil, nil)
+	for i, s := range pl.sents {
+		effect := strings.Contains(s.text, "may lead to")
+		cause := strings.Contains(s.text, "often causes")
+		if got := pl.givesReason(c, i); (effect || cause) && got != cause {
+			t.Errorf("givesReason(%q) = %v, want %v", s.text, got, cause)
+		}
+	}
+	if slices.Contains(c.core, text.Stem("many")) {
+		t.Errorf("core %v holds the quantifier", c.core)
+	}
+	if got := c.alts[text.Stem("bad")]; !slices.Contains(got, text.Stem("invalid")) {
+		t.Errorf("alts of bad = %v, want invalid", got)
+	}
+}
+
+// A program's help output in a code block, each flag on one line and what
+// it does on the next, labels the description with its flags: "… with -B"
+// is answered by the line under "-B <buffer size>".
+func TestHelpOutputLabelsItsFlags(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "capd: Capturing packets", Text: "D.2. capd: Capturing Packets\n\n" +
+		"This is the help information capd prints.\n\n" +
+		"-s <snaplen>, --snapshot-length <snaplen>\npacket snapshot length (def: appropriate maximum)\n" +
+		"-p, --no-promiscuous-mode\ndon't capture in promiscuous mode\n" +
+		"-B <buffer size>, --buffer-size <buffer size>\nsize of kernel buffer in MiB (def: 2MiB)\n" +
+		"-C <byte_limit> maximum number of bytes used for buffering packets\nwithin capd\n\n" +
+		"Capd can benefit from an enabled JIT compiler if available."}}
+	pl := newPool(src, nil, nil)
+	labels := map[string]string{}
+	for _, s := range pl.sents {
+		labels[s.text] = s.label
+	}
+	if got := labels["size of kernel buffer in MiB (def: 2MiB)"]; got != "-B <buffer size>, --buffer-size <buffer size>" {
+		t.Errorf("label of the -B line = %q", got)
+	}
+	if got := labels["Capd can benefit from an enabled JIT compiler if available."]; got != "" {
+		t.Errorf("prose after the help output is labelled %q", got)
+	}
+	_, md := synthesize(t, "How big is the kernel buffer capd uses by default when I don't set one with -B?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "2MiB") {
+		t.Errorf("the summary does not state the -B default:\n%s", md)
 	}
 }

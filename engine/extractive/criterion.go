@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -59,6 +60,10 @@ type criterion struct {
 	// meanings are, per core word, the stems of the words that say the
 	// same (meaningOf, from WordNet).
 	meanings map[string][]string
+	// alts are, per core word, the stems of the words the question offers
+	// as its alternatives ("bad or invalid"): a sentence that says one
+	// says what is asked.
+	alts map[string][]string
 	// forms are, per core word, the stems of its irregular forms
 	// ("buy" → "bought"): the same word, where meanings are other words.
 	forms map[string][]string
@@ -100,6 +105,10 @@ func asksName(c string) bool {
 		!valueCritRe.MatchString("what "+m[1])
 }
 
+// forwardRe matches a marker that names a cause before it and its effect
+// after it: "Offloading causes confusion", "Small values result in …".
+var forwardRe = regexp.MustCompile(`(?i)\b(?:(?:results?|resulting) in|leads? to|causes|causing)\b`)
+
 // memberRe matches a question for one member of a set: "which one is the
 // default", "which of them is fastest".
 var memberRe = regexp.MustCompile(`(?i)^which\s+(?:one|ones|of)\b`)
@@ -107,7 +116,7 @@ var memberRe = regexp.MustCompile(`(?i)^which\s+(?:one|ones|of)\b`)
 // reasonRe matches a sentence that states a cause, a purpose or a
 // consequence: "This limit arises from the fact that …", "… because …",
 // "… so that …", "Small values will result in the loss of …".
-var reasonRe = regexp.MustCompile(`(?i)\b(?:because|since (?:the|it|they|this|that|there|an?)\b|works by|by \w+ing\b|due to|owing to|(?:arises?|arising|results?|resulting|stems?|follows?) from|(?:results?|resulting) in|leads? to|caused by|the reason|reasons? (?:is|are|for|why)|so that|in order to|so as to|this is why|which is why|that is why|for (?:this|that|these) reasons?|as a (?:result|consequence)|therefore|hence|the fact that|to (?:avoid|prevent|ensure|guarantee)|otherwise)\b`)
+var reasonRe = regexp.MustCompile(`(?i)\b(?:because|since (?:the|it|they|this|that|there|an?)\b|works by|by \w+ing\b|due to|owing to|(?:arises?|arising|results?|resulting|stems?|follows?) from|(?:results?|resulting) in|leads? to|causes|causing|caused by|the reason|reasons? (?:is|are|for|why)|so that|in order to|so as to|this is why|which is why|that is why|for (?:this|that|these) reasons?|as a (?:result|consequence)|therefore|hence|the fact that|to (?:avoid|prevent|ensure|guarantee)|otherwise)\b`)
 
 // reasonHints are words of the sentences that give a reason.
 const reasonHints = "because due reason arises result fact so order therefore avoid prevent ensure"
@@ -391,7 +400,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			}
 		}
 	}
-	isSoft := func(t string) bool { return softWords[t] && !identWords[t] }
+	isSoft := func(t string) bool { return softWords[t] && !identWords[t] || quantifierStems()[t] }
 	for _, t := range toks {
 		if !isSoft(t) {
 			cr.core = append(cr.core, t)
@@ -454,6 +463,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	cr.query.Add(text.Tokens(heading), 1)
 	cr.query.Add(toks, 1)
 	cr.meanings = meaningsOf(c)
+	cr.alts = alternatives(c)
 	cr.forms = formsOf(c)
 	cr.measures = measured(c)
 	for _, t := range toks {
@@ -737,3 +747,35 @@ func superlativeOfMeasure(w string) bool {
 	w = strings.ToLower(strings.Trim(w, ",.;:?!\"'()"))
 	return strings.HasSuffix(w, "est") && len(lexicon().Attributes(w)) > 0
 }
+
+// orRe matches two words the question offers as alternatives: "bad or
+// invalid", "a file or directory".
+var orRe = regexp.MustCompile(`\b([\p{L}][\p{L}\d_-]*)\s+or\s+([\p{L}][\p{L}\d_-]*)\b`)
+
+// alternatives returns, for each content word of c that "or" joins to
+// another, the stems of that other word, both ways.
+func alternatives(c string) map[string][]string {
+	var out map[string][]string
+	for _, m := range orRe.FindAllStringSubmatch(c, -1) {
+		a, b := text.Tokens(m[1]), text.Tokens(m[2])
+		if len(a) != 1 || len(b) != 1 || a[0] == b[0] {
+			continue // "whether or not", "more or less": grammar words
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[a[0]] = append(out[a[0]], b[0])
+		out[b[0]] = append(out[b[0]], a[0])
+	}
+	return out
+}
+
+// quantifierStems are the stems of the quantifiers: outside "how many"
+// ("many of the packets") a quantifier says how much, not what of.
+var quantifierStems = sync.OnceValue(func() text.Set {
+	out := text.Set{}
+	for w := range quantifiers {
+		out[text.Stem(w)] = true
+	}
+	return out
+})

@@ -95,7 +95,7 @@ func (p *pool) styled(c criterion, i int) float64 {
 		return commandBoost
 	case c.style == styleValue && (s.hasNum || s.code != ""):
 		return styleBoost
-	case c.style == styleReason && reasonRe.MatchString(s.text):
+	case c.style == styleReason && p.givesReason(c, i):
 		return commandBoost
 	case c.style == styleReason && c.advice && adviceSentRe.MatchString(s.text):
 		return commandBoost
@@ -232,7 +232,7 @@ func (p *pool) impliedBy(c criterion, i int) text.Set {
 		if s.set[t] {
 			continue
 		}
-		for _, m := range slices.Concat(c.meanings[t], actionSynonyms[t]) {
+		for _, m := range slices.Concat(c.meanings[t], actionSynonyms[t], c.alts[t]) {
 			if s.set[m] {
 				out[t] = true
 				break
@@ -303,7 +303,7 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 		// and names some of what the part before asked about answers it
 		// ("This limit arises from …" under "Number of workers in a pool");
 		// one that only restates the limit does not.
-		if !reasonRe.MatchString(s.text) && !(c.advice && adviceSentRe.MatchString(s.text)) {
+		if !p.givesReason(c, i) && !(c.advice && adviceSentRe.MatchString(s.text)) {
 			return false
 		}
 		return have >= ctxThreshold || p.explains(c, i)
@@ -839,4 +839,47 @@ func (p *pool) unsaid(c criterion, i int) (n, missing int) {
 		}
 	}
 	return n, missing
+}
+
+// givesReason reports whether sentence i states a cause of what c asks
+// about, or a consequence of what it advises on. "X causes Y" or "X leads
+// to Y" gives the cause of Y: it answers "why Y" when the asked words
+// stand after the marker, not when they stand before it ("invalid
+// checksums may lead to unreassembled packets" tells what bad checksums
+// do, not why there are any) — unless the question weighs advice, whose
+// reason is what following it leads to.
+func (p *pool) givesReason(c criterion, i int) bool {
+	s := p.sents[i].text
+	if !reasonRe.MatchString(s) {
+		return false
+	}
+	m := forwardRe.FindStringIndex(s)
+	if m == nil || c.advice || reasonRe.MatchString(s[:m[0]]+s[m[1]:]) {
+		return true
+	}
+	before, after := text.NewSet(text.Tokens(s[:m[0]])), text.NewSet(text.Tokens(s[m[1]:]))
+	nb, na := 0, 0
+	for _, t := range c.core {
+		if said(before, t, c) {
+			nb++
+		}
+		if said(after, t, c) {
+			na++
+		}
+	}
+	return na >= nb
+}
+
+// said reports whether the tokens of set say core word t of c: the word,
+// a word of the same meaning or an alternative the question offers.
+func said(set text.Set, t string, c criterion) bool {
+	if set[t] {
+		return true
+	}
+	for _, m := range slices.Concat(c.meanings[t], c.alts[t]) {
+		if set[m] {
+			return true
+		}
+	}
+	return false
 }

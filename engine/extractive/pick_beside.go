@@ -182,9 +182,10 @@ var pronounSubjectRe = regexp.MustCompile(`^[A-Z][^,.;:]{0,50},\s+(?:it|this|the
 // before it.
 var consequenceRe = regexp.MustCompile(`^(?:As a (?:consequence|result)|For (?:this|that|these) reasons?|This is why|That(?:'s|’s| is) why|Therefore|Hence|Thus|Consequently|Because of this|This means that)\b`)
 
-// withExplanation adds, after the lead of a why-question that only
+// withExplanation adds, beside the lead of a why-question that only
 // restates what was asked ("Setting X to a high value may cause
-// performance problems …"), the next sentence of its paragraph, which
+// performance problems …"), the sentence before it in its paragraph when
+// that one gives a cause, else the next sentence of its paragraph, which
 // says why ("The higher the timeout, the more processes are kept
 // occupied …").
 func (p picker) withExplanation(c criterion, sents []int) []int {
@@ -192,6 +193,13 @@ func (p picker) withExplanation(c criterion, sents []int) []int {
 		return sents
 	}
 	i := sents[0]
+	if h := i - 1; h >= 0 && !p.sents[i].para && p.sents[h].src == p.sents[i].src && p.sents[h].pos == p.sents[i].pos-1 &&
+		p.sents[h].label == p.sents[i].label && !p.givesReason(c, i) && p.givesReason(c, h) && !slices.Contains(sents, h) {
+		// "Offloading causes confusion as … . X gets these sums and
+		// displays them as invalid …": the sentence before, in the same
+		// paragraph, gives the cause of what the lead says.
+		return slices.Insert(sents, 0, h)
+	}
 	if !p.restates(c, i) && !p.restatesMost(c, i) {
 		return sents
 	}

@@ -516,7 +516,7 @@ func (p picker) answersType(c criterion, i int) bool {
 		}
 		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || givesValue(s.text)
 	case c.style == styleReason:
-		return reasonRe.MatchString(s.text) || c.advice && adviceSentRe.MatchString(s.text)
+		return p.givesReason(c, i) || c.advice && adviceSentRe.MatchString(s.text)
 	}
 	return true
 }

@@ -60,20 +60,23 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 	for _, i := range picks {
 		top = max(top, scores[i])
 	}
-	// A list after a colon first; a sentence that counts the members
-	// only when no page writes one.
+	// A list after a colon first, one that announces the group itself
+	// ("The following levels are used") before one that only names it
+	// ("Entries are grouped by level and contain the following:"); a
+	// sentence that counts the members only when no page writes one.
 	for _, counting := range []bool{false, true} {
-		best := -1
+		best, bestNamed := -1, false
 		for i := range p.sents {
 			s := &p.sents[i]
 			if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || introducesList(s.text) == counting {
 				continue
 			}
-			if best >= 0 && scores[i] <= scores[best] {
+			named := !counting && announcesGroup(s.text, c.enum)
+			if best >= 0 && (bestNamed && !named || bestNamed == named && scores[i] <= scores[best]) {
 				continue
 			}
 			if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
-				best = i
+				best, bestNamed = i, named
 			}
 		}
 		if best >= 0 {
@@ -81,6 +84,25 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 		}
 	}
 	return -1
+}
+
+// announcedWords bounds how far after "the following" the group's noun is
+// read as what a sentence announces.
+const announcedWords = 3
+
+// announcesGroup reports whether s announces the group whose noun stems
+// to enum as its list: the noun follows "the following" closely ("The
+// following priority levels are recognized"), or, with no "following",
+// is the last word before the closing colon ("… one of two storage
+// classes:"). "Entries are grouped by level and contain the following:"
+// names the group but announces something else.
+func announcesGroup(s, enum string) bool {
+	if m := followingRe.FindStringIndex(s); m != nil {
+		toks := text.Tokens(s[m[1]:])
+		return slices.Contains(toks[:min(announcedWords, len(toks))], enum)
+	}
+	toks := text.Tokens(s)
+	return strings.HasSuffix(s, ":") && len(toks) > 0 && toks[len(toks)-1] == enum
 }
 
 // announcesList reports whether sentence i introduces a list (a colon, "the
@@ -319,12 +341,31 @@ func (p picker) members(c criterion, lead, cands []int, scores []float64) (sents
 		return lead, nil
 	}
 	sents = lead
-	if a := p.enumAnchor(c, cands, scores); (introducesList(p.sents[a].text) || countsMembers(c, p.sents[a].text) > 0) && !slices.Contains(sents, a) {
+	a := p.enumAnchor(c, cands, scores)
+	var listed []int // the entries of the list a announces
+	if introducesList(p.sents[a].text) {
+		_, hi := p.sectionSpan(a)
+		if listed = p.listEntries(c, a, hi, maxEnumItems); len(listed) < 2 {
+			listed = nil
+		}
+	}
+	if (introducesList(p.sents[a].text) || countsMembers(c, p.sents[a].text) > 0) && !slices.Contains(sents, a) {
+		if listed != nil {
+			// A lead that introduces another list ("… and contain the
+			// following:") is cut from its list: the announced list
+			// answers in its place.
+			sents = slices.DeleteFunc(slices.Clone(sents), func(j int) bool { return strings.HasSuffix(p.sents[j].text, ":") })
+		}
 		sents = append(sents, a)
 	}
 	for n, j := range p.enumerate(c, cands, scores) {
 		s := &p.sents[j]
 		member := n >= len(cands) || s.set[c.enum] || s.label != "" && slices.Contains(text.Tokens(s.label), c.enum)
+		if listed != nil {
+			// The announced list holds the members; other sentences
+			// that name the group only talk about it.
+			member = slices.Contains(listed, j)
+		}
 		if member && !slices.Contains(sents, j) && !p.ofAnotherEntry(c, j) {
 			items = append(items, j)
 		}

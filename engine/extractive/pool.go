@@ -350,6 +350,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		}
 		stacked = nil
 		s := text.OneLine(sp.Text)
+		helpLine := false
 		if i+1 < len(spans) && startsLine(body, sp) && !startsLine(body, spans[i+1]) && isTermSentence(s) {
 			// "REAL. The value is a floating point value …": a list item
 			// that opens with the name it describes in a sentence of its own.
@@ -366,6 +367,13 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// term names what every sentence of the paragraph describes.
 			label, labelEnd, s, inEntry = term, i-1, rest, false
 			headSet = labelSet(label)
+		} else if term, rest, ok := helpRow(sp.Text); ok {
+			// "-B <size>, --buffer-size <size>" over "size of kernel
+			// buffer (def: 2MB)": a program's help output in a code
+			// block, its description a statement about its flags.
+			label, labelEnd, s, inEntry = term, i-1, rest, false
+			headSet = labelSet(label)
+			helpLine, rowEnd = true, i
 		} else if term, rest, ok := parameterRow(s); ok {
 			// "recipient_delimiter (empty) The set of characters that …":
 			// a row of a manual's parameter summary, its default in
@@ -376,6 +384,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			rowEnd = i
 		}
 		q := quality(s)
+		if q == 0 && helpLine && len(s) <= maxQuoteBytes {
+			q = itemQuality
+		}
 		if q == 0 && label != "" && startsLine(body, sp) && itemRe.MatchString(s) && len(strings.Fields(s)) >= 3 && len(s) <= maxQuoteBytes {
 			// "1 - Issue warning.": a short item of the entry's list of
 			// values, a statement about the entry.
@@ -1036,16 +1047,20 @@ func capsLabelled(body string, spans []text.Span, i int) bool {
 	return false
 }
 
+// maxTermMark bounds a mark after a term's name: a flag, a type or a
+// colour ("(-g)", "<S>", "(yellow)").
+const maxTermMark = 10
+
 // termName is the name a definition's term gives, without the marks
-// after it ("HISTSIZE <S>", "HIST_IGNORE_SPACE (-g)" → the first word), or
-// "" when the term is more than a name and its marks.
+// after it ("HISTSIZE <S>", "HIST_IGNORE_SPACE (-g)", "Warn (yellow)" →
+// the first word), or "" when the term is more than a name and its marks.
 func termName(term string) string {
 	f := strings.Fields(term)
 	if len(f) == 0 || len(f) > 4 {
 		return ""
 	}
 	for _, m := range f[1:] {
-		if len(m) > 6 || !(strings.HasPrefix(m, "<") && strings.HasSuffix(m, ">") || strings.HasPrefix(m, "(") && strings.HasSuffix(m, ")")) {
+		if len(m) > maxTermMark || !(strings.HasPrefix(m, "<") && strings.HasSuffix(m, ">") || strings.HasPrefix(m, "(") && strings.HasSuffix(m, ")")) {
 			return ""
 		}
 	}
@@ -1466,3 +1481,24 @@ func (s *sentence) readUnder(words []string) {
 		s.head = head
 	}
 }
+
+// helpRow splits a span of a program's help output, its flags on one line
+// and what they do on the next ("-p, --no-promiscuous-mode" over "don't
+// capture in promiscuous mode"), into the flags and the description.
+func helpRow(span string) (term, rest string, ok bool) {
+	first, second, found := strings.Cut(strings.TrimSpace(span), "\n")
+	first, second = strings.TrimSpace(first), text.OneLine(second)
+	if !found || strings.Contains(second, "\n") || len(first) > 80 || len(strings.Fields(second)) < 2 {
+		return "", "", false
+	}
+	for _, f := range strings.Split(first, ",") {
+		if !helpFlagRe.MatchString(strings.TrimSpace(f)) {
+			return "", "", false
+		}
+	}
+	return first, second, true
+}
+
+// helpFlagRe matches one flag of a help line with its argument: "-B
+// <buffer size>", "--linktype=TYPE", "-b <opt.> ...".
+var helpFlagRe = regexp.MustCompile(`^--?[\p{L}\d?][\p{L}\d_-]*(?:[ =](?:<[^<>]+>|\[[^\[\]]+\]|[A-Z][A-Z_]*))?(?: \.\.\.)?$`)
