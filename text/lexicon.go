@@ -28,6 +28,9 @@ const WordNetDir = "/usr/share/wordnet"
 type Lexicon struct {
 	pos   [numPOS]part
 	cache sync.Map // "r:"/"b:" + word → []string
+	// counts are the lemmas' occurrences in the sense-tagged corpus
+	// (cntlist.rev, all senses and parts summed), read on first use.
+	counts func() map[string]int
 }
 
 // part is one part of speech: its index (lines sorted by lemma), its data
@@ -89,7 +92,48 @@ func LoadLexicon(dir string) (*Lexicon, error) {
 			return nil, fmt.Errorf("load WordNet: %s holds no lemmas", filepath.Join(dir, "index."+name))
 		}
 	}
+	l.counts = sync.OnceValue(func() map[string]int { return readCounts(filepath.Join(dir, "cntlist.rev")) })
 	return l, nil
+}
+
+// readCounts reads cntlist.rev ("choose%2:31:00:: 1 80": sense key, sense
+// number, count) into lemma → count summed over its senses. A missing or
+// unreadable file gives no counts: every word is then rare.
+func readCounts(path string) map[string]int {
+	out := map[string]int{}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return out
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		f := strings.Fields(string(line))
+		if len(f) != 3 {
+			continue
+		}
+		lemma, _, ok := strings.Cut(f[0], "%")
+		if n, err := strconv.Atoi(f[2]); ok && err == nil {
+			out[lemma] += n
+		}
+	}
+	return out
+}
+
+// Frequency returns how often word, in any of its base forms and parts of
+// speech, occurs in WordNet's sense-tagged corpus (the largest count of
+// its bases): high for the words of everyday speech ("give", "use",
+// "show"), low or 0 for a field's own terms ("threshold", "checksum").
+func (l *Lexicon) Frequency(word string) int {
+	if l == nil || l.counts == nil {
+		return 0
+	}
+	counts, key := l.counts(), lemmaKey(word)
+	best := counts[key]
+	for p := range numPOS {
+		for _, b := range l.bases(p, key) {
+			best = max(best, counts[b])
+		}
+	}
+	return best
 }
 
 var shared = sync.OnceValues(func() (*Lexicon, error) {

@@ -234,3 +234,21 @@ func TestLexiconAttributesAndValues(t *testing.T) {
 		t.Error("a nil Lexicon knows no attributes")
 	}
 }
+
+func TestFrequency(t *testing.T) {
+	l := lexicon(t)
+	for _, w := range []string{"giving", "shows", "used", "choose"} {
+		if f := l.Frequency(w); f < 100 {
+			t.Errorf("Frequency(%q) = %d, want an everyday word's", w, f)
+		}
+	}
+	for _, w := range []string{"threshold", "compression", "checksum", "vendor"} {
+		if f := l.Frequency(w); f >= 100 {
+			t.Errorf("Frequency(%q) = %d, want a field's term's", w, f)
+		}
+	}
+	var none *Lexicon
+	if none.Frequency("give") != 0 {
+		t.Error("a nil lexicon knows no counts")
+	}
+}

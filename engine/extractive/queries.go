@@ -103,6 +103,58 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 			add(mergeWords(prioritise(keywords(q.ask), q.entities), []string{"documentation"}))
 		}
 	}
+	// The question's least everyday words alone: a site's own search that
+	// wants every word finds no page that lacks the asker's verbs
+	// ("choose", "giving"), which the answering page seldom uses.
+	if sharp := sharpWords(main); len(sharp) >= minSharpWords && len(sharp) < min(len(main), maxQueryLen) {
+		add(sharp)
+	}
+	return out
+}
+
+// everydayFrequency is the count in WordNet's sense-tagged corpus from
+// which a word is everyday speech rather than a term of the field searched
+// (text.Lexicon.Frequency: "give" 781, "choose" 110; "threshold" 10).
+const everydayFrequency = 100
+
+// maxSharpWords and minSharpWords bound the query of a question's rarest
+// words.
+const (
+	maxSharpWords = 5
+	minSharpWords = 2
+)
+
+// sharpWords returns, in their order, the rarest of words: names and terms
+// WordNet does not know first, then the least frequent, at most
+// maxSharpWords, and none that is everyday speech.
+func sharpWords(words []string) []string {
+	lex := lexicon()
+	if lex == nil {
+		return nil
+	}
+	type ranked struct {
+		w       string
+		at, fre int
+	}
+	var rs []ranked
+	seen := map[string]bool{}
+	for i, w := range words {
+		if st := text.Stem(strings.ToLower(w)); seen[st] {
+			continue // "compacts" after "compact"
+		} else {
+			seen[st] = true
+		}
+		if f := lex.Frequency(w); f < everydayFrequency || isCapitalsWord(w) || isTechnical(w) {
+			rs = append(rs, ranked{w, i, f})
+		}
+	}
+	sort.SliceStable(rs, func(a, b int) bool { return rs[a].fre < rs[b].fre })
+	rs = rs[:min(len(rs), maxSharpWords)]
+	sort.Slice(rs, func(a, b int) bool { return rs[a].at < rs[b].at })
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.w
+	}
 	return out
 }
 

@@ -157,3 +157,17 @@ func TestQueriesSearchIdentifiersAlone(t *testing.T) {
 		}
 	}
 }
+
+// A question's everyday verbs ("choose", "giving") keep a search program
+// that wants every word from the page that answers: the plan searches its
+// rarest words alone too.
+func TestQueriesSearchTheRarestWords(t *testing.T) {
+	got := queriesFor(analyse("If I choose zstd compression in Borg without giving a level, which compression level does it use?"), nil, nil, nil)
+	want := "compression zstd Borg"
+	if !slices.Contains(got, want) {
+		t.Errorf("queries = %q, want one of them %q", got, want)
+	}
+	if s := sharpWords([]string{"compact", "compacts", "threshold", "run"}); !slices.Equal(s, []string{"compact", "threshold"}) {
+		t.Errorf("sharpWords = %q, want one form of a word and no everyday verb", s)
+	}
+}
