@@ -424,3 +424,25 @@ func TestHelpOutputLabelsItsFlags(t *testing.T) {
 		t.Errorf("the summary does not state the -B default:\n%s", md)
 	}
 }
+
+// A short line of its own ending in a colon ("On Unix-like systems:")
+// sets where the paragraphs below it hold: they read under its words.
+func TestSettingLeadInQualifiesTheParagraphsBelow(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Folders — Netscope User's Guide", Text: "B.2. Configuration Folders\n\n" +
+		"On Windows:\n\nThe personal configuration folder is %APPDATA%\\Netscope.\n\n" +
+		"On Unix-like systems:\n\nThe personal configuration folder is $XDG_CONFIG_HOME/netscope.\n\n" +
+		"Every folder may be overridden with an environment variable."}}
+	pl := newPool(src, nil, nil)
+	for _, s := range pl.sents {
+		unix := s.head[text.Stem("unix")]
+		windows := s.head[text.Stem("windows")]
+		switch {
+		case strings.Contains(s.text, "XDG") && (!unix || windows):
+			t.Errorf("%q reads under %v, want the Unix lead-in's words", s.text, keysOf(s.head))
+		case strings.Contains(s.text, "APPDATA") && (!windows || unix):
+			t.Errorf("%q reads under %v, want the Windows lead-in's words", s.text, keysOf(s.head))
+		case strings.HasPrefix(s.text, "On "):
+			t.Errorf("the lead-in %q is quoted as a sentence", s.text)
+		}
+	}
+}

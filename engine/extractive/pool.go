@@ -285,6 +285,16 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			last, consumed = i+2, i+2
 			continue
 		}
+		if label == "" && i+1 < len(spans) && isSettingLeadIn(body, sp, spans[i+1]) {
+			// "On Unix-like systems:" above the paragraphs that hold
+			// there, up to the next such line or heading: its words
+			// qualify theirs as a heading's would.
+			headSet = text.Set(maps.Clone(sectionSet))
+			for _, t := range text.Tokens(sp.Text) {
+				headSet[t] = true
+			}
+			continue
+		}
 		boxNext := opensBox(body, spans, i+1)
 		// The items of a list a lead-in announces ("… an upper bound on:"
 		// / "The number of columns in a table") are no headings, though
@@ -1502,3 +1512,21 @@ func helpRow(span string) (term, rest string, ok bool) {
 // helpFlagRe matches one flag of a help line with its argument: "-B
 // <buffer size>", "--linktype=TYPE", "-b <opt.> ...".
 var helpFlagRe = regexp.MustCompile(`^--?[\p{L}\d?][\p{L}\d_-]*(?:[ =](?:<[^<>]+>|\[[^\[\]]+\]|[A-Z][A-Z_]*))?(?: \.\.\.)?$`)
+
+// maxLeadInWords bounds the words of a line that sets where the
+// paragraphs below it hold ("On Unix-like systems:").
+const maxLeadInWords = 5
+
+// isSettingLeadIn reports whether span sp is a short line of its own,
+// ending in a colon, that opens a paragraph of prose below it: "On
+// Windows:" over "The personal folder is …". Each paragraph after it holds
+// under its words, as under a sub-heading.
+func isSettingLeadIn(body string, sp, next text.Span) bool {
+	t := text.OneLine(sp.Text)
+	if !strings.HasSuffix(t, ":") || len(strings.Fields(t)) > maxLeadInWords || !aloneOnLine(body, sp) || !startsLine(body, next) {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(t)
+	nf, _ := utf8.DecodeRuneInString(next.Text)
+	return unicode.IsUpper(first) && unicode.IsUpper(nf) && quality(text.OneLine(next.Text)) > 0
+}
