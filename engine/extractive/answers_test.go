@@ -350,18 +350,24 @@ func TestListAnnouncedForTheGroup(t *testing.T) {
 }
 
 func TestAnnouncesGroup(t *testing.T) {
+	levels := newCriterion("Which priority levels can a package have?", "", nil, nil)
+	classes := newCriterion("Which storage classes does the store offer?", "", nil, nil)
+	modes := newCriterion("Which journal modes does the store support?", "", nil, nil)
 	for _, tt := range []struct {
 		s    string
+		c    criterion
 		want bool
 	}{
-		{"The following levels are used, from lowest to highest.", true},
-		{"The following priority levels are recognized.", true},
-		{"Entries are grouped by severity level (described below) and contain the following:", false},
-		{"Set it to one of two storage classes:", true},
-		{"Entries are grouped by level and hold these fields:", false},
+		{"The following levels are used, from lowest to highest.", levels, true},
+		{"The following priority levels are recognized.", levels, true},
+		{"Entries are grouped by severity level (described below) and contain the following:", levels, false},
+		{"Set it to one of two storage classes:", classes, true},
+		{"Entries are grouped by level and hold these fields:", levels, false},
+		{"The M parameter must be a valid checkpoint mode:", modes, false},
+		{"The journal mode is one of these modes:", modes, true},
 	} {
-		if got := announcesGroup(tt.s, "level") || announcesGroup(tt.s, "class"); got != tt.want {
-			t.Errorf("announcesGroup(%q) = %v, want %v", tt.s, got, tt.want)
+		if got := announcesGroup(tt.s, tt.c); got != tt.want {
+			t.Errorf("announcesGroup(%q, %s) = %v, want %v", tt.s, tt.c.enum, got, tt.want)
 		}
 	}
 }

@@ -71,7 +71,7 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 			if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || introducesList(s.text) == counting {
 				continue
 			}
-			named := !counting && announcesGroup(s.text, c.enum)
+			named := !counting && announcesGroup(s.text, c)
 			if best >= 0 && (bestNamed && !named || bestNamed == named && scores[i] <= scores[best]) {
 				continue
 			}
@@ -90,19 +90,43 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 // read as what a sentence announces.
 const announcedWords = 3
 
-// announcesGroup reports whether s announces the group whose noun stems
-// to enum as its list: the noun follows "the following" closely ("The
-// following priority levels are recognized"), or, with no "following",
-// is the last word before the closing colon ("… one of two storage
-// classes:"). "Entries are grouped by level and contain the following:"
-// names the group but announces something else.
-func announcesGroup(s, enum string) bool {
-	if m := followingRe.FindStringIndex(s); m != nil {
-		toks := text.Tokens(s[m[1]:])
-		return slices.Contains(toks[:min(announcedWords, len(toks))], enum)
+// announcesGroup reports whether s announces the group c lists as its
+// list: the group's noun follows "the following" closely ("The following
+// priority levels are recognized"), or, with no "following", is the last
+// word before the closing colon ("… one of two storage classes:"). The
+// word before the noun, if any, must be one c says: "checkpoint mode:"
+// announces no journal modes. "Entries are grouped by level and contain
+// the following:" names the group but announces something else.
+func announcesGroup(s string, c criterion) bool {
+	ws := text.Words(s)
+	qualified := func(k int) bool { // the noun at ws[k] is the group c asks for
+		if k == 0 || ws[k-1].Stop || ws[k-1].Num || ws[k-1].Stem == "follow" {
+			return true
+		}
+		return c.query[ws[k-1].Stem] > 0
 	}
-	toks := text.Tokens(s)
-	return strings.HasSuffix(s, ":") && len(toks) > 0 && toks[len(toks)-1] == enum
+	if m := followingRe.FindStringIndex(s); m != nil {
+		seen := 0
+		for k, w := range ws {
+			if w.Start < m[1] || w.Stop {
+				continue
+			}
+			if seen++; seen > announcedWords {
+				break
+			}
+			if w.Stem == c.enum {
+				return qualified(k)
+			}
+		}
+		return false
+	}
+	for k := len(ws) - 1; k >= 0; k-- {
+		if ws[k].Stop {
+			continue
+		}
+		return strings.HasSuffix(s, ":") && ws[k].Stem == c.enum && qualified(k)
+	}
+	return false
 }
 
 // announcesList reports whether sentence i introduces a list (a colon, "the
