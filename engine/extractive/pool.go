@@ -1518,15 +1518,24 @@ var helpFlagRe = regexp.MustCompile(`^--?[\p{L}\d?][\p{L}\d_-]*(?:[ =](?:<[^<>]+
 const maxLeadInWords = 5
 
 // isSettingLeadIn reports whether span sp is a short line of its own,
-// ending in a colon, that opens a paragraph of prose below it: "On
-// Windows:" over "The personal folder is …". Each paragraph after it holds
+// opening with a preposition and ending in a colon, that opens a
+// paragraph of prose below it: "On Windows:" over "The personal folder
+// is …". Each paragraph after it holds
 // under its words, as under a sub-heading.
 func isSettingLeadIn(body string, sp, next text.Span) bool {
 	t := text.OneLine(sp.Text)
 	if !strings.HasSuffix(t, ":") || len(strings.Fields(t)) > maxLeadInWords || !aloneOnLine(body, sp) || !startsLine(body, next) {
 		return false
 	}
+	ws := text.Words(t)
+	if len(ws) < 2 || !ws[0].Stop || articles[ws[0].Lower] || followingRe.MatchString(t) {
+		return false // "The following rules apply:" announces a list
+	}
 	first, _ := utf8.DecodeRuneInString(t)
 	nf, _ := utf8.DecodeRuneInString(next.Text)
 	return unicode.IsUpper(first) && unicode.IsUpper(nf) && quality(text.OneLine(next.Text)) > 0
 }
+
+// articles open a noun phrase: a line that starts with one names a thing,
+// not a setting ("On Windows:").
+var articles = map[string]bool{"the": true, "a": true, "an": true, "this": true, "these": true, "those": true}
