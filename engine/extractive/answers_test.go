@@ -452,3 +452,27 @@ func TestSettingLeadInQualifiesTheParagraphsBelow(t *testing.T) {
 		}
 	}
 }
+
+// A sentence that says what is asked through a setting it names ("If a
+// file was not seen in FILES_TTL backups, its entry is removed.") leads,
+// with the sentence that states the setting's default, over a figure of
+// something else that shares a word ("drops python 3.4 support").
+func TestValueThroughTheSettingNamed(t *testing.T) {
+	src := []research.Source{
+		{ID: "S1", Title: "Data structures — Vault internals", Text: "Files cache\n\n" +
+			"Its age grows by one with every backup run that does not see it. " +
+			"If a file was not seen in VAULT_FILES_TTL backups, its cache entry is removed."},
+		{ID: "S2", Title: "General — Vault usage", Text: "Environment variables\n\n" +
+			"VAULT_FILES_TTL: When set to a numeric value, this sets the largest age of its entries (default: 20).\n\n" +
+			"VAULT_SHOW_SYSINFO: When set to no (default: yes), system information is shown."},
+		{ID: "S3", Title: "Changes — Vault", Text: "Version 1.1.15\n\n1.1.15 drops python 3.4 support, minimum requirement is 3.5 now."},
+	}
+	_, md := synthesize(t, "By default, after how many backups in which it has not seen a file does Vault drop that file from its files cache?", src, research.DepthStandard)
+	sum := summaryOf(md)
+	if !strings.HasPrefix(sum, "If a file was not seen in VAULT") || !strings.Contains(sum, "(default: 20)") {
+		t.Errorf("the answer is not the setting's rule with its default:\n%s", md)
+	}
+	if strings.Contains(sum, "python") {
+		t.Errorf("the summary quotes another figure:\n%s", md)
+	}
+}

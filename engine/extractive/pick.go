@@ -161,6 +161,10 @@ type leadScope struct {
 // completes it — from its entry e and its section's candidates.
 func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []string, st *quoting, sc *leadScope) lead {
 	first := p.leadOf(c, r, e, cands)
+	hop := -1 // the statement of the value of a setting the lead names
+	if j, v := p.namedValueLead(c, r, first); j >= 0 && !st.quoted[j] && !st.quoted[v] {
+		first, hop = j, v
+	}
 	if first >= 0 && st.quoted[first] && len(e.sents) > 0 {
 		// An earlier part quotes this lead already: of the same
 		// entry, another sentence that says what this part asks
@@ -196,6 +200,9 @@ func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []st
 		j := p.boxOfLead(c, first)
 		if j < 0 {
 			j = p.valueOfEntry(c, first)
+		}
+		if j < 0 && hop >= 0 {
+			j = hop
 		}
 		if j >= 0 && !st.quoted[j] && !slices.Contains(l.sents, j) {
 			l.sents = slices.Insert(l.sents, 1, j)

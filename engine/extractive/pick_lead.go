@@ -520,3 +520,65 @@ func (p picker) answersType(c criterion, i int) bool {
 	}
 	return true
 }
+
+// namedValueLead returns, for a question asking a value, the best scored
+// sentence that says what is asked but for the value, through a setting
+// it names ("If a file was not seen in FILES_TTL backups, its entry is
+// removed."), with the sentence that states that setting's value
+// ("FILES_TTL: … (default: 20)"), when it outscores lead; (-1, -1)
+// otherwise.
+func (p picker) namedValueLead(c criterion, r ranking, lead int) (int, int) {
+	if c.style != styleValue && !c.needsNum {
+		return -1, -1
+	}
+	best, bestV := -1, -1
+	for j := range p.sents {
+		s := &p.sents[j]
+		if best >= 0 && r.scores[j] <= r.scores[best] {
+			continue
+		}
+		if lead >= 0 && r.scores[j] <= r.scores[lead] || r.scores[j] < minRelative*r.top {
+			continue
+		}
+		if s.hasNum || s.box || p.coverage(c.core, j) < coverThreshold {
+			continue
+		}
+		for _, name := range settingNames(s.text) {
+			if v := p.valueOfSetting(c, name); v >= 0 {
+				best, bestV = j, v
+				break
+			}
+		}
+	}
+	return best, bestV
+}
+
+// settingNames returns the names of settings sentence s writes: words
+// written as code, with an underscore or in capitals and digits
+// ("FILES_CACHE_TTL", "max_clients").
+func settingNames(s string) []string {
+	var out []string
+	for _, f := range strings.Fields(s) {
+		w := strings.Trim(f, ",.;:!?()[]{}\"'`“”‘’")
+		if strings.Contains(w, "_") && len(w) > 3 && strings.Trim(w, "_") != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// valueOfSetting returns the sentence of the entry labelled name, or one
+// that names it, that states the attribute c asks of a value ("(default:
+// 20)", "defaults to 20"), or -1.
+func (p picker) valueOfSetting(c criterion, name string) int {
+	for i := range p.sents {
+		s := &p.sents[i]
+		if !s.hasNum || !strings.EqualFold(strings.TrimSpace(s.label), name) && !strings.Contains(s.text, name) {
+			continue
+		}
+		if p.statesAskedAttribute(c, i) || s.box && p.statesAttribute(c, i) {
+			return i
+		}
+	}
+	return -1
+}
