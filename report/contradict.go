@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/quarryhq/quarry/research"
@@ -126,4 +128,25 @@ func contradictionFeedback(c Contradiction, sents []SentenceCheck) string {
 	return fmt.Sprintf("Sentences %d and %d give different values for the same thing (%q and %q): if the sources disagree, say so in one sentence, %q, instead of stating both; otherwise keep only the value the sources support: %q / %q",
 		c.A+1, c.B+1, c.ValueA, c.ValueB, research.DisagreeSentence(research.Claim{Source: "S#", Value: c.ValueA}, research.Claim{Source: "S#", Value: c.ValueB}),
 		sents[c.A].Text, sents[c.B].Text)
+}
+
+// contradictionLineRe matches the repair line contradictionFeedback writes,
+// capturing the two sentences it quotes last.
+var contradictionLineRe = regexp.MustCompile(`^Sentences \d+ and \d+ give different values for the same thing .*: ("(?:[^"\\]|\\.)*") / ("(?:[^"\\]|\\.)*")$`)
+
+// ContradictionOf returns the two sentences a contradiction's repair line
+// quotes, in report order; ok is false for any other line. An engine that
+// ranks its sentences keeps the first, its better answer, and drops the
+// second.
+func ContradictionOf(line string) (first, second string, ok bool) {
+	m := contradictionLineRe.FindStringSubmatch(line)
+	if m == nil {
+		return "", "", false
+	}
+	a, errA := strconv.Unquote(m[1])
+	b, errB := strconv.Unquote(m[2])
+	if errA != nil || errB != nil {
+		return "", "", false
+	}
+	return a, b, true
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarryhq/quarry/report"
 	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/text"
 )
@@ -474,5 +475,26 @@ func TestValueThroughTheSettingNamed(t *testing.T) {
 	}
 	if strings.Contains(sum, "python") {
 		t.Errorf("the summary quotes another figure:\n%s", md)
+	}
+}
+
+// A repair pass after two sentences gave different values drops the
+// second, not the first, which was the better ranked answer.
+func TestRepairKeepsTheFirstOfTwoValues(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Lease storage — Dhcpd manual", Text: "9.2.2.1. Lease file cleanup\n\n" +
+		"lfc-interval: specifies the interval, in seconds, at which the server will perform a lease file cleanup (LFC). The default value of the lfc-interval is 3600.\n\n" +
+		"max-row-errors: specifies the number of row errors before the server stops loading a lease file. The default value of 0 disables the limit."}}
+	q := "How often does the Dhcpd server run its lease file cleanup by default?"
+	md := "## Summary\n\nThe default value of the lfc-interval is 3600. [S1] The default value of 0 disables the limit. [S1]\n"
+	v := report.Verify(md, src, nil, []string{q}, report.VerifyOptions{})
+	if len(v.Contradictions) != 1 {
+		t.Fatalf("want one contradiction, got %+v (failures %q)", v.Contradictions, v.Failures)
+	}
+	banned := bannedSentences(v.Failures, md)
+	if !banned[text.Fold("The default value of 0 disables the limit.")] {
+		t.Errorf("the second value is not banned: %v", banned)
+	}
+	if banned[text.Fold("The default value of the lfc-interval is 3600.")] {
+		t.Errorf("the repair bans the answer (feedback %q)", v.Failures)
 	}
 }

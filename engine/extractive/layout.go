@@ -105,14 +105,24 @@ func bannedSentences(feedback []string, previous string) map[string]bool {
 	if len(feedback) == 0 {
 		return banned
 	}
-	all := text.Fold(strings.Join(feedback, "\n"))
+	// Of two sentences that give different values, the first is the
+	// better ranked answer: only the second goes.
+	var rest []string
+	for _, line := range feedback {
+		if _, second, ok := report.ContradictionOf(line); ok {
+			banned[text.Fold(research.StripCitations(second))] = true
+			continue
+		}
+		rest = append(rest, line)
+	}
+	all := text.Fold(strings.Join(rest, "\n"))
 	for _, s := range report.ReportSentences(previous) {
 		k := text.Fold(s.Plain)
 		if len(k) >= 20 && strings.Contains(all, k) {
 			banned[k] = true
 		}
 	}
-	for _, line := range feedback {
+	for _, line := range rest {
 		for _, q := range feedbackQuoteRe.FindAllString(line, -1) {
 			if u, err := strconv.Unquote(q); err == nil && len(u) >= 20 {
 				banned[text.Fold(research.StripCitations(u))] = true
