@@ -498,3 +498,30 @@ func TestRepairKeepsTheFirstOfTwoValues(t *testing.T) {
 		t.Errorf("the repair bans the answer (feedback %q)", v.Failures)
 	}
 }
+
+// A run of paragraphs that each open with a key in lower case and a
+// description in lower case ("lfc-interval: specifies …") is a definition
+// list: each key labels its paragraph. A lone "note: …" is not.
+func TestLowerCaseKeysLabelTheirParagraphs(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Lease storage — Dhcpd manual", Text: "Lease storage\n\n" +
+		"The following list gives additional optional parameters that can be used to configure the memfile backend.\n\n" +
+		"lfc-interval: specifies the interval, in seconds, at which the server will perform a lease file cleanup. The default value of the lfc-interval is 3600.\n\n" +
+		"max-row-errors: specifies the number of row errors before the server stops loading a lease file. The default value of 0 disables the limit.\n\n" +
+		"Other notes\n\nnote: this paragraph opens with a word and a colon but stands alone."}}
+	pl := newPool(src, nil, nil)
+	for _, s := range pl.sents {
+		var want string
+		switch {
+		case strings.Contains(s.text, "lfc-interval is 3600"):
+			want = "lfc-interval"
+		case strings.Contains(s.text, "0 disables the limit"):
+			want = "max-row-errors"
+		case strings.Contains(s.text, "stands alone"), strings.Contains(s.text, "following list"):
+		default:
+			continue
+		}
+		if s.label != want {
+			t.Errorf("label of %q = %q, want %q", s.text, s.label, want)
+		}
+	}
+}

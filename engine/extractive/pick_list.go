@@ -60,27 +60,33 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 	for _, i := range picks {
 		top = max(top, scores[i])
 	}
-	// A list after a colon first, one that announces the group itself
-	// ("The following levels are used") before one that only names it
-	// ("Entries are grouped by level and contain the following:"); a
-	// sentence that counts the members only when no page writes one.
-	for _, counting := range []bool{false, true} {
-		best, bestNamed := -1, false
+	// A list that announces the group itself ("The following levels are
+	// used", "… features three built-in tokenizer modules:") first; then a sentence that counts the members ("There are
+	// three backends: …"); a list that only names the group ("Entries are
+	// grouped by level and contain the following:", "The following list
+	// gives the parameters of the memfile backend.") last.
+	best := func(tier int) int {
+		best := -1
 		for i := range p.sents {
 			s := &p.sents[i]
-			if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || introducesList(s.text) == counting {
+			if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || best >= 0 && scores[i] <= scores[best] {
 				continue
 			}
-			named := !counting && announcesGroup(s.text, c)
-			if best >= 0 && (bestNamed && !named || bestNamed == named && scores[i] <= scores[best]) {
+			switch lists := introducesList(s.text); {
+			case tier == 0 && !(lists && (announcesGroup(s.text, c) || countsMembers(c, s.text) > 0)),
+				tier == 1 && lists,
+				tier == 2 && !lists:
 				continue
 			}
 			if _, hi := p.sectionSpan(i); p.announcesList(c, i, hi) {
-				best, bestNamed = i, named
+				best = i
 			}
 		}
-		if best >= 0 {
-			return best
+		return best
+	}
+	for tier := range 3 {
+		if i := best(tier); i >= 0 {
+			return i
 		}
 	}
 	return -1

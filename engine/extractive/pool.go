@@ -1013,6 +1013,12 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 	return term, rest, true
 }
 
+// keyTermRe matches a configuration key in lower case ("name",
+// "lfc-interval", "max_row.errors"): a definition list's term when its
+// description opens in lower case too ("lfc-interval: specifies …") and a
+// neighbouring paragraph is written the same way.
+var keyTermRe = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$`)
+
 // titleTermRe matches a term of one word in title case ("Requires",
 // "Pre-Requires"): the fields of a definition list, when its neighbours
 // are written the same way.
@@ -1020,8 +1026,10 @@ var titleTermRe = regexp.MustCompile(`^\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)*$`)
 
 // capsLabelled reports whether spans[i] opens a paragraph of a definition
 // list flattened onto lines ("ZDOTDIR: The directory to search …"): a
-// name in capitals, a colon, a sentence — with a neighbouring paragraph
-// written the same way, so that a lone "NOTE: …" is no definition.
+// name in capitals, a colon, a sentence — or a key in lower case and a
+// description in lower case ("lfc-interval: specifies …") — with a
+// neighbouring paragraph written the same way, so that a lone "NOTE: …"
+// is no definition.
 func capsLabelled(body string, spans []text.Span, i int) bool {
 	opens := func(k int) bool {
 		if k < 0 || k >= len(spans) || !startsLine(body, spans[k]) {
@@ -1031,6 +1039,9 @@ func capsLabelled(body string, spans []text.Span, i int) bool {
 		term, rest, found := strings.Cut(s, ": ")
 		rf, _ := utf8.DecodeRuneInString(rest)
 		name := termName(term)
+		if found && keyTermRe.MatchString(name) && unicode.IsLower(rf) && len(strings.Fields(rest)) >= 3 {
+			return true // "lfc-interval: specifies the interval …"
+		}
 		return found && name != "" && (isCapitalsWord(name) || isTechnical(name) || titleTermRe.MatchString(name)) &&
 			unicode.IsUpper(rf) && len(strings.Fields(rest)) >= 3
 	}
@@ -1038,7 +1049,7 @@ func capsLabelled(body string, spans []text.Span, i int) bool {
 		return false
 	}
 	s := text.OneLine(spans[i].Text)
-	if term, _, _ := strings.Cut(s, ": "); !isCapitalsWord(termName(term)) && !titleTermRe.MatchString(termName(term)) {
+	if term, _, _ := strings.Cut(s, ": "); !isCapitalsWord(termName(term)) && !titleTermRe.MatchString(termName(term)) && !keyTermRe.MatchString(termName(term)) {
 		return false
 	}
 	// The neighbouring paragraphs: the two nearest spans before and after
@@ -1046,6 +1057,9 @@ func capsLabelled(body string, spans []text.Span, i int) bool {
 	for _, step := range []int{-1, 1} {
 		seen := 0
 		for k := i + step; k >= 0 && k < len(spans) && abs(k-i) <= 16 && seen < 2; k += step {
+			if isHeading(body, spans[k]) {
+				break // another section's list
+			}
 			if startsLine(body, spans[k]) {
 				if opens(k) {
 					return true
