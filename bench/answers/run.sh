@@ -31,8 +31,8 @@
 #   kea          bench/answers/kea.tsv          kea-doc html (held out, written 2026-11-27 before any run; tuned on from session 11)              pagefind
 #   vim          bench/answers/vim.tsv          vim-doc html (held out, written 2026-11-27 before any run; tuned on from session 11)              swishpp
 #   policy       bench/answers/policy.tsv       debian-policy policy.html (held out, written 2026-11-27 before any run; tuned on from session 11) recoll
-#   borg         bench/answers/borg.tsv         borgbackup-doc html (held out, written 2026-11-27 before any run)       omega (Xapian)
-#   wireshark    bench/answers/wireshark.tsv    wireshark-doc wsug_html_chunked (held out, written 2026-11-27 before any run)  swishe
+#   borg         bench/answers/borg.tsv         borgbackup-doc html (held out, written 2026-11-27 before any run; tuned on from session 12)       omega (Xapian)
+#   wireshark    bench/answers/wireshark.tsv    wireshark-doc wsug_html_chunked (held out, written 2026-11-27 before any run; tuned on from session 12)  swishe
 #   bash         bench/answers/bash.tsv         bash-doc bashref.html + bash.html (held out, written 2026-11-27 before any run)  namazu
 #   bup          bench/answers/bup.tsv          bup-doc man pages html (held out, written 2026-11-27 before any run)    htdig
 #   bird         bench/answers/bird.tsv         bird2-doc User's Guide html (held out, written 2026-11-27 before any run)  pagefind
