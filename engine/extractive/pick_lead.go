@@ -540,7 +540,7 @@ func (p picker) namedValueLead(c criterion, r ranking, lead int) (int, int) {
 		if lead >= 0 && r.scores[j] <= r.scores[lead] || r.scores[j] < minRelative*r.top {
 			continue
 		}
-		if s.hasNum || s.box || p.coverage(c.core, j) < coverThreshold {
+		if s.hasNum || s.box || !strings.Contains(s.text, "_") || p.coverage(c.core, j) < coverThreshold {
 			continue
 		}
 		for _, name := range settingNames(s.text) {
@@ -554,8 +554,8 @@ func (p picker) namedValueLead(c criterion, r ranking, lead int) (int, int) {
 }
 
 // settingNames returns the names of settings sentence s writes: words
-// written as code, with an underscore or in capitals and digits
-// ("FILES_CACHE_TTL", "max_clients").
+// joined by underscores, as code writes them ("FILES_CACHE_TTL",
+// "max_clients").
 func settingNames(s string) []string {
 	var out []string
 	for _, f := range strings.Fields(s) {

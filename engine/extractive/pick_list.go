@@ -65,7 +65,7 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 	// three backends: …"); a list that only names the group ("Entries are
 	// grouped by level and contain the following:", "The following list
 	// gives the parameters of the memfile backend.") last.
-	best := func(tier int) int {
+	bestOf := func(tier int) int {
 		best := -1
 		for i := range p.sents {
 			s := &p.sents[i]
@@ -85,7 +85,7 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 		return best
 	}
 	for tier := range 3 {
-		if i := best(tier); i >= 0 {
+		if i := bestOf(tier); i >= 0 {
 			return i
 		}
 	}

@@ -133,22 +133,22 @@ func sharpWords(words []string) []string {
 		return nil
 	}
 	type ranked struct {
-		w       string
-		at, fre int
+		w        string
+		at, freq int
 	}
 	var rs []ranked
 	seen := map[string]bool{}
 	for i, w := range words {
-		if st := text.Stem(strings.ToLower(w)); seen[st] {
+		st := text.Stem(strings.ToLower(w))
+		if seen[st] {
 			continue // "compacts" after "compact"
-		} else {
-			seen[st] = true
 		}
+		seen[st] = true
 		if f := lex.Frequency(w); f < everydayFrequency || isCapitalsWord(w) || isTechnical(w) {
 			rs = append(rs, ranked{w, i, f})
 		}
 	}
-	sort.SliceStable(rs, func(a, b int) bool { return rs[a].fre < rs[b].fre })
+	sort.SliceStable(rs, func(a, b int) bool { return rs[a].freq < rs[b].freq })
 	rs = rs[:min(len(rs), maxSharpWords)]
 	sort.Slice(rs, func(a, b int) bool { return rs[a].at < rs[b].at })
 	out := make([]string, len(rs))
