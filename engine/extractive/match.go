@@ -465,10 +465,24 @@ func (p *pool) namesIdentifiers(c criterion, i int) bool {
 		}
 		return true
 	}
-	// A name written in another convention names it too: "SpoolDir"
-	// names "spool_dir", "maxConn" names "max-conn".
-	squashed := map[string]bool{}
+	for k, g := range c.idents {
+		// A qualified name is named by its last part: "lru_cache" names
+		// "functools.lru_cache" on the page that documents it.
+		if !has(g) && (k >= len(c.identTails) || len(c.identTails[k]) == 0 || !has(c.identTails[k])) && !namesSquashed(c, s, strings.Join(g, " ")) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesSquashed reports whether sentence s names, written in another
+// convention as one word, an identifier of c whose tokens join to key:
+// "SpoolDir" names "spool_dir", "maxConn" names "max-conn".
+func namesSquashed(c criterion, s *sentence, key string) bool {
 	for _, n := range c.identNames {
+		if strings.Join(text.Tokens(n), " ") != key {
+			continue
+		}
 		sq := text.Tokens(strings.Map(func(r rune) rune {
 			if r == '_' || r == '-' || r == '.' {
 				return -1
@@ -476,17 +490,10 @@ func (p *pool) namesIdentifiers(c criterion, i int) bool {
 			return r
 		}, n))
 		if len(sq) == 1 && (s.set[sq[0]] || s.head[sq[0]]) {
-			squashed[strings.Join(text.Tokens(n), " ")] = true
+			return true
 		}
 	}
-	for k, g := range c.idents {
-		// A qualified name is named by its last part: "lru_cache" names
-		// "functools.lru_cache" on the page that documents it.
-		if !has(g) && (k >= len(c.identTails) || len(c.identTails[k]) == 0 || !has(c.identTails[k])) && !squashed[strings.Join(g, " ")] {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 // labelsAnother reports whether sentence i belongs to the entry of another

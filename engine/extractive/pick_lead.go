@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"cmp"
 	"maps"
 	"regexp"
 	"slices"
@@ -531,26 +532,25 @@ func (p picker) namedValueLead(c criterion, r ranking, lead int) (int, int) {
 	if c.style != styleValue && !c.needsNum {
 		return -1, -1
 	}
-	best, bestV := -1, -1
+	var cands []int
 	for j := range p.sents {
 		s := &p.sents[j]
-		if best >= 0 && r.scores[j] <= r.scores[best] {
+		if lead >= 0 && r.scores[j] <= r.scores[lead] || r.scores[j] < minRelative*r.top ||
+			s.hasNum || s.box || !strings.Contains(s.text, "_") || p.coverage(c.core, j) < coverThreshold {
 			continue
 		}
-		if lead >= 0 && r.scores[j] <= r.scores[lead] || r.scores[j] < minRelative*r.top {
-			continue
-		}
-		if s.hasNum || s.box || !strings.Contains(s.text, "_") || p.coverage(c.core, j) < coverThreshold {
-			continue
-		}
-		for _, name := range settingNames(s.text) {
+		cands = append(cands, j)
+	}
+	// The best scored first; of equal scores, the first read.
+	slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(r.scores[b], r.scores[a]) })
+	for _, j := range cands {
+		for _, name := range settingNames(p.sents[j].text) {
 			if v := p.valueOfSetting(c, name); v >= 0 {
-				best, bestV = j, v
-				break
+				return j, v
 			}
 		}
 	}
-	return best, bestV
+	return -1, -1
 }
 
 // settingNames returns the names of settings sentence s writes: words

@@ -288,12 +288,12 @@ const maxEnumItems = 8
 // names the group ("The TRUNCATE journaling mode …"), each sentence of the
 // pick's own entry that does ("logical adds the information …"), and,
 // after a pick that announces a list ("… one of the following storage
-// classes:"), the first sentence of each entry that follows.
-func (p picker) enumerate(c criterion, picks []int, scores []float64) []int {
+// classes:"), the first sentence of each entry that follows. anchor is
+// the picks' enumAnchor.
+func (p picker) enumerate(c criterion, picks []int, anchor int) []int {
 	if c.enum == "" || len(picks) == 0 {
 		return picks
 	}
-	anchor := p.enumAnchor(c, picks, scores)
 	first := p.sents[anchor]
 	counted := countsMembers(c, first.text)
 	announces := introducesList(first.text) || counted > 0
@@ -388,7 +388,7 @@ func (p picker) members(c criterion, lead, cands []int, scores []float64) (sents
 		}
 		sents = append(sents, a)
 	}
-	for n, j := range p.enumerate(c, cands, scores) {
+	for n, j := range p.enumerate(c, cands, a) {
 		s := &p.sents[j]
 		member := n >= len(cands) || s.set[c.enum] || s.label != "" && slices.Contains(text.Tokens(s.label), c.enum)
 		if listed != nil {
