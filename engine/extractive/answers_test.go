@@ -404,6 +404,32 @@ func TestWhyReadsAlternativesAndCauseDirection(t *testing.T) {
 	}
 }
 
+// "Why would I turn on X?" asks what the act is for: "X leads to Y"
+// answers it though the asked words stand before the marker, while "why
+// does X show Y" keeps the direction of the cause.
+func TestWhyOfTheAskersActTakesWhatItLeadsTo(t *testing.T) {
+	src := []research.Source{{ID: "S1", Title: "Routing — Example Router Guide", Text: "6.3. Options\n\n" +
+		"Turning on the stable ordering option leads to a route choice that does not depend on the order in which routes arrived.\n\n" +
+		"Routes are kept in tables."}}
+	pl := newPool(src, nil, nil)
+	purpose := newCriterion("Why would I turn on the stable ordering option?", "", nil, nil)
+	state := newCriterion("Why does the router turn on the stable ordering option?", "", nil, nil)
+	if !purpose.purpose || state.purpose {
+		t.Fatalf("purpose = %v, %v; want true, false", purpose.purpose, state.purpose)
+	}
+	for i, s := range pl.sents {
+		if !strings.Contains(s.text, "leads to") {
+			continue
+		}
+		if !pl.givesReason(purpose, i) {
+			t.Errorf("givesReason(%q) for the asker's act = false, want true", s.text)
+		}
+		if pl.givesReason(state, i) {
+			t.Errorf("givesReason(%q) for a state = true, want false", s.text)
+		}
+	}
+}
+
 // A program's help output in a code block, each flag on one line and what
 // it does on the next, labels the description with its flags: "… with -B"
 // is answered by the line under "-B <buffer size>".

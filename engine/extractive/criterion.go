@@ -32,6 +32,9 @@ type criterion struct {
 	// advice marks a question about what the source advises ("why is X
 	// discouraged", "why recommend Y"): a sentence of advice answers it.
 	advice bool
+	// purpose marks a why-question about the asker's own act ("why would
+	// I turn on X?"): its reason is what the act leads to.
+	purpose bool
 	// leaned marks a part that asks nothing of its own but a reason or a
 	// value: its core is the words of the part it leans on.
 	leaned bool
@@ -125,6 +128,11 @@ const reasonHints = "because due reason arises result fact so order therefore av
 // "why recommend Y", "warn"); adviceHints are the words its
 // answer uses.
 var adviceRe = regexp.MustCompile(`(?i)\b(?:advis|recommend|discourag|warn|suggest)\w*`)
+
+// purposeRe matches a why-question whose subject is the asker or anyone
+// ("why would I …", "why should you …", "why do we …"): it asks what the
+// act is for, not what causes a state of things.
+var purposeRe = regexp.MustCompile(`(?i)\bwhy\s+(?:would|should|do|does|might|could|must|can)\s+(?:i|you|we|one|anyone|someone|a user|an administrator)\b`)
 
 // adviceSentRe matches a sentence that gives advice.
 var adviceSentRe = regexp.MustCompile(`(?i)\b(?:should(?: not|n't)?|avoid(?:ed)?|(?:not )?recommended|discouraged|unless (?:strictly )?needed)\b`)
@@ -352,6 +360,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	if cr.member = memberRe.MatchString(c); cr.member && lean != "" {
 		cr.group = enumNoun(stripTopicParen(lean))
 	}
+	cr.purpose = purposeRe.MatchString(c)
 	if cr.advice = adviceRe.MatchString(c); cr.advice {
 		// "Why is X discouraged?": the answer says what should be
 		// avoided, and why.

@@ -853,15 +853,15 @@ func (p *pool) unsaid(c criterion, i int) (n, missing int) {
 // to Y" gives the cause of Y: it answers "why Y" when the asked words
 // stand after the marker, not when they stand before it ("invalid
 // checksums may lead to unreassembled packets" tells what bad checksums
-// do, not why there are any) — unless the question weighs advice, whose
-// reason is what following it leads to.
+// do, not why there are any) — unless the question weighs advice or asks
+// what the asker's own act is for, whose reason is what it leads to.
 func (p *pool) givesReason(c criterion, i int) bool {
 	s := p.sents[i].text
 	if !reasonRe.MatchString(s) {
 		return false
 	}
 	m := forwardRe.FindStringIndex(s)
-	if m == nil || c.advice || reasonRe.MatchString(s[:m[0]]+s[m[1]:]) {
+	if m == nil || c.advice || c.purpose || reasonRe.MatchString(s[:m[0]]+s[m[1]:]) {
 		return true
 	}
 	before, after := text.NewSet(text.Tokens(s[:m[0]])), text.NewSet(text.Tokens(s[m[1]:]))
