@@ -158,3 +158,24 @@ func TestProductNameIsTheSetting(t *testing.T) {
 		t.Errorf("the Summary does not give CommandBufferSize's default:\n%s", md)
 	}
 }
+
+// An option entry of a definition list whose description says what the
+// option is and whose last sentence states its default ("Default: 120
+// seconds."): the default is a statement about the entry, so it answers a
+// question that describes the option without naming it, and the
+// description is quoted before it.
+func TestEntryDefaultAnswersAQuestionThatDescribesTheEntry(t *testing.T) {
+	page := "6.3. Peering protocol\n\n" +
+		"connect delay time number: Delay in seconds between protocol startup and the first attempt to connect. Default: 5 seconds.\n\n" +
+		"connect retry time number: Time in seconds to wait before retrying a failed attempt to connect. Default: 120 seconds.\n\n" +
+		"error wait time number,number: Minimum and maximum delay in seconds between a protocol failure and automatic restart. Default: 60, 300.\n"
+	src := []research.Source{{ID: "S1", Title: "Protocols — Example Router User's Guide", Text: page}}
+	_, md := synthesize(t, "How many seconds does the router wait before it retries a connection attempt that failed?", src, research.DepthStandard)
+	got := answerTo(md, 0)
+	if !strings.Contains(got, "Time in seconds to wait before retrying") || !strings.Contains(got, "Default: 120 seconds.") {
+		t.Errorf("the Summary does not give the retry entry with its default:\n%s", md)
+	}
+	if strings.Contains(md, "5 seconds") || strings.Contains(md, "300") {
+		t.Errorf("another entry's default is quoted:\n%s", md)
+	}
+}

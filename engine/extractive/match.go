@@ -222,6 +222,30 @@ func (p *pool) entryInUnits(i int, units []string) bool {
 	return false
 }
 
+// valueEntryWords returns, for a sentence that states the value of the entry
+// it is written under ("Default: 120 seconds.", a line of its box), the
+// words of the entry's name and of its opening sentence of prose, which
+// the value is a statement about; nil for any other sentence.
+func (p *pool) valueEntryWords(i int) text.Set {
+	s := &p.sents[i]
+	if s.label == "" || !s.box && !givesValue(s.text) {
+		return nil
+	}
+	out := text.NewSet(text.Tokens(s.label))
+	opening := -1
+	for j := i - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].label == s.label; j-- {
+		if !p.sents[j].box && !givesValue(p.sents[j].text) {
+			opening = j
+		}
+	}
+	if opening >= 0 {
+		for t := range p.sents[opening].set {
+			out[t] = true
+		}
+	}
+	return out
+}
+
 // impliedBy returns the words of the criterion that sentence i says in
 // other words (meaningOf: "require" for "need", "signify" for "stand
 // for").
@@ -282,6 +306,12 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 		return false // "well within the 16kB maximum" of something else
 	}
 	for t := range p.impliedBy(c, i) {
+		implied[t] = true
+	}
+	for t := range p.valueEntryWords(i) {
+		// "Default: 120 seconds." under "connect retry time: Time in
+		// seconds to wait before retrying a failed attempt": the line
+		// says what its entry's name and description say.
 		implied[t] = true
 	}
 	if p.inAskedEntry(c, i) {
@@ -439,7 +469,8 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 			own = append(own, t)
 		}
 	}
-	says := func(t string) bool { return s.set[t] || s.head[t] }
+	ew := p.valueEntryWords(i)
+	says := func(t string) bool { return s.set[t] || s.head[t] || ew[t] }
 	identWord := text.NewSet(slices.Concat(c.idents...))
 	if len(own) > 0 {
 		return slices.ContainsFunc(own, func(t string) bool { return says(t) || s.title[t] }) ||

@@ -197,6 +197,13 @@ func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []st
 			}
 			l.sents = kept
 		}
+		if d := p.describedBy(c, r, first); d >= 0 && !st.quoted[d] && !slices.Contains(l.sents, d) {
+			// The lead states its entry's value and little else
+			// ("Default: 120 seconds."): the entry's sentence that
+			// says what the value is of comes before it, as the page
+			// wrote them.
+			l.sents = slices.Insert(l.sents, 0, d)
+		}
 		j := p.boxOfLead(c, first)
 		if j < 0 {
 			j = p.valueOfEntry(c, first)

@@ -57,6 +57,26 @@ func (p picker) valueOfEntry(c criterion, lead int) int {
 	return -1
 }
 
+// describedBy returns, for a lead that states the value of the entry it
+// is written under in a sentence of prose and holds too few of c's words
+// to say what it is the value of ("Default: 120 seconds." after "Time in
+// seconds to wait before retrying …"), the entry's sentence before it
+// that best says so; -1 for any other lead. A line of a key/value box is
+// quoted with its entry's name instead.
+func (p picker) describedBy(c criterion, r ranking, lead int) int {
+	s := &p.sents[lead]
+	if s.box || p.valueEntryWords(lead) == nil || p.coverage(c.core, lead) >= coverThreshold {
+		return -1
+	}
+	best := -1
+	for j := lead - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].label == s.label; j-- {
+		if t := &p.sents[j]; !t.box && !givesValue(t.text) && r.scores[j] > 0 && (best < 0 || r.scores[j] > r.scores[best]) {
+			best = j
+		}
+	}
+	return best
+}
+
 // lendsValue reports whether the entry sentence i describes states the
 // value c asks in a sentence that could not lead on its own ("The default
 // value is 101" names nothing asked): i leads, and that sentence follows.
