@@ -179,3 +179,17 @@ func TestEntryDefaultAnswersAQuestionThatDescribesTheEntry(t *testing.T) {
 		t.Errorf("another entry's default is quoted:\n%s", md)
 	}
 }
+
+// The entry's words are all its prose before the value: "Default: 100."
+// answers what its second sentence describes ("a route received through
+// eXR", a protocol named in mixed case).
+func TestEntryDefaultSaysEveryWordOfItsEntry(t *testing.T) {
+	page := "6.3. Peering protocol\n\n" +
+		"allow local_rank switch: A standard implementation does not send the Local Rank attribute to external neighbors and ignores it when received from external neighbors. Default: off.\n\n" +
+		"default local_rank number: A default value for the Local Rank attribute. It is used when a new Local Rank attribute is attached to a route by the protocol itself (for example, if a route is received through eXR). Default: 100.\n"
+	src := []research.Source{{ID: "S1", Title: "Protocols — Example Router User's Guide", Text: page}}
+	_, md := synthesize(t, "What Local Rank does the router give by default to a route it received over eXR?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "Default: 100.") {
+		t.Errorf("the Summary does not give the entry's default:\n%s", md)
+	}
+}

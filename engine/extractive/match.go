@@ -150,8 +150,9 @@ func (p *pool) statesAttribute(c criterion, i int) bool {
 	// subject ("The default is “read committed”." under
 	// default_transaction_isolation), as it does for evidence.
 	subject := p.inAskedEntry(c, i)
+	ew := p.valueEntryWords(i) // "Default: 100" says its entry's words
 	for _, t := range subjects {
-		subject = subject || s.set[t] || s.head[t]
+		subject = subject || s.set[t] || s.head[t] || ew[t]
 	}
 	if subject && p.namesOtherThing(c, i) {
 		// "thread", "pool" and "max" spread over a sentence about two
@@ -224,23 +225,19 @@ func (p *pool) entryInUnits(i int, units []string) bool {
 
 // valueEntryWords returns, for a sentence that states the value of the entry
 // it is written under ("Default: 120 seconds.", a line of its box), the
-// words of the entry's name and of its opening sentence of prose, which
-// the value is a statement about; nil for any other sentence.
+// words of the entry's name and of its sentences of prose before it,
+// which the value is a statement about; nil for any other sentence.
 func (p *pool) valueEntryWords(i int) text.Set {
 	s := &p.sents[i]
 	if s.label == "" || !s.box && !givesValue(s.text) {
 		return nil
 	}
 	out := text.NewSet(text.Tokens(s.label))
-	opening := -1
 	for j := i - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].label == s.label; j-- {
 		if !p.sents[j].box && !givesValue(p.sents[j].text) {
-			opening = j
-		}
-	}
-	if opening >= 0 {
-		for t := range p.sents[opening].set {
-			out[t] = true
+			for t := range p.sents[j].set {
+				out[t] = true
+			}
 		}
 	}
 	return out
