@@ -551,3 +551,23 @@ func TestLowerCaseKeysLabelTheirParagraphs(t *testing.T) {
 		}
 	}
 }
+
+// A question that describes the default without the word ("when I start
+// it without arguments", "when I don't set one", "unless I change it")
+// asks for the default, which a manual states as "default to …".
+func TestUnsetClauseAsksForTheDefault(t *testing.T) {
+	for _, tt := range []struct {
+		q    string
+		want bool
+	}{
+		{"Which address and port does the viewer listen on when I start it without arguments?", true},
+		{"Which name does the daemon use when I don't set one in its configuration?", true},
+		{"How many files go into each batch unless I change it?", true},
+		{"Which address does the viewer listen on?", false},
+	} {
+		c := newCriterion(tt.q, "", nil, nil)
+		if got := slices.Contains(c.core, text.Stem("default")); got != tt.want {
+			t.Errorf("%q: default in core %v = %v, want %v", tt.q, c.core, got, tt.want)
+		}
+	}
+}

@@ -310,6 +310,9 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	c, lean, _ := splitLean(c)
 	c, lean = stripAttribution(c), stripAttribution(lean)
 	c = phrasalRe.ReplaceAllStringFunc(c, phrasalVerb)
+	if !defaultWordRe.MatchString(c) {
+		c = unsetRe.ReplaceAllString(c, "by default")
+	}
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
 	cr := criterion{text: full, words: phraseWords(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string
@@ -560,6 +563,14 @@ const howToHints = "run add set configure enable install create edit command ste
 // phrasalRe matches "turn/switch (it|them|…) on/off", which manuals
 // write as "enable"/"disable".
 var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?:(?:it|them|this|that|these|those)\s+)?(on|off)\b`)
+
+// unsetRe matches a clause that asks what holds when the asker leaves
+// something unset — "without arguments", "when I don't set one", "unless
+// I change it" — which a manual writes as the default.
+var unsetRe = regexp.MustCompile(`(?i)\bwithout\s+(?:(?:giving|passing|setting|specifying)\s+)?(?:any\s+|a\s+|an\s+)?(?:arguments?|options?|flags?|values?|parameters?)\b|\b(?:when|if)\s+(?:i|you|we)\s+(?:do\s+not|don't|don’t|never)\s+(?:set|give|specify|pass|configure|choose|name)(?:\s+(?:it|one|them|any|anything))?\b|\bunless\s+(?:i|you|we)\s+(?:set|change|specify|configure)\s+(?:it|one|them|otherwise)\b`)
+
+// defaultWordRe matches a question that already says "default".
+var defaultWordRe = regexp.MustCompile(`(?i)\bdefaults?\b`)
 
 func phrasalVerb(m string) string {
 	if strings.HasSuffix(strings.ToLower(m), "off") {
