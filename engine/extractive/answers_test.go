@@ -571,3 +571,24 @@ func TestUnsetClauseAsksForTheDefault(t *testing.T) {
 		}
 	}
 }
+
+// A soft word that names a thing as the first word of a compound ("what
+// hold time", "the supporting actor") is a word of the part, while one
+// before another soft word or used as a verb stays soft.
+func TestSoftWordOfACompoundIsCore(t *testing.T) {
+	for _, tt := range []struct {
+		q    string
+		word string
+		core bool
+	}{
+		{"By default, what hold time does the router use for a peering session?", "hold", true},
+		{"Who won the supporting actor prize?", "support", true},
+		{"What are the key facts about the release?", "key", false},
+		{"Does the rule hold for every session?", "hold", false},
+	} {
+		c := newCriterion(tt.q, "", nil, nil)
+		if got := slices.Contains(c.core, text.Stem(tt.word)); got != tt.core {
+			t.Errorf("%q: %q in core %v = %v, want %v", tt.q, tt.word, c.core, got, tt.core)
+		}
+	}
+}

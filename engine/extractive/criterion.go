@@ -372,6 +372,9 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	// A word of an identifier is never soft: "work" is filler in "how
 	// does it work" but the topic in "sort_mem".
 	identWords := text.Set{}
+	for _, w := range compoundHeads(stripTopicParen(c)) {
+		identWords[w] = true
+	}
 	for _, e := range entities(c) {
 		g := text.Unique(text.Tokens(e))
 		if isTechnical(e) {
@@ -559,6 +562,27 @@ var hintGroups = []struct{ when, add string }{
 
 // howToHints are words of instructions, for "how do I …" criteria.
 const howToHints = "run add set configure enable install create edit command step"
+
+// compoundRe finds a word after a determiner or "what"/"which" and
+// before another word: "what hold time", "the source file".
+var compoundRe = regexp.MustCompile(`(?i)\b(?:what|which|the|a|an|its|their|my|your|this|that)\s+([a-z]+)\s+([a-z][a-z-]*)\b`)
+
+// compoundHeads returns the stems of the soft words c uses to name a
+// thing, as the first word of a compound noun: "hold" of "what hold time
+// does it use" is the name's, not the verb of "does the rule hold". A
+// soft word followed by another soft word or a stopword ("the key
+// facts", "the main reasons", "a limit is") stays soft.
+func compoundHeads(c string) []string {
+	var out []string
+	for _, m := range compoundRe.FindAllStringSubmatch(c, -1) {
+		head, next := text.Stem(strings.ToLower(m[1])), strings.ToLower(m[2])
+		nt := text.Tokens(next)
+		if softWords[head] && len(nt) == 1 && !softWords[nt[0]] && !text.IsStopword(next) && !valueWords[nt[0]] && !attributeWords[nt[0]] {
+			out = append(out, head)
+		}
+	}
+	return out
+}
 
 // phrasalRe matches "turn/switch (it|them|…) on/off", which manuals
 // write as "enable"/"disable".
