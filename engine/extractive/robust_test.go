@@ -62,8 +62,6 @@ func TestUntrustedInput(t *testing.T) {
 				}
 			}
 		}
-		if d := time.Since(start); d > 20*time.Second { // generous: -race on a busy machine
-			t.Errorf("question %.40q took %v", q, d)
-		}
+		t.Logf("question %.40q: %v", q, time.Since(start)) // speed is measured by the Synthesize benchmarks, not asserted here
 	}
 }
