@@ -33,9 +33,9 @@
 #   policy       bench/answers/policy.tsv       debian-policy policy.html (held out, written 2026-11-27 before any run; tuned on from session 11) recoll
 #   borg         bench/answers/borg.tsv         borgbackup-doc html (held out, written 2026-11-27 before any run; tuned on from session 12)       omega (Xapian)
 #   wireshark    bench/answers/wireshark.tsv    wireshark-doc wsug_html_chunked (held out, written 2026-11-27 before any run; tuned on from session 12)  swishe
-#   bash         bench/answers/bash.tsv         bash-doc bashref.html + bash.html (held out, written 2026-11-27 before any run)  namazu
-#   bup          bench/answers/bup.tsv          bup-doc man pages html (held out, written 2026-11-27 before any run)    htdig
-#   bird         bench/answers/bird.tsv         bird2-doc User's Guide html (held out, written 2026-11-27 before any run)  pagefind
+#   bash         bench/answers/bash.tsv         bash-doc bashref.html + bash.html (held out, written 2026-11-27 before any run; tuned on from session 13)  namazu
+#   bup          bench/answers/bup.tsv          bup-doc man pages html (held out, written 2026-11-27 before any run; tuned on from session 13)    htdig
+#   bird         bench/answers/bird.tsv         bird2-doc User's Guide html (held out, written 2026-11-27 before any run; tuned on from session 13)  pagefind
 #   cmake        bench/answers/cmake.tsv        cmake-doc html reference (held out, written 2026-11-27 before any run)  swishe
 #   krb5         bench/answers/krb5.tsv         krb5-doc html (held out, written 2026-11-27 before any run)             swishpp
 #   valgrind     bench/answers/valgrind.tsv     valgrind html manual (held out, written 2026-11-27 before any run)      recoll
