@@ -228,6 +228,18 @@ func (p *pool) entryInUnits(i int, units []string) bool {
 // words of the entry's name and of its sentences of prose before it,
 // which the value is a statement about; nil for any other sentence.
 func (p *pool) valueEntryWords(i int) text.Set {
+	if p.valueEntry == nil {
+		p.valueEntry = make([]text.Set, len(p.sents))
+		p.valueEntryDone = make([]bool, len(p.sents))
+	}
+	if !p.valueEntryDone[i] {
+		p.valueEntry[i], p.valueEntryDone[i] = p.entryWordsOfValue(i), true
+	}
+	return p.valueEntry[i]
+}
+
+// entryWordsOfValue is valueEntryWords, uncached.
+func (p *pool) entryWordsOfValue(i int) text.Set {
 	s := &p.sents[i]
 	if s.label == "" || !s.box && !givesValue(s.text) {
 		return nil
