@@ -228,13 +228,13 @@ func (p *pool) entryInUnits(i int, units []string) bool {
 // words of the entry's name and of its sentences of prose before it,
 // which the value is a statement about; nil for any other sentence.
 func (p *pool) valueEntryWords(i int) text.Set {
+	if ew, ok := p.valueEntry[i]; ok {
+		return ew
+	}
 	if p.valueEntry == nil {
-		p.valueEntry = make([]text.Set, len(p.sents))
-		p.valueEntryDone = make([]bool, len(p.sents))
+		p.valueEntry = map[int]text.Set{}
 	}
-	if !p.valueEntryDone[i] {
-		p.valueEntry[i], p.valueEntryDone[i] = p.entryWordsOfValue(i), true
-	}
+	p.valueEntry[i] = p.entryWordsOfValue(i)
 	return p.valueEntry[i]
 }
 
@@ -317,11 +317,13 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 	for t := range p.impliedBy(c, i) {
 		implied[t] = true
 	}
-	for t := range p.valueEntryWords(i) {
+	if ew := p.valueEntryWords(i); ew != nil {
 		// "Default: 120 seconds." under "connect retry time: Time in
 		// seconds to wait before retrying a failed attempt": the line
 		// says what its entry's name and description say.
-		implied[t] = true
+		for _, t := range c.core {
+			implied[t] = implied[t] || ew[t]
+		}
 	}
 	if p.inAskedEntry(c, i) {
 		// "The minimum length is 4." under core.abbrev's label: the entry

@@ -90,10 +90,8 @@ type pool struct {
 	// entryWords caches, per criterion text, the plain word that names
 	// its entry (entryWord).
 	entryWords map[string]string
-	// valueEntry caches, per sentence, valueEntryWords (valueEntryDone
-	// marks the sentences computed).
-	valueEntry     []text.Set
-	valueEntryDone []bool
+	// valueEntry caches, per sentence, valueEntryWords.
+	valueEntry map[int]text.Set
 	// labelCounts are the numbers of distinct labels per page (labelCount).
 	labelCounts []int
 	// boxes are the box lines of each entry (boxLines).
