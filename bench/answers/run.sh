@@ -39,6 +39,9 @@
 #   cmake        bench/answers/cmake.tsv        cmake-doc html reference (held out, written 2026-11-27 before any run)  swishe
 #   krb5         bench/answers/krb5.tsv         krb5-doc html (held out, written 2026-11-27 before any run)             swishpp
 #   valgrind     bench/answers/valgrind.tsv     valgrind html manual (held out, written 2026-11-27 before any run)      recoll
+#   privoxy      bench/answers/privoxy.tsv      privoxy package's DocBook manuals, config.html reference (held out, written 2026-11-27 before any run)  htdig
+#   ffmpeg       bench/answers/ffmpeg.tsv       ffmpeg-doc manual (texi2html, long pages and -all copies; held out, written 2026-11-27 before any run)  omega (Xapian)
+#   gnuplot      bench/answers/gnuplot.tsv      gnuplot-doc htmldocs (LaTeX2HTML nodes; held out, written 2026-11-27 before any run)  pagefind
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -58,7 +61,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -92,6 +95,9 @@ SETS=(
 	"cmake bench/answers/cmake.tsv /usr/share/doc/cmake-doc/html swishe"
 	"krb5 bench/answers/krb5.tsv /usr/share/doc/krb5-doc swishpp"
 	"valgrind bench/answers/valgrind.tsv /usr/share/doc/valgrind/html recoll"
+	"privoxy bench/answers/privoxy.tsv /usr/share/doc/privoxy htdig"
+	"ffmpeg bench/answers/ffmpeg.tsv /usr/share/doc/ffmpeg/manual omega"
+	"gnuplot bench/answers/gnuplot.tsv /usr/share/doc/gnuplot/htmldocs pagefind"
 )
 chosen=()
 for s in "${SETS[@]}"; do
