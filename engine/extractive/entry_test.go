@@ -193,3 +193,24 @@ func TestEntryDefaultSaysEveryWordOfItsEntry(t *testing.T) {
 		t.Errorf("the Summary does not give the entry's default:\n%s", md)
 	}
 }
+
+// On a page of one entry, a sentence of prose that states the value
+// unset ("If that variable has not been set, the initial value will be
+// 8.") is a statement about the entry its title and the sentences before
+// it describe, and answers a question that asks for the default without
+// the word.
+func TestPageEntryInitialValueAnswersTheDefault(t *testing.T) {
+	entry := "CHUNK_LIMIT\n\nSpecifies the maximum number of records that can be packed into any one archive chunk when packing is enabled by the PACK property. " +
+		"The original records will be spread across as many chunks as necessary to honor this limit.\n\n" +
+		"The initial value for this property is taken from the DEFAULT_CHUNK_LIMIT variable when the target is created. If that variable has not been set, the initial value will be 12.\n"
+	other := "PACK\n\nWhen this property is set to true, the records of the target are packed into chunks for faster transfer. " +
+		"Projects should not set this property directly; it is a control for the person who runs the build.\n"
+	src := []research.Source{
+		{ID: "S1", Title: "PACK", Text: other},
+		{ID: "S2", Title: "CHUNK_LIMIT", Text: entry},
+	}
+	_, md := synthesize(t, "With packing switched on, how many records does the tool put into each archive chunk unless I change it?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "the initial value will be 12") {
+		t.Errorf("the Summary does not give the entry's initial value:\n%s", md)
+	}
+}

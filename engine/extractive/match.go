@@ -241,8 +241,11 @@ func (p *pool) valueEntryWords(i int) text.Set {
 // entryWordsOfValue is valueEntryWords, uncached.
 func (p *pool) entryWordsOfValue(i int) text.Set {
 	s := &p.sents[i]
-	if s.label == "" || !s.box && !givesValue(s.text) {
+	if !s.box && !givesValue(s.text) {
 		return nil
+	}
+	if s.label == "" {
+		return p.sectionWordsOfValue(i)
 	}
 	out := text.NewSet(text.Tokens(s.label))
 	for j := i - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].label == s.label; j-- {
@@ -254,6 +257,43 @@ func (p *pool) entryWordsOfValue(i int) text.Set {
 	}
 	return out
 }
+
+// sectionWordsOfValue is entryWordsOfValue for a value stated in prose
+// under a heading rather than a label: on a page of one entry, its title
+// ("UNITY_BUILD_BATCH_SIZE … If that variable has not been set, the
+// initial value will be 8."), the heading and the few sentences of the
+// section before it are what the value is of. Nil when nothing of prose
+// precedes it under its heading.
+func (p *pool) sectionWordsOfValue(i int) text.Set {
+	s := &p.sents[i]
+	out := text.Set{}
+	n := 0
+	for j := i - 1; j >= 0 && n < maxValueContext && p.sents[j].src == s.src && p.sents[j].section == s.section && p.sents[j].label == ""; j-- {
+		if p.sents[j].box {
+			continue
+		}
+		n++
+		for t := range p.sents[j].set {
+			out[t] = true
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	for t := range s.head {
+		out[t] = true
+	}
+	if s.section == 0 {
+		for t := range s.title {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// maxValueContext is the most sentences of prose before a value, under
+// its heading, that it is read as a statement about.
+const maxValueContext = 4
 
 // impliedBy returns the words of the criterion that sentence i says in
 // other words (meaningOf: "require" for "need", "signify" for "stand

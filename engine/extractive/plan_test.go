@@ -198,3 +198,21 @@ func TestPlanBrowseAndChat(t *testing.T) {
 		t.Errorf("chat spec: %+v", chat)
 	}
 }
+
+// A condition written before the question word as a prepositional
+// phrase ("With X switched on, how many …") qualifies the question, as a
+// subordinate clause does; it is no part of its own.
+func TestFrontedPrepositionalPhraseIsNoPart(t *testing.T) {
+	for _, q := range []string{
+		"With unity builds switched on, how many source files go into each combined file?",
+		"Under heavy load from many clients at once, how many workers does the pool start?",
+	} {
+		qa := analyse(q)
+		if len(qa.clauses) != 1 {
+			t.Errorf("%q: clauses %q, want one", q, qa.clauses)
+		}
+	}
+	if qa := analyse("With which compiler, and how, do I build it?"); len(qa.clauses) == 1 && strings.HasPrefix(qa.ask, "And how") {
+		t.Errorf("a phrase holding a question word was taken for a condition: %q", qa.ask)
+	}
+}

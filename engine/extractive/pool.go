@@ -4,6 +4,7 @@ import (
 	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -463,6 +464,12 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		}
 		p.ids[key] = []string{id}
 		toks := append(text.Tokens(s+" "+code), flagTokens(s)...)
+		if unsetValueRe.MatchString(s) && !slices.Contains(toks, defaultToken) {
+			// "If that variable has not been set, the initial value
+			// will be 8." states the default in other words, as a
+			// question's "unless I change it" asks for it (unsetRe).
+			toks = append(toks, defaultToken)
+		}
 		d.toks = append(d.toks, toks...)
 		if pos < leadSents {
 			for _, t := range toks {
@@ -484,6 +491,14 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	d.set = text.NewSet(d.toks)
 	p.docs = append(p.docs, d)
 }
+
+// unsetValueRe matches a sentence that says what holds when nothing sets
+// a value: "if that variable has not been set", "when unset", "the
+// initial value".
+var unsetValueRe = regexp.MustCompile(`(?i)\b(?:if|when|unless|while)\b[^.;:]{0,60}?\b(?:(?:is|are|has|have|was)\s+(?:not|never)\s+(?:been\s+)?(?:set|specified|given|configured|defined)|unset)\b|\binitial\s+value\b`)
+
+// defaultToken is the token of "default".
+var defaultToken = text.Tokens("default")[0]
 
 // labelSet is the words of an entry's label, its flags included: what
 // the sentences under it are about.

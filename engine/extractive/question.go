@@ -532,7 +532,14 @@ func splitFronted(s string) (main, head string, ok bool) {
 	case attributionRe.MatchString(", " + head):
 		// "According to the Tallyfile Handbook, how long …": whose word is asked
 		// for, not a part of its own.
-	case subordinators[lead] && len(f) <= maxFrontedClause:
+	case (subordinators[lead] || frontPrepositions[lead]) && len(f) <= maxFrontedClause:
+		// "With unity builds switched on, how many …": a condition
+		// however many words it takes, as a subordinate clause is.
+		for _, w := range f[1:] {
+			if w = strings.ToLower(w); whWords[w] {
+				return s, "", false
+			}
+		}
 	case len(f) <= 4 && text.IsStopword(lead):
 		for _, w := range f {
 			if w = strings.ToLower(w); whWords[w] || auxVerb[w] {
@@ -544,6 +551,11 @@ func splitFronted(s string) (main, head string, ok bool) {
 	}
 	return capitalise(rest), strings.ToLower(head[:1]) + head[1:], true
 }
+
+// frontPrepositions open a phrase that sets the circumstances of the
+// question written before it ("With X switched on", "Under heavy load",
+// "Without a stash file"): a closed class of words, like subordinators.
+var frontPrepositions = set("with without under during on in for at after before")
 
 // maxFrontedClause is the most words a condition written before a
 // question's question word may have.
