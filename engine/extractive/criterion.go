@@ -35,6 +35,10 @@ type criterion struct {
 	// purpose marks a why-question about the asker's own act ("why would
 	// I turn on X?"): its reason is what the act leads to.
 	purpose bool
+	// located are the tokens of the file the question says the thing
+	// asked is written in ("in my CMakeLists.txt"): evidence need not
+	// name it.
+	located []string
 	// leaned marks a part that asks nothing of its own but a reason or a
 	// value: its core is the words of the part it leans on.
 	leaned bool
@@ -313,6 +317,20 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	if !defaultWordRe.MatchString(c) {
 		c = unsetRe.ReplaceAllString(c, "by default")
 	}
+	var located text.Set
+	if rest := fileLocationRe.ReplaceAllString(c, ""); rest != c && len(text.Tokens(stripTopicParen(rest))) >= 2 {
+		// "… declare an option() in my CMakeLists.txt": the file is
+		// where the thing asked is written, which its own page need not
+		// say (isEvidenceAt).
+		located = text.Set{}
+		for _, m := range fileLocationRe.FindAllString(c, -1) {
+			for _, e := range entities(m) {
+				for _, t := range text.Tokens(e) {
+					located[t] = true
+				}
+			}
+		}
+	}
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
 	cr := criterion{text: full, words: phraseWords(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string
@@ -377,6 +395,10 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	}
 	for _, e := range entities(c) {
 		g := text.Unique(text.Tokens(e))
+		if len(g) > 0 && !slices.ContainsFunc(g, func(t string) bool { return !located[t] }) {
+			cr.located = append(cr.located, g...)
+			continue // a file the thing is written in, not the thing
+		}
 		if isTechnical(e) {
 			for _, t := range g {
 				identWords[t] = true
@@ -386,6 +408,10 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.idents = append(cr.idents, g)
 			cr.identTails = append(cr.identTails, qualifiedTail(e))
 			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
+		} else if callFormRe.MatchString(e) {
+			// "option()": the page or entry of the command is named so.
+			name, _, _ := strings.Cut(e, "(")
+			cr.identNames = append(cr.identNames, strings.ToLower(name)+"()")
 		} else if isCamelName(e) {
 			// "KeepAliveTimeout": a name written as code, whose entry a
 			// reference page labels with it (entryOf).
@@ -591,7 +617,12 @@ var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?
 // unsetRe matches a clause that asks what holds when the asker leaves
 // something unset — "without arguments", "when I don't set one", "unless
 // I change it" — which a manual writes as the default.
-var unsetRe = regexp.MustCompile(`(?i)\bwithout\s+(?:(?:giving|passing|setting|specifying)\s+)?(?:any\s+|a\s+|an\s+)?(?:arguments?|options?|flags?|values?|parameters?)\b|\b(?:when|if)\s+(?:i|you|we)\s+(?:do\s+not|don't|don’t|never)\s+(?:set|give|specify|pass|configure|choose|name)(?:\s+(?:it|one|them|any|anything))?\b|\bunless\s+(?:i|you|we)\s+(?:set|change|specify|configure)\s+(?:it|one|them|otherwise)\b`)
+var unsetRe = regexp.MustCompile(`(?i)\bwithout\s+(?:(?:giving|passing|setting|specifying)\s+(?:it\s+|them\s+)?)?(?:any\s+|a\s+|an\s+)?(?:arguments?|options?|flags?|values?|parameters?)\b|\b(?:when|if)\s+(?:i|you|we)\s+(?:do\s+not|don't|don’t|never)\s+(?:set|give|specify|pass|configure|choose|name)(?:\s+(?:it|one|them|any|anything))?\b|\bunless\s+(?:i|you|we)\s+(?:set|change|specify|configure)\s+(?:it|one|them|otherwise)\b`)
+
+// fileLocationRe matches a phrase that names the file something is
+// written in: "in my CMakeLists.txt", "in krb5.conf", "into the
+// .bashrc file".
+var fileLocationRe = regexp.MustCompile(`(?i)\s(?:in|inside|into|to|from)\s+(?:(?:my|the|your|our|its|their|a)\s+)?(?:[\w-]+\.[a-z][a-z0-9]{0,4}|\.[a-z][\w-]*)(?:\s+files?)?\b`)
 
 // defaultWordRe matches a question that already says "default".
 var defaultWordRe = regexp.MustCompile(`(?i)\bdefaults?\b`)

@@ -113,7 +113,33 @@ func (p finder) entryOf(c criterion) entry {
 		return names(label)
 	})
 	if len(best.sents) == 0 {
+		if e := p.pageEntry(c); len(e.sents) > 0 {
+			return e
+		}
 		return p.entrySpelling(c)
+	}
+	return best
+}
+
+// pageEntry returns, when no label names what c asks about, the page of
+// one entry titled with its name ("option" for "option()"): its
+// sentences outside any labelled entry, on the most relevant such page.
+func (p finder) pageEntry(c criterion) entry {
+	best, bestRel := entry{}, -1.0
+	for src := range p.docs {
+		name := p.docs[src].name
+		if name == "" || !slices.ContainsFunc(c.identNames, func(n string) bool { return strings.TrimSuffix(n, "()") == name }) || p.docRel[src] <= bestRel {
+			continue
+		}
+		e := entry{name: name}
+		for i := range p.sents {
+			if p.sents[i].src == src && p.sents[i].label == "" {
+				e.sents = append(e.sents, i)
+			}
+		}
+		if len(e.sents) > 0 {
+			best, bestRel = e, p.docRel[src]
+		}
 	}
 	return best
 }

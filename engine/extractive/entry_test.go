@@ -214,3 +214,23 @@ func TestPageEntryInitialValueAnswersTheDefault(t *testing.T) {
 		t.Errorf("the Summary does not give the entry's initial value:\n%s", md)
 	}
 }
+
+// A page of one entry, titled with the name of the command a question
+// writes as a call ("option()"), is that command's entry: its sentence
+// that states the default answers, though it names neither the file the
+// question declares it in nor the question's verbs.
+func TestCallFormFindsThePageOfItsEntry(t *testing.T) {
+	option := "option\n\nProvide a boolean option that the user can optionally select.\n\n" +
+		"If no initial <value> is provided, boolean OFF is the default value. If <variable> is already set as a normal or cache variable, then the command does nothing.\n"
+	tutorial := "Step 2: Adding a Library\n\nFirst create a variable USE_MYMATH using the option() command in the top-level BuildList.txt file. " +
+		"Then update BuildList.txt to declare the library and start the build with it. " +
+		"The first step is to add an option to the top-level BuildList.txt file, and to give it a value.\n"
+	src := []research.Source{
+		{ID: "S1", Title: "Step 2: Adding a Library", Text: tutorial},
+		{ID: "S2", Title: "option", Text: option},
+	}
+	_, md := synthesize(t, "If I declare an option() in my BuildList.txt without giving it a value, what value does it start with?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "boolean OFF is the default value") {
+		t.Errorf("the Summary does not quote the option page's default:\n%s", md)
+	}
+}

@@ -245,6 +245,9 @@ func (p *pool) entryWordsOfValue(i int) text.Set {
 		return nil
 	}
 	if s.label == "" {
+		if !s.hasNum {
+			return nil // "… there is a hard upper bound set at compile-time" states none
+		}
 		return p.sectionWordsOfValue(i)
 	}
 	out := text.NewSet(text.Tokens(s.label))
@@ -357,6 +360,9 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 	for t := range p.impliedBy(c, i) {
 		implied[t] = true
 	}
+	for _, t := range c.located {
+		implied[t] = true
+	}
 	if ew := p.valueEntryWords(i); ew != nil {
 		// "Default: 120 seconds." under "connect retry time: Time in
 		// seconds to wait before retrying a failed attempt": the line
@@ -397,7 +403,10 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 func (p *pool) inAskedEntry(c criterion, i int) bool {
 	s := &p.sents[i]
 	if s.label == "" {
-		return false
+		// A page of one entry is titled by its name ("option" for
+		// "option()"): its prose is that entry's.
+		name := p.docs[s.src].name
+		return name != "" && slices.ContainsFunc(c.identNames, func(n string) bool { return strings.TrimSuffix(n, "()") == name })
 	}
 	l := strings.ToLower(s.label)
 	for _, n := range c.identNames {
@@ -519,6 +528,9 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 		default:
 			own = append(own, t)
 		}
+	}
+	if p.inAskedEntry(c, i) {
+		return true // the entry of the thing asked speaks of it
 	}
 	ew := p.valueEntryWords(i)
 	says := func(t string) bool { return s.set[t] || s.head[t] || ew[t] }

@@ -78,6 +78,27 @@ type doc struct {
 	// lead are the tokens of its opening sentences, where an article
 	// names what it is about before calling it "the telescope".
 	lead text.Set
+	// name is, for a page titled by a single name ("option",
+	// "UNITY_BUILD_BATCH_SIZE", "git-config(1)"), that name in lower
+	// case: a reference page of one entry.
+	name string
+}
+
+// pageEntryName returns the name a page of one entry is titled with, the
+// title's first part ("option — CMake 3.25 Documentation" → "option"),
+// when that part is one word; "" otherwise.
+func pageEntryName(title string) string {
+	t := text.OneLine(title)
+	for _, sep := range []string{" — ", " – ", " - ", " | ", ": "} {
+		if k := strings.Index(t, sep); k > 0 {
+			t = t[:k]
+		}
+	}
+	t = strings.TrimSpace(t)
+	if t == "" || strings.ContainsAny(t, " \t") {
+		return ""
+	}
+	return strings.ToLower(t)
 }
 
 // leadSents is how many opening sentences of a document make its lead.
@@ -186,7 +207,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	body = rejoinFragments(text.ClipBytes(body, maxSourceBytes))
 	src := len(p.docs)
 	titleToks := text.Tokens(title)
-	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), command: commandTokens(title), lead: text.Set{}}
+	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), command: commandTokens(title), lead: text.Set{}, name: pageEntryName(title)}
 	spans := joinTableRows(body, splitParameterRows(text.Sentences(body)))
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above

@@ -44,6 +44,14 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 			out = append(out, strings.TrimSpace(query))
 		}
 	}
+	if q.fronted != "" {
+		// "With unity builds switched on, how many …": the condition
+		// names the feature the page of the answer is about.
+		if words := keywords(q.fronted); len(words) > 0 {
+			hard := hardKeywords(q.ask, words)
+			add(mergeWords(words, hard[:min(2, len(hard))]))
+		}
+	}
 	if b := boundQuery(q); len(b) > 0 {
 		// A manual states a maximum on a page named for its limits, in
 		// words the question does not use ("Limits In …").
@@ -185,10 +193,21 @@ func boundQuery(q question) []string {
 // "without Fc", which excludes the very pages about the flag: a flag goes
 // in without its dashes, and a one-character flag is left out (a site
 // search finds nothing for the phrase "-f", and "f" names nothing).
+//
+// A name written as a call ("option()", "file(GLOB)") goes in as its
+// words: a search program reads parentheses as grouping, or not at all.
 func searchQuery(words []string) string {
 	out := make([]string, 0, len(words))
 	seen := map[string]bool{}
+	var split []string
 	for _, w := range words {
+		if strings.HasPrefix(w, `"`) || !strings.ContainsAny(w, "()") {
+			split = append(split, w)
+			continue
+		}
+		split = append(split, strings.FieldsFunc(w, func(r rune) bool { return r == '(' || r == ')' })...)
+	}
+	for _, w := range split {
 		if t := strings.TrimLeft(w, "-"); t != "" && t != w && !strings.HasPrefix(w, `"`) {
 			if utf8.RuneCountInString(t) == 1 {
 				continue // "-f" as "f" matches every page, quoted it matches none

@@ -171,3 +171,35 @@ func TestQueriesSearchTheRarestWords(t *testing.T) {
 		t.Errorf("sharpWords = %q, want one form of a word and no everyday verb", s)
 	}
 }
+
+// A name written as a call ("option()") is searched alone, as its bare
+// word: search programs read parentheses as grouping or drop them. A
+// condition written before the question word names the feature the
+// answer's page is about, and is searched too.
+func TestQueriesSearchCallFormsAndFrontedConditions(t *testing.T) {
+	q := analyse("If I declare an option() in my BuildList.txt without giving it a value, what value does it start with?")
+	criteria, _ := criteriaFor(q)
+	qs := queriesFor(q, criteria, nil, nil)
+	if !slices.Contains(qs, "option") {
+		t.Errorf("queries %q: want %q alone", qs, "option")
+	}
+	for _, s := range qs {
+		if strings.ContainsAny(s, "()") {
+			t.Errorf("query %q holds parentheses", s)
+		}
+	}
+	if got := searchQuery([]string{"file(GLOB)", "sources"}); got != "file GLOB sources" {
+		t.Errorf("searchQuery = %q, want the call's words", got)
+	}
+	q = analyse("With unity builds switched on, how many source files does the tool put into each combined file unless I change it?")
+	criteria, _ = criteriaFor(q)
+	qs = queriesFor(q, criteria, nil, nil)
+	if !slices.ContainsFunc(qs, func(s string) bool { return strings.HasPrefix(s, "unity builds") }) {
+		t.Errorf("queries %q: want one of the fronted condition", qs)
+	}
+	for _, s := range qs {
+		if strings.Contains(s, "unless") {
+			t.Errorf("query %q holds a word that opens a condition", s)
+		}
+	}
+}

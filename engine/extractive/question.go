@@ -144,6 +144,7 @@ type question struct {
 	aspect   string   // what a comparison is about ("for web servers")
 	context  string   // statements around the questions ("I run EmberDB on Debian.")
 	ask      string   // the asking part of text: all of it unless there is context
+	fronted  string   // a condition written before the question word ("with unity builds switched on")
 }
 
 // analyse cleans msg and splits it into clauses, kind, topic and entities.
@@ -165,6 +166,7 @@ func analyse(msg string) question {
 		// download stalls, how long …?" asks "how long …, if a download
 		// stalls?", however many "and"s the condition holds.
 		body, fronted = main, head
+		q.fronted = head
 		q.ask = withFronted(main, head) + "?"
 	}
 	q.kind = kindOf(body)
@@ -380,11 +382,16 @@ func isKebabName(w string) bool {
 
 // entities returns the names and technical terms of s in order: quoted
 // phrases, capitalised words after the first, acronyms, identifiers.
+// callFormRe matches a word written as a call: "option()", "file(GLOB)".
+var callFormRe = regexp.MustCompile(`^[\pL_][\pL\pN_:.]*\([^()\s]*\)[,.;:?!'’]*$`)
+
 func entities(s string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(e string) {
-		e = strings.Trim(e, ",.;:?!\"'()[]“”‘’")
+		if !callFormRe.MatchString(e) {
+			e = strings.Trim(e, ",.;:?!\"'()[]“”‘’")
+		}
 		k := strings.ToLower(e)
 		if e == "" || seen[k] || whWords[k] || auxVerb[k] || text.IsStopword(k) {
 			return
@@ -403,6 +410,10 @@ func entities(s string) []string {
 		}
 		r, _ := utf8.DecodeRuneInString(w)
 		switch {
+		case callFormRe.MatchString(fields[i]):
+			// "option()", "ExternalProject_Add()": a name written as a
+			// call names a function or command, however plain its word.
+			add(strings.TrimRight(fields[i], ",.;:?!'’"))
 		case isTechnical(w):
 			add(w)
 		case unicode.IsUpper(r) && (i > 0 || isAcronymOrMixed(w)):
@@ -603,7 +614,7 @@ func keywords(s string) []string {
 			w = w[:i]
 		}
 		l := strings.ToLower(w)
-		if w == "" || seen[l] || !(keepsWord(w, codeWords) && !shouted) && (whWords[l] || auxVerb[l] || fillerWords[l] || text.IsStopword(l)) {
+		if w == "" || seen[l] || !(keepsWord(w, codeWords) && !shouted) && (whWords[l] || auxVerb[l] || fillerWords[l] || text.IsStopword(l) || conditionWords[l]) {
 			continue
 		}
 		if utf8.RuneCountInString(w) < 2 && !unicode.IsDigit([]rune(w)[0]) {
@@ -614,6 +625,9 @@ func keywords(s string) []string {
 	}
 	return out
 }
+
+// conditionWords open a condition and name nothing a page is found by.
+var conditionWords = set("unless whenever whereas although though while if once")
 
 // keepsWord reports a common English word that names something in the
 // question and so must stay in a search: written in capitals, the way a
