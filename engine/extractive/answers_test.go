@@ -563,6 +563,7 @@ func TestUnsetClauseAsksForTheDefault(t *testing.T) {
 		{"Which address and port does the viewer listen on when I start it without arguments?", true},
 		{"Which name does the daemon use when I don't set one in its configuration?", true},
 		{"How many files go into each batch unless I change it?", true},
+		{"Which key file does a server use when nothing tells it which file to read?", true},
 		{"Which address does the viewer listen on?", false},
 	} {
 		c := newCriterion(tt.q, "", nil, nil)

@@ -617,7 +617,7 @@ var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?
 // unsetRe matches a clause that asks what holds when the asker leaves
 // something unset — "without arguments", "when I don't set one", "unless
 // I change it" — which a manual writes as the default.
-var unsetRe = regexp.MustCompile(`(?i)\bwithout\s+(?:(?:giving|passing|setting|specifying)\s+(?:it\s+|them\s+)?)?(?:any\s+|a\s+|an\s+)?(?:arguments?|options?|flags?|values?|parameters?)\b|\b(?:when|if)\s+(?:i|you|we)\s+(?:do\s+not|don't|don’t|never)\s+(?:set|give|specify|pass|configure|choose|name)(?:\s+(?:it|one|them|any|anything))?\b|\bunless\s+(?:i|you|we)\s+(?:set|change|specify|configure)\s+(?:it|one|them|otherwise)\b`)
+var unsetRe = regexp.MustCompile(`(?i)\bwithout\s+(?:(?:giving|passing|setting|specifying)\s+(?:it\s+|them\s+)?)?(?:any\s+|a\s+|an\s+)?(?:arguments?|options?|flags?|values?|parameters?)\b|\b(?:when|if)\s+(?:i|you|we)\s+(?:do\s+not|don't|don’t|never)\s+(?:set|give|specify|pass|configure|choose|name)(?:\s+(?:it|one|them|any|anything))?\b|\bunless\s+(?:i|you|we)\s+(?:set|change|specify|configure)\s+(?:it|one|them|otherwise)\b|\b(?:when|if)\s+nothing\s+(?:else\s+)?(?:tells|says|sets|specifies|names|asks|requests|chooses|configures|is\s+(?:set|given|specified|configured))\b[^,;?]*`)
 
 // fileLocationRe matches a phrase that names the file something is
 // written in: "in my CMakeLists.txt", "in krb5.conf", "into the

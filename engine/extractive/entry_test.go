@@ -234,3 +234,27 @@ func TestCallFormFindsThePageOfItsEntry(t *testing.T) {
 		t.Errorf("the Summary does not quote the option page's default:\n%s", md)
 	}
 }
+
+// A term that states its entry's value in brackets ("--hold-vol=<number>
+// [default: 5000]") is the label of all of it, colon inside the brackets
+// and all, and the value answers a question that the entry's sentences
+// together describe, though no one of them says it all.
+func TestBracketedDefaultInATermAnswersForItsEntry(t *testing.T) {
+	page := "Memory checker options\n\nThese options apply to the memory checker only; the core options apply to every tool.\n\n" +
+		"--hold-vol=<number> [default: 5000]: When the program releases memory, that memory is not immediately made available for re-allocation. " +
+		"Instead, it is marked inaccessible and placed in a queue of freed blocks. " +
+		"The purpose is to defer as long as possible the point at which freed memory comes back into circulation. " +
+		"This increases the chance that the checker will be able to detect invalid accesses to blocks after they have been freed.\n\n" +
+		"--hold-count=<number> [default: 7]: Sets how many stack frames the checker records for each block it allocates, which makes its reports more precise.\n"
+	if term, _, ok := inlineLabel("--hold-vol=<number> [default: 5000]: When the program releases memory, that memory is not made available."); !ok || term != "--hold-vol=<number> [default: 5000]" {
+		t.Errorf("inlineLabel term = %q, %v; want the whole term", term, ok)
+	}
+	faq := "Frequently asked questions\n\nWhy does the program still catch errors in code I did not write? " +
+		"Libraries reuse buffers, and errors in them are still caught and reported. " +
+		"You can catch fewer of them with a suppression file, which the tool reads at start.\n"
+	src := []research.Source{{ID: "S1", Title: "Frequently asked questions", Text: faq}, {ID: "S2", Title: "Memory checker manual", Text: page}}
+	_, md := synthesize(t, "How much freed memory does the checker hold back from reuse by default, so that it can still catch accesses to freed blocks?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "[default: 5000]") {
+		t.Errorf("the Summary does not give the entry's bracketed default:\n%s", md)
+	}
+}

@@ -241,6 +241,20 @@ func (p *pool) valueEntryWords(i int) text.Set {
 // entryWordsOfValue is valueEntryWords, uncached.
 func (p *pool) entryWordsOfValue(i int) text.Set {
 	s := &p.sents[i]
+	if s.label != "" && !s.box && labelValueRe.MatchString(s.label) {
+		// "--freelist-vol=<number> [default: 20000000]: … freed blocks":
+		// the label states the entry's value, and every sentence of the
+		// entry says what it is the value of.
+		out := text.NewSet(text.Tokens(s.label))
+		for _, d := range []int{-1, 1} {
+			for j := i; j >= 0 && j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j += d {
+				for t := range p.sents[j].set {
+					out[t] = true
+				}
+			}
+		}
+		return out
+	}
 	if !s.box && !givesValue(s.text) {
 		return nil
 	}
@@ -260,6 +274,10 @@ func (p *pool) entryWordsOfValue(i int) text.Set {
 	}
 	return out
 }
+
+// labelValueRe matches a label that states its entry's value in
+// brackets: "--freelist-vol=<number> [default: 20000000]".
+var labelValueRe = regexp.MustCompile(`(?i)[\[(]\s*(?:defaults?|maximum|minimum)\s*[:=]?\s*[^\])\s][^\])]*[\])]`)
 
 // sectionWordsOfValue is entryWordsOfValue for a value stated in prose
 // under a heading rather than a label: on a page of one entry, its title

@@ -1031,7 +1031,7 @@ func isTermLine(body string, sp text.Span) bool {
 // rest. The term is written like code, as isLabel wants, and the rest reads
 // like a sentence.
 func inlineLabel(s string) (term, rest string, ok bool) {
-	i := strings.Index(s, ": ")
+	i := outerColon(s)
 	if i <= 0 || i > 60 {
 		return "", "", false
 	}
@@ -1049,6 +1049,26 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 		return "", "", false
 	}
 	return term, rest, true
+}
+
+// outerColon returns the index of the first ": " of s outside brackets,
+// or -1: "--freelist-vol=<number> [default: 20000000]: When …" is labelled
+// by all of its term, default and all.
+func outerColon(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '(', '<', '{':
+			depth++
+		case ']', ')', '>', '}':
+			depth = max(0, depth-1)
+		case ':':
+			if depth == 0 && i+1 < len(s) && s[i+1] == ' ' {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // keyTermRe matches a configuration key in lower case ("name",
