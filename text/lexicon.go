@@ -597,6 +597,16 @@ func (l *Lexicon) Measure(word string) bool {
 	return len(l.cached("m:", word, l.measure)) > 0
 }
 
+// IsVerb reports whether word, as written (lower case, no inflection),
+// is the base form of a verb: "use" and "drift" are, "client" is not.
+func (l *Lexicon) IsVerb(word string) bool {
+	if l == nil || word == "" {
+		return false
+	}
+	_, ok := l.lookup(verb, strings.ToLower(word))
+	return ok
+}
+
 // Units returns the lemmas of word's most common noun sense when that
 // sense is a measure (Measure), in lower case: the ways a figure of it may
 // be written ("megabyte", "m", "mb"); nil otherwise.

@@ -252,3 +252,12 @@ func TestFrequency(t *testing.T) {
 		t.Error("a nil lexicon knows no counts")
 	}
 }
+
+func TestLexiconIsVerb(t *testing.T) {
+	l := lexicon(t)
+	for w, want := range map[string]bool{"use": true, "drift": true, "client": false, "kerberos": false, "": false} {
+		if got := l.IsVerb(w); got != want {
+			t.Errorf("IsVerb(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -216,3 +216,16 @@ func TestFrontedPrepositionalPhraseIsNoPart(t *testing.T) {
 		t.Errorf("a phrase holding a question word was taken for a condition: %q", qa.ask)
 	}
 }
+
+// An "and" between two noun phrases while an auxiliary still waits for
+// its verb joins two subjects of one question ("can the clocks of a
+// client and the server drift"); after the verb it may join two asks
+// ("does the server use and the maximum connections").
+func TestAndBetweenSubjectsIsNoSplit(t *testing.T) {
+	if qa := analyse("How far apart can the clocks of a desktop client and the key server drift before messages are rejected?"); len(qa.clauses) != 1 {
+		t.Errorf("clauses %q, want one", qa.clauses)
+	}
+	if qa := analyse("What port does the mail server use and the maximum message size?"); len(qa.clauses) != 2 {
+		t.Errorf("clauses %q, want two", qa.clauses)
+	}
+}

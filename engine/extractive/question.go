@@ -502,6 +502,12 @@ func splitConjunctions(s string) []string {
 		startsClause := whWords[nextWord] || auxVerb[nextWord] && next > i
 		substantial := conj && contentCount(left) >= 2 && contentCount(right) >= 2 && !isVerbPhrase(right) &&
 			!(titleWordRe.MatchString(fields[i-1]) && titleWordRe.MatchString(fields[next]))
+		if substantial && !startsClause && subjectOpen(fields[start:i]) {
+			// "How far apart can the clocks of a client and the KDC
+			// drift …": the auxiliary still waits for its verb, so the
+			// "and" joins two subjects, not two questions.
+			substantial = false
+		}
 		if !startsClause && !substantial {
 			continue
 		}
@@ -512,6 +518,40 @@ func splitConjunctions(s string) []string {
 	out = append(out, strings.Join(fields[start:], " "))
 	return out
 }
+
+// subjectOpen reports whether the clause of words has a modal or "do"
+// auxiliary and then a subject, but no verb yet: no word after the
+// auxiliary is a verb's base form ("… can the clocks of a client", not
+// "… does the server use").
+func subjectOpen(words []string) bool {
+	k := -1
+	for j, w := range words {
+		if modalAux[strings.ToLower(strings.Trim(w, ",;:"))] {
+			k = j
+		}
+	}
+	if k < 0 || k >= len(words)-2 {
+		return false
+	}
+	l := lexicon()
+	if l == nil {
+		return false
+	}
+	for _, w := range words[k+1:] {
+		w = strings.ToLower(strings.Trim(w, ",;:?"))
+		if text.IsStopword(w) {
+			continue
+		}
+		if l.IsVerb(w) || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") {
+			return false
+		}
+	}
+	return true
+}
+
+// modalAux are the auxiliaries a verb must follow: "can the clocks …
+// drift", "does the server use".
+var modalAux = set("can could do does did will would should may might must shall")
 
 // titleWordRe matches a word written in title case ("Recovery",
 // "Growth"): an "and" between two of them joins the words of one name
