@@ -258,3 +258,24 @@ func TestBracketedDefaultInATermAnswersForItsEntry(t *testing.T) {
 		t.Errorf("the Summary does not give the entry's bracketed default:\n%s", md)
 	}
 }
+
+// A "Default: …" line closing an entry's description answers a question
+// for the default of what the entry's label names ("router id"), but not
+// one about an entry whose label names another attribute ("min keepalive
+// time" is no answer for the keepalive time).
+func TestDefaultLineAnswersForTheEntryItsLabelNames(t *testing.T) {
+	page := "3.2 Global options\n\n" +
+		"router id IPv4 address: Set the router ID, a world-wide unique identification of your router, usually one of the router's IPv4 addresses. Default: the lowest IPv4 address of a non-loopback interface.\n\n" +
+		"graceful restart wait number: How long to wait for protocols to reach their full state after a restart. Default: 240 seconds.\n\n" +
+		"min keepalive time number: Lower bound on the keepalive time the neighbour may propose. Default: none.\n\n" +
+		"keepalive time number: Delay in seconds between sending of two consecutive keepalive messages. Default: One third of the hold time.\n"
+	src := []research.Source{{ID: "S1", Title: "Configuration — Example Router User's Guide", Text: page}}
+	_, md := synthesize(t, "Which router ID does the router use when I don't set one in its configuration?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "the lowest IPv4 address") {
+		t.Errorf("the Summary does not give the router ID's default:\n%s", md)
+	}
+	_, md = synthesize(t, "How often does the router send keepalive messages by default?", src, research.DepthStandard)
+	if got := answerTo(md, 0); strings.Contains(got, "Default: none.") {
+		t.Errorf("another entry's default answers the keepalive time:\n%s", md)
+	}
+}

@@ -892,6 +892,12 @@ func (p *pool) asksKeyOf(c criterion, i int) bool {
 	if p.namesKey(c, i) {
 		return true
 	}
+	if slices.ContainsFunc(text.Tokens(m[1]), func(t string) bool { return attributeWords[t] && slices.Contains(c.core, t) }) && p.labelNamesMost(c, i) {
+		// "Default: the lowest IPv4 address …" under "router id IPv4
+		// address" states the default a question about the router ID
+		// asks for.
+		return true
+	}
 	// A value that says what is asked in words of its own ("Compatibility:
 	// The default used to be …" for "what was the default") answers too.
 	name := text.NewSet(text.Tokens(s.label))
@@ -901,6 +907,29 @@ func (p *pool) asksKeyOf(c criterion, i int) bool {
 		}
 	}
 	return false
+}
+
+// labelNamesMost reports whether sentence i's label holds at least half
+// of c's own words (not its attribute words, nor those of the question's
+// setting), and no attribute c does not ask of.
+func (p *pool) labelNamesMost(c criterion, i int) bool {
+	label := text.NewSet(text.Tokens(p.sents[i].label))
+	for t := range label {
+		if attributeWords[t] && !slices.Contains(c.core, t) {
+			return false // "min keepalive time" is not the keepalive time
+		}
+	}
+	own, named := 0, 0
+	for _, t := range c.core {
+		if attributeWords[t] || valueWords[t] || p.context[t] {
+			continue
+		}
+		own++
+		if label[t] {
+			named++
+		}
+	}
+	return own > 0 && 2*named >= own
 }
 
 // says reports whether sentence i, or its label, says the word t of c,
