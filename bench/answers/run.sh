@@ -36,9 +36,9 @@
 #   bash         bench/answers/bash.tsv         bash-doc bashref.html + bash.html (held out, written 2026-11-27 before any run; tuned on from session 13)  namazu
 #   bup          bench/answers/bup.tsv          bup-doc man pages html (held out, written 2026-11-27 before any run; tuned on from session 13)    htdig
 #   bird         bench/answers/bird.tsv         bird2-doc User's Guide html (held out, written 2026-11-27 before any run; tuned on from session 13)  pagefind
-#   cmake        bench/answers/cmake.tsv        cmake-doc html reference (held out, written 2026-11-27 before any run)  swishe
-#   krb5         bench/answers/krb5.tsv         krb5-doc html (held out, written 2026-11-27 before any run)             swishpp
-#   valgrind     bench/answers/valgrind.tsv     valgrind html manual (held out, written 2026-11-27 before any run)      recoll
+#   cmake        bench/answers/cmake.tsv        cmake-doc html reference (held out, written 2026-11-27; tuned on from session 14)  swishe
+#   krb5         bench/answers/krb5.tsv         krb5-doc html (held out, written 2026-11-27; tuned on from session 14)             swishpp
+#   valgrind     bench/answers/valgrind.tsv     valgrind html manual (held out, written 2026-11-27; tuned on from session 14)      recoll
 #   privoxy      bench/answers/privoxy.tsv      privoxy package's DocBook manuals, config.html reference (held out, written 2026-11-27 before any run)  htdig
 #   ffmpeg       bench/answers/ffmpeg.tsv       ffmpeg-doc manual (texi2html, long pages and -all copies; held out, written 2026-11-27 before any run)  omega (Xapian)
 #   gnuplot      bench/answers/gnuplot.tsv      gnuplot-doc htmldocs (LaTeX2HTML nodes; held out, written 2026-11-27 before any run)  pagefind
