@@ -606,7 +606,7 @@ func splitFronted(s string) (main, head string, ok bool) {
 // frontPrepositions open a phrase that sets the circumstances of the
 // question written before it ("With X switched on", "Under heavy load",
 // "Without a stash file"): a closed class of words, like subordinators.
-var frontPrepositions = set("with without under during on in for at after before")
+var frontPrepositions = set("with without under")
 
 // maxFrontedClause is the most words a condition written before a
 // question's question word may have.
