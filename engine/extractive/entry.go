@@ -125,23 +125,28 @@ func (p finder) entryOf(c criterion) entry {
 // one entry titled with its name ("option" for "option()"): its
 // sentences outside any labelled entry, on the most relevant such page.
 func (p finder) pageEntry(c criterion) entry {
-	best, bestRel := entry{}, -1.0
+	best := -1
 	for src := range p.docs {
-		name := p.docs[src].name
-		if name == "" || !slices.ContainsFunc(c.identNames, func(n string) bool { return strings.TrimSuffix(n, "()") == name }) || p.docRel[src] <= bestRel {
-			continue
-		}
-		e := entry{name: name}
-		for i := range p.sents {
-			if p.sents[i].src == src && p.sents[i].label == "" {
-				e.sents = append(e.sents, i)
-			}
-		}
-		if len(e.sents) > 0 {
-			best, bestRel = e, p.docRel[src]
+		if p.pageOfNamed(c, src) && (best < 0 || p.docRel[src] > p.docRel[best]) && p.hasProse(src) {
+			best = src
 		}
 	}
-	return best
+	if best < 0 {
+		return entry{}
+	}
+	e := entry{name: p.docs[best].name}
+	for i := range p.sents {
+		if p.sents[i].src == best && p.sents[i].label == "" {
+			e.sents = append(e.sents, i)
+		}
+	}
+	return e
+}
+
+// hasProse reports whether page src has a sentence outside any labelled
+// entry.
+func (p finder) hasProse(src int) bool {
+	return slices.ContainsFunc(p.sents, func(s sentence) bool { return s.src == src && s.label == "" })
 }
 
 // bestEntry returns the entry whose label is named, on the most relevant

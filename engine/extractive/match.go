@@ -416,6 +416,13 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 	return have >= cover
 }
 
+// pageOfNamed reports whether page src is a page of one entry titled
+// with a name c gives ("option" for "option()").
+func (p *pool) pageOfNamed(c criterion, src int) bool {
+	name := p.docs[src].name
+	return name != "" && slices.ContainsFunc(c.identNames, func(n string) bool { return strings.TrimSuffix(n, "()") == name })
+}
+
 // inAskedEntry reports whether sentence i belongs to the entry of an
 // identifier c names: its label is that identifier.
 func (p *pool) inAskedEntry(c criterion, i int) bool {
@@ -423,8 +430,7 @@ func (p *pool) inAskedEntry(c criterion, i int) bool {
 	if s.label == "" {
 		// A page of one entry is titled by its name ("option" for
 		// "option()"): its prose is that entry's.
-		name := p.docs[s.src].name
-		return name != "" && slices.ContainsFunc(c.identNames, func(n string) bool { return strings.TrimSuffix(n, "()") == name })
+		return p.pageOfNamed(c, s.src)
 	}
 	l := strings.ToLower(s.label)
 	for _, n := range c.identNames {
