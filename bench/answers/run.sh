@@ -42,6 +42,9 @@
 #   privoxy      bench/answers/privoxy.tsv      privoxy package's DocBook manuals, config.html reference (held out, written 2026-11-27 before any run)  htdig
 #   ffmpeg       bench/answers/ffmpeg.tsv       ffmpeg-doc manual (texi2html, long pages and -all copies; held out, written 2026-11-27 before any run)  omega (Xapian)
 #   gnuplot      bench/answers/gnuplot.tsv      gnuplot-doc htmldocs (LaTeX2HTML nodes; held out, written 2026-11-27 before any run)  pagefind
+#   octave       bench/answers/octave.tsv       octave-doc octave.html (makeinfo split by node, redirect stubs; held out, written 2026-11-27 before any run)  htdig
+#   libvirt      bench/answers/libvirt.tsv      libvirt-doc html (the project's web site, man pages, kbase, API; held out, written 2026-11-27 before any run)  namazu
+#   doxygen      bench/answers/doxygen.tsv      doxygen-doc html (Doxygen-rendered manual, example API sites; held out, written 2026-11-27 before any run)  pagefind
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -61,7 +64,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -98,6 +101,9 @@ SETS=(
 	"privoxy bench/answers/privoxy.tsv /usr/share/doc/privoxy htdig"
 	"ffmpeg bench/answers/ffmpeg.tsv /usr/share/doc/ffmpeg/manual omega"
 	"gnuplot bench/answers/gnuplot.tsv /usr/share/doc/gnuplot/htmldocs pagefind"
+	"octave bench/answers/octave.tsv /usr/share/doc/octave/octave.html htdig"
+	"libvirt bench/answers/libvirt.tsv /usr/share/doc/libvirt-doc/html namazu"
+	"doxygen bench/answers/doxygen.tsv /usr/share/doc/doxygen/html pagefind"
 )
 chosen=()
 for s in "${SETS[@]}"; do
