@@ -564,6 +564,11 @@ func TestUnsetClauseAsksForTheDefault(t *testing.T) {
 		{"Which name does the daemon use when I don't set one in its configuration?", true},
 		{"How many files go into each batch unless I change it?", true},
 		{"Which key file does a server use when nothing tells it which file to read?", true},
+		{"How many clients will the proxy serve at once unless I raise its limit?", true},
+		{"On which port does the proxy listen out of the box?", true},
+		{"If I leave idle-timeout out of my config, how long does a connection wait?", true},
+		{"What length does the filter use if I give it no options?", true},
+		{"Which port does the daemon use if I don't change anything?", true},
 		{"Which address does the viewer listen on?", false},
 	} {
 		c := newCriterion(tt.q, "", nil, nil)
@@ -591,5 +596,21 @@ func TestSoftWordOfACompoundIsCore(t *testing.T) {
 		if got := slices.Contains(c.core, text.Stem(tt.word)); got != tt.core {
 			t.Errorf("%q: %q in core %v = %v, want %v", tt.q, tt.word, c.core, got, tt.core)
 		}
+	}
+}
+
+// A question for the name of a file is answered by a sentence that
+// writes a file name ("prof.out.<pid>"), though it holds no figure, not
+// by one that only says where else the data may go.
+func TestFileNameAnswersWhatAFileIsCalled(t *testing.T) {
+	manual := "5.2 Profiling\n\n" +
+		"As well as printing summary information, Profiler also writes more detailed profiling information to a file. " +
+		"By default this file is named prof.out.<pid> (where <pid> is the program's process ID), but its name can be changed with the --prof-out-file option.\n\n" +
+		"5.5 prof_merge Command-line Options\n\n" +
+		"-o outfile: Write the profile data to outfile rather than to standard output.\n"
+	src := []research.Source{{ID: "S1", Title: "Profiler: a cache profiler", Text: manual}}
+	_, md := synthesize(t, "By default, what is the file called that Profiler writes its profile data to?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "prof.out") {
+		t.Errorf("the Summary does not name the file:\n%s", md)
 	}
 }

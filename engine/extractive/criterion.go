@@ -615,9 +615,35 @@ func compoundHeads(c string) []string {
 var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?:(?:it|them|this|that|these|those)\s+)?(on|off)\b`)
 
 // unsetRe matches a clause that asks what holds when the asker leaves
-// something unset — "without arguments", "when I don't set one", "unless
-// I change it" — which a manual writes as the default.
-var unsetRe = regexp.MustCompile(`(?i)\bwithout\s+(?:(?:giving|passing|setting|specifying)\s+(?:it\s+|them\s+)?)?(?:any\s+|a\s+|an\s+)?(?:arguments?|options?|flags?|values?|parameters?)\b|\b(?:when|if)\s+(?:i|you|we)\s+(?:do\s+not|don't|don’t|never)\s+(?:set|give|specify|pass|configure|choose|name)(?:\s+(?:it|one|them|any|anything))?\b|\bunless\s+(?:i|you|we)\s+(?:set|change|specify|configure)\s+(?:it|one|them|otherwise)\b|\b(?:if|when)\s+(?:the\s+|my\s+|its\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+(?:does\s+not|doesn't|doesn’t)\s+(?:set|specify|give|configure|name)\b|\b(?:sets|says|specifies|configures)\s+nothing\b|\b(?:when|if)\s+nothing\s+(?:else\s+)?(?:tells|says|sets|specifies|names|asks|requests|chooses|configures|is\s+(?:set|given|specified|configured))\b[^,;?]*`)
+// something unset, which a manual writes as the default. Its forms are
+// the clause's structure, whatever the verb:
+//   - "without (giving it) any arguments", "… options", "… flags";
+//   - the asker not acting: "when I don't set one", "if you never change
+//     anything";
+//   - the asker acting otherwise: "unless I change it", "unless I set my
+//     own", "unless I raise its limit" (a determiner's noun stays a word
+//     of the part: "limit");
+//   - the asker leaving a thing out or giving it nothing: "if I leave X
+//     out", "if I give it no options";
+//   - what is configured saying nothing: "if the configuration doesn't
+//     set …", "sets nothing", "when nothing tells it which …";
+//   - "out of the box".
+var unsetRe = regexp.MustCompile(`(?i)` + strings.Join([]string{
+	`\bwithout\s+(?:(?:giving|passing|setting|specifying)\s+(?:it\s+|them\s+)?)?(?:any\s+|a\s+|an\s+)?(?:arguments?|options?|flags?|values?|parameters?)\b`,
+	`\b(?:when|if)\s+(?:i|you|we)\s+(?:do\s+not|don't|don’t|never)\s+[a-z]+` + unsetObject,
+	`\bunless\s+(?:i|you|we)\s+[a-z]+` + unsetObject,
+	`\b(?:if|when)\s+(?:i|you|we)\s+(?:leave|omit|skip)\b`,
+	`\b(?:if|when)\s+(?:i|you|we)\s+(?:give|pass)\s+(?:\S+\s+){0,4}?no\b`,
+	`\b(?:if|when)\s+(?:the\s+|my\s+|its\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+(?:does\s+not|doesn't|doesn’t)\s+(?:set|specify|give|configure|name)\b`,
+	`\b(?:sets|says|specifies|configures)\s+nothing\b`,
+	`\b(?:when|if)\s+nothing\s+(?:else\s+)?(?:tells|says|sets|specifies|names|asks|requests|chooses|configures|is\s+(?:set|given|specified|configured))\b[^,;?]*`,
+	`\bout\s+of\s+the\s+box\b`,
+}, "|"))
+
+// unsetObject is what may follow the verb of an unset clause and goes
+// with it: a pronoun ("it", "one", "my own") or a determiner, whose noun
+// stays.
+const unsetObject = `(?:\s+(?:it|one|them|anything(?:\s+else)?|otherwise|that|this|(?:my|your|our|its|their)\s+own|any|a|an|the|my|your|its|their))?\b`
 
 // fileLocationRe matches a phrase that names the file something is
 // written in: "in my CMakeLists.txt", "in krb5.conf", "into the

@@ -535,11 +535,28 @@ func (p picker) answersType(c criterion, i int) bool {
 		if s.box {
 			return p.statesAttribute(c, i) || p.namesKey(c, i) && p.inAskedEntry(c, i) // "Default: …" for the default, not "Context: …"
 		}
-		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || givesValue(s.text)
+		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || givesValue(s.text) ||
+			!c.needsNum && namesPath(c, s.text)
 	case c.style == styleReason:
 		return p.givesReason(c, i) || c.advice && adviceSentRe.MatchString(s.text)
 	}
 	return true
+}
+
+// namesPath reports whether s writes a file name or path that the
+// question does not ("cachegrind.out.<pid>", "/etc/app.conf"): the value
+// of a question that asks for a name, not a figure. (A setting's name,
+// "FILES_TTL", is what a value is of, not a value.)
+func namesPath(c criterion, s string) bool {
+	asked := strings.ToLower(c.text)
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, ",;:()[]\"'`“”‘’")
+		w = strings.TrimRight(w, ".")
+		if strings.ContainsAny(w, "./") && isTechnical(w) && !strings.Contains(asked, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // namedValueLead returns, for a question asking a value, the best scored
