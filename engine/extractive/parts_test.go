@@ -522,3 +522,24 @@ func TestSuperlativeAsksForALimit(t *testing.T) {
 		t.Errorf("the Summary does not state the limit:\n%s", md)
 	}
 }
+
+// Two question phrases joined by "and" of which the first has no verb
+// share the predicate of the second: each part asks it of its own noun,
+// and a pronoun in the shared predicate points where the first's does,
+// so the second part neither renames it nor leans on the first.
+func TestCoordinatedPhrasesShareThePredicate(t *testing.T) {
+	for q, want := range map[string][]string{
+		"What buffer size and what queue length does the gateway's relay module use if I give it no options?": {
+			"What buffer size does the gateway's relay module use if I give it no options?",
+			"What queue length does the gateway's relay module use if I give it no options?",
+		},
+		"On which IP address and TCP port does Tallyproxy listen for browsers?": {
+			"On which IP address does Tallyproxy listen for browsers?",
+			"On which TCP port does Tallyproxy listen for browsers?",
+		},
+	} {
+		if got := planCriteria(t, q); !slices.Equal(got, want) {
+			t.Errorf("%q: criteria %q, want %q", q, got, want)
+		}
+	}
+}

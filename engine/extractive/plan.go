@@ -185,7 +185,7 @@ func criteriaFor(q question) (criteria, headings []string) {
 		for i, c := range q.clauses {
 			cr := clauseCriterion(q, i, c, lead)
 			h := heading(cr)
-			if prev != "" && leansOn(q, cr) {
+			if prev != "" && leansOn(q, cr) && !sharesPredicate(prev, cr) {
 				// "… and why is there such a limit?" asks about what the
 				// part before it named: it carries that part as context.
 				cr = withLean(cr, prev)
@@ -223,7 +223,7 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 			break
 		}
 	}
-	if !mentions && i > 0 {
+	if !mentions && i > 0 && !sharesPredicate(q.clauses[i-1], c) {
 		// "… and how do I change it": "it" is what the clause before asked about.
 		if loc := pronounRe.FindStringIndex(c); loc != nil {
 			sub := clauseSubject(q.clauses[i-1])
@@ -245,6 +245,9 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 		}
 	}
 	first := strings.ToLower(firstWord(c))
+	if w := strings.Fields(c); whAt(w) == 1 {
+		first = strings.ToLower(strings.Trim(w[1], ",;:?")) // "On which port …"
+	}
 	if !whWords[first] && !auxVerb[first] && !isImperative(first) {
 		if lead != "" {
 			c = lead + " " + c
@@ -262,6 +265,24 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 	}
 	return c
 }
+
+// sharesPredicate reports whether clauses a and b end on the same
+// predicate, b's verb and all (sharePredicate): a pronoun in b points
+// where a's does, not at a's subject. (Two parts that end on one fronted
+// condition share no more than that.)
+func sharesPredicate(a, b string) bool {
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	n := 0
+	for n < len(fa) && n < len(fb) && strings.EqualFold(fa[len(fa)-1-n], fb[len(fb)-1-n]) {
+		n++
+	}
+	ab := auxAt(fb)
+	return n >= minSharedPredicate && ab >= 0 && ab >= len(fb)-n
+}
+
+// minSharedPredicate is the words two parts must end on alike to share a
+// predicate.
+const minSharedPredicate = 4
 
 // withLean writes part c of a question with the part it leans on in
 // parentheses, where a clause criterion names its topic: "Why is there such

@@ -473,9 +473,51 @@ func clauses(s string) []string {
 		if part == "" {
 			continue
 		}
-		out = append(out, splitConjunctions(part)...)
+		out = append(out, sharePredicate(splitConjunctions(part))...)
 	}
 	return out
+}
+
+// sharePredicate gives a question phrase that has no verb of its own the
+// predicate of the part after it, which both ask: "What noise level and
+// what minimum length does the filter use?" asks "What noise level does
+// the filter use?" and "What minimum length does the filter use?"; "On
+// which IP address and port does it listen?" asks "On which IP address
+// does it listen?" and "On which port does it listen?".
+func sharePredicate(parts []string) []string {
+	for k := 0; k+1 < len(parts); k++ {
+		a, b := strings.Fields(parts[k]), strings.Fields(parts[k+1])
+		wa, ab := whAt(a), auxAt(b)
+		if wa < 0 || wa+1 >= len(a) || auxAt(a) >= 0 || ab <= 0 || strings.Contains(parts[k], ",") {
+			continue
+		}
+		parts[k] = strings.Join(append(slices.Clone(a), b[ab:]...), " ")
+		if whAt(b) < 0 {
+			parts[k+1] = strings.Join(append(slices.Clone(a[:wa+1]), b...), " ")
+		}
+	}
+	return parts
+}
+
+// whAt is the index of the question word that opens words, alone or after
+// a preposition ("On which …"), or -1.
+func whAt(words []string) int {
+	for j := 0; j < len(words) && j < 2; j++ {
+		if whWords[strings.ToLower(strings.Trim(words[j], ",;:?"))] {
+			return j
+		}
+	}
+	return -1
+}
+
+// auxAt is the index of the first auxiliary verb in words, or -1.
+func auxAt(words []string) int {
+	for j, w := range words {
+		if auxVerb[strings.ToLower(strings.Trim(w, ",;:?"))] {
+			return j
+		}
+	}
+	return -1
 }
 
 func splitConjunctions(s string) []string {
