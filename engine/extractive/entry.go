@@ -153,21 +153,25 @@ func (p finder) hasProse(src int) bool {
 // page that has one (the first on a tie): its sentences from the one that
 // opens it to the last under its label.
 func (p finder) bestEntry(named func(label string, src int) bool) entry {
-	best, bestRel := entry{}, -1.0
-	for i := 0; i < len(p.sents); i++ {
-		s := &p.sents[i]
-		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || !named(s.label, s.src) {
-			continue // not the first sentence of an entry that is named
-		}
-		e := entry{name: s.label}
-		for j := i; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
-			e.sents = append(e.sents, j)
-		}
-		if rel := p.docRel[s.src]; rel > bestRel {
-			best, bestRel = e, rel
+	return p.bestEntryUnder(named, nil)
+}
+
+// bestEntryUnder is bestEntry for entries of one name under many
+// headings (pool.entryUnder).
+func (p finder) bestEntryUnder(named func(label string, src int) bool, under []string) entry {
+	return p.entryUnder(named, under)
+}
+
+// headingWords are the words of c an entry's heading may hold to place
+// it (bestEntryUnder): c's core, less the words of the question's setting.
+func (p finder) headingWords(c criterion) []string {
+	var out []string
+	for _, t := range c.core {
+		if !p.context[t] {
+			out = append(out, t)
 		}
 	}
-	return best
+	return out
 }
 
 // entrySpelling is entryOf for a question that names no identifier: the
@@ -187,9 +191,16 @@ func (p finder) entrySpelling(c criterion) entry {
 func (p finder) entryByWord(c criterion) entry {
 	best := p.entryWord(c)
 	if best == "" {
-		return entry{}
+		return p.entryInSection(c)
 	}
-	return p.bestEntry(func(label string, src int) bool {
-		return strings.EqualFold(strings.TrimSpace(label), best) && p.labelCount(src) >= 2
-	})
+	return p.bestEntryUnder(func(label string, src int) bool {
+		return labelSpellsWord(label, best) && p.labelCount(src) >= 2
+	}, p.headingWords(c))
+}
+
+// entryInSection is entryByWord for a part that names an entry by a word
+// too common to name one alone and its section by a rare word of the
+// section's heading (pool.sectionEntry).
+func (p finder) entryInSection(c criterion) entry {
+	return p.sectionEntry(c)
 }

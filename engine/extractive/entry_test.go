@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -277,5 +278,35 @@ func TestDefaultLineAnswersForTheEntryItsLabelNames(t *testing.T) {
 	_, md = synthesize(t, "How often does the router send keepalive messages by default?", src, research.DepthStandard)
 	if got := answerTo(md, 0); strings.Contains(got, "Default: none.") {
 		t.Errorf("another entry's default answers the keepalive time:\n%s", md)
+	}
+}
+
+// A part that names an option by a word too common to name an entry
+// alone ("noise") and its section by a rare word of the section's
+// heading ("the hushdetect filter") is answered by the option of that
+// section, not by the option of the same name under another heading.
+func TestEntryUnderTheSectionItsHeadingNames(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Audio Filters\n\n")
+	for i, f := range []string{"afade", "deconvolve", "echo", "hushdetect", "gate"} {
+		fmt.Fprintf(&b, "8.%d %s\n\n", i+1, f)
+		if f == "hushdetect" {
+			b.WriteString("Detect quiet in an audio stream. This filter logs a message when the input volume stays below a noise tolerance for a while.\n\n" +
+				"The filter accepts the following options:\n\n" +
+				"noise, n: Set noise tolerance. Can be given in dB or as an amplitude ratio. Default is -60dB, or 0.001.\n\n" +
+				"duration, d: Set quiet duration until notification (default is 2 seconds).\n\n")
+			continue
+		}
+		fmt.Fprintf(&b, "Apply the %s effect to the noise floor of the input audio.\n\nThe filter accepts the following options:\n\n", f)
+		fmt.Fprintf(&b, "noise: Set noise when doing divisions in the %s filter. Default is 0.000%d.\n\n", f, i+1)
+		fmt.Fprintf(&b, "mode, m: Set the %s mode. Default is auto.\n\n", f)
+	}
+	src := []research.Source{
+		{ID: "S1", Title: "Audio Filters Documentation", Text: b.String()},
+		{ID: "S2", Title: "Audio Filters Documentation (all)", Text: "Noise\n\nMany filters take a noise option; the noise level is written in dB. A level of noise below the tolerance is quiet.\n"},
+	}
+	_, md := synthesize(t, "What noise level does the hushdetect filter use to decide that a stretch of audio is quiet, if I give it no options?", src, research.DepthStandard)
+	if got := summaryOf(md); !strings.Contains(got, "-60dB") || strings.Contains(got, "divisions") {
+		t.Errorf("the Summary does not give the hushdetect filter's noise default:\n%s", md)
 	}
 }

@@ -265,6 +265,9 @@ func (p *pool) entryWordsOfValue(i int) text.Set {
 		return p.sectionWordsOfValue(i)
 	}
 	out := text.NewSet(text.Tokens(s.label))
+	for t := range s.outer {
+		out[t] = true // the section the entry is one of
+	}
 	for j := i - 1; j >= 0 && p.sents[j].src == s.src && p.sents[j].label == s.label; j-- {
 		if !p.sents[j].box && !givesValue(p.sents[j].text) {
 			for t := range p.sents[j].set {
@@ -443,6 +446,8 @@ func (p *pool) inAskedEntry(c criterion, i int) bool {
 	}
 	if w := p.entryWord(c); w != "" && strings.EqualFold(strings.TrimSpace(s.label), w) {
 		return true // "Severity" for "the default severity of lines read"
+	} else if w == "" && slices.Contains(p.sectionEntry(c).sents, i) {
+		return true // "noise, n" under "silencedetect" for "the silencedetect filter's noise level"
 	}
 	// A name the question writes in capitals labels its entry as well
 	// ("ZDOTDIR: The directory to search …").
@@ -828,7 +833,18 @@ const maxEntryWordShare = 0.02
 // module's text) names the page, not one of its entries.
 func (p *pool) labelsEntry(w string) bool {
 	for i := range p.sents {
-		if l := strings.TrimSpace(p.sents[i].label); len(l) == len(w) && strings.EqualFold(l, w) && p.labelCount(p.sents[i].src) >= 2 {
+		if labelSpellsWord(p.sents[i].label, w) && p.labelCount(p.sents[i].src) >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// labelSpellsWord reports whether label is w, or lists w among the names
+// it gives one thing ("noise, n" spells "noise").
+func labelSpellsWord(label, w string) bool {
+	for _, name := range strings.Split(label, ", ") {
+		if strings.EqualFold(strings.TrimSpace(name), w) {
 			return true
 		}
 	}
@@ -1036,4 +1052,84 @@ func said(set text.Set, t string, c criterion) bool {
 		}
 	}
 	return false
+}
+
+// entryUnder is bestEntry where entries of one name sit under many
+// headings — an option of every filter, a directive of every section: the
+// entry under the heading that holds the most of the words in under
+// (beyond its own label's) is the one asked about ("the noise option of
+// the silencedetect filter"), and page relevance decides between equals.
+func (p *pool) entryUnder(named func(label string, src int) bool, under []string) entry {
+	best, bestHeld, bestRel := entry{}, -1, -1.0
+	for i := 0; i < len(p.sents); i++ {
+		s := &p.sents[i]
+		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || !named(s.label, s.src) {
+			continue // not the first sentence of an entry that is named
+		}
+		e := entry{name: s.label}
+		for j := i; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
+			e.sents = append(e.sents, j)
+		}
+		held, label := 0, text.NewSet(text.Tokens(s.label))
+		for _, w := range under {
+			if (s.head[w] || s.outer[w]) && !label[w] {
+				held++
+			}
+		}
+		if rel := p.docRel[s.src]; held > bestHeld || held == bestHeld && rel > bestRel {
+			best, bestHeld, bestRel = e, held, rel
+		}
+	}
+	return best
+}
+
+// sectionEntry is entryByWord for a part that names an entry by a word
+// too common to name one alone, and the section it is one of by a rare
+// word of that section's heading: "What noise level does the
+// silencedetect filter use?" asks for the entry labelled "noise, n"
+// under the heading "8.102 silencedetect", not the "noise" of another
+// filter. Nothing when no such heading holds an entry so labelled.
+func (p *pool) sectionEntry(c criterion) entry {
+	if e, ok := p.sectionEntries[c.text]; ok {
+		return e
+	}
+	e := p.sectionEntryOf(c)
+	if p.sectionEntries == nil {
+		p.sectionEntries = map[string]entry{}
+	}
+	p.sectionEntries[c.text] = e
+	return e
+}
+
+// sectionEntryOf is sectionEntry, uncached.
+func (p *pool) sectionEntryOf(c criterion) entry {
+	if c.namesThing() {
+		return entry{}
+	}
+	var labels, rare []string
+	for _, w := range c.words {
+		toks := text.Tokens(w)
+		if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) {
+			continue
+		}
+		labels = append(labels, w)
+		if df := p.index.DF(toks[0]); df > 0 && (df <= minEntryWordDF || float64(df) <= maxEntryWordShare*float64(len(p.sents))) && !p.topical[toks[0]] {
+			rare = append(rare, toks[0])
+		}
+	}
+	if len(labels) == 0 || len(rare) == 0 {
+		return entry{}
+	}
+	e := p.entryUnder(func(label string, s int) bool {
+		return slices.ContainsFunc(labels, func(w string) bool { return labelSpellsWord(label, w) }) && p.labelCount(s) >= 2
+	}, rare)
+	if len(e.sents) == 0 {
+		return entry{}
+	}
+	first := &p.sents[e.sents[0]]
+	label := text.NewSet(text.Tokens(first.label))
+	if !slices.ContainsFunc(rare, func(w string) bool { return first.outer[w] && !label[w] }) {
+		return entry{} // no heading over it names the section asked
+	}
+	return e
 }

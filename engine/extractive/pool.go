@@ -42,14 +42,17 @@ func showsExample(s string) bool {
 
 // sentence is one quotable sentence of a source or prior section.
 type sentence struct {
-	src     int      // index into pool.docs
-	text    string   // as quoted: white space collapsed
-	code    string   // a command quoted after the sentence, if any
-	label   string   // the option or setting the sentence describes ("--offline"), if any
-	key     string   // folded text without code marks, for duplicate and repair checks
-	toks    []string // content tokens
-	set     text.Set
-	head    text.Set // tokens of the heading above
+	src   int      // index into pool.docs
+	text  string   // as quoted: white space collapsed
+	code  string   // a command quoted after the sentence, if any
+	label string   // the option or setting the sentence describes ("--offline"), if any
+	key   string   // folded text without code marks, for duplicate and repair checks
+	toks  []string // content tokens
+	set   text.Set
+	head  text.Set // tokens of the heading above
+	// outer are the tokens of the real heading above, not a label's: the
+	// section an entry is one of ("8.102 silencedetect" over "noise, n").
+	outer   text.Set
 	title   text.Set // tokens of the page title
 	quality float64  // in (0, 1.2]: how fit the sentence is to be quoted
 	hasNum  bool
@@ -112,6 +115,8 @@ type pool struct {
 	// entryWords caches, per criterion text, the plain word that names
 	// its entry (entryWord).
 	entryWords map[string]string
+	// sectionEntries caches, per criterion text, sectionEntry.
+	sectionEntries map[string]entry
 	// valueEntry caches, per sentence, valueEntryWords.
 	valueEntry map[int]text.Set
 	// labelCounts are the numbers of distinct labels per page (labelCount).
@@ -238,7 +243,13 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			pos++
 		}
 	}
+	// outer: each sentence added holds the words of the real heading it
+	// was written under, whatever label it has.
+	outer := len(p.sents)
 	for i, sp := range spans {
+		for ; outer < len(p.sents); outer++ {
+			p.sents[outer].outer = sectionSet
+		}
 		if i <= consumed {
 			continue
 		}
@@ -508,6 +519,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		if pos >= maxSourceSents || len(p.sents) >= maxPoolSents {
 			break
 		}
+	}
+	for ; outer < len(p.sents); outer++ {
+		p.sents[outer].outer = sectionSet
 	}
 	d.set = text.NewSet(d.toks)
 	p.docs = append(p.docs, d)
