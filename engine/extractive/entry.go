@@ -193,9 +193,15 @@ func (p finder) entryByWord(c criterion) entry {
 	if best == "" {
 		return p.entryInSection(c)
 	}
-	return p.bestEntryUnder(func(label string, src int) bool {
+	e := p.bestEntryUnder(func(label string, src int) bool {
 		return labelSpellsWord(label, best) && p.labelCount(src) >= 2
 	}, p.headingWords(c))
+	if s := p.entryInSection(c); len(s.sents) > 0 && (len(e.sents) == 0 || !sameSection(p.sents[e.sents[0]], p.sents[s.sents[0]])) {
+		// "the true peak of the loudnorm filter": the entry the
+		// section names, not a "peak" of another section.
+		return s
+	}
+	return e
 }
 
 // entryInSection is entryByWord for a part that names an entry by a word
@@ -203,4 +209,10 @@ func (p finder) entryByWord(c criterion) entry {
 // section's heading (pool.sectionEntry).
 func (p finder) entryInSection(c criterion) entry {
 	return p.sectionEntry(c)
+}
+
+// sameSection reports whether two sentences sit under one real heading
+// of one page.
+func sameSection(a, b sentence) bool {
+	return a.src == b.src && a.section == b.section
 }

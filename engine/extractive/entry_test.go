@@ -310,3 +310,25 @@ func TestEntryUnderTheSectionItsHeadingNames(t *testing.T) {
 		t.Errorf("the Summary does not give the hushdetect filter's noise default:\n%s", md)
 	}
 }
+
+// An option whose term is only its short names ("TP, tp") is the entry
+// its one-line description says ("Set maximum true peak."), under the
+// section a rare word of the question's heading names ("the loudnorm
+// filter"): its default answers, not another section's "peak" option
+// or an entry that mentions the words in passing.
+func TestShortNamedOptionIsTheEntryItsDescriptionSays(t *testing.T) {
+	page := "Audio filters\n\n" +
+		"29.91 compand\n\nCompress or expand the audio's dynamic range.\n\nThe filter accepts the following options:\n\n" +
+		"peak: Set the target peak value of the compander. Default is 0.9.\n\n" +
+		"29.92 loudnorm\n\nEBU R128 loudness normalization. Includes both dynamic and linear normalization modes.\n\n" +
+		"The filter accepts the following options:\n\n" +
+		"I, i: Set integrated loudness target. Range is -70.0 - -5.0. Default value is -24.0.\n\n" +
+		"LRA, lra: Set loudness range target. Range is 1.0 - 50.0. Default value is 7.0.\n\n" +
+		"TP, tp: Set maximum true peak. Range is -9.0 - +0.0. Default value is -2.0.\n\n" +
+		"linear: Normalize by linearly scaling the source audio. Target LRA shouldn't be lower than source LRA and the change in integrated loudness shouldn't result in a true peak which exceeds the target TP. Default is true.\n"
+	src := []research.Source{{ID: "S1", Title: "Audio Filters Documentation", Text: page}}
+	_, md := synthesize(t, "Which true peak does the loudnorm filter aim for when I don't set any targets?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "Default value is -2.0") || strings.Contains(got, "0.9") {
+		t.Errorf("the Summary does not give the TP option's default:\n%s", md)
+	}
+}

@@ -1124,12 +1124,65 @@ func (p *pool) sectionEntryOf(c criterion) entry {
 		return slices.ContainsFunc(labels, func(w string) bool { return labelSpellsWord(label, w) }) && p.labelCount(s) >= 2
 	}, rare)
 	if len(e.sents) == 0 {
-		return entry{}
+		return p.describedEntryUnder(c, rare)
 	}
 	first := &p.sents[e.sents[0]]
 	label := text.NewSet(text.Tokens(first.label))
 	if !slices.ContainsFunc(rare, func(w string) bool { return first.outer[w] && !label[w] }) {
-		return entry{} // no heading over it names the section asked
+		return p.describedEntryUnder(c, rare) // no heading over it names the section asked
 	}
 	return e
 }
+
+// describedEntryUnder is sectionEntry for an option whose label is only
+// its short names ("I, i" under "loudnorm"): of the entries under a
+// heading that holds a rare word of c and whose sentences hold two of
+// c's words beyond that heading's at least, the one whose opening holds
+// most ("Set integrated loudness target." for "which integrated loudness
+// does the loudnorm filter aim for"), then the one whose sentences do,
+// then the most relevant page's.
+func (p *pool) describedEntryUnder(c criterion, rare []string) entry {
+	var want []string
+	for _, t := range c.core {
+		if !valueWords[t] && !attributeWords[t] && !p.context[t] && !p.topical[t] {
+			want = append(want, t)
+		}
+	}
+	best, bestHeld, bestOpen, bestRel := entry{}, 0, -1, -1.0
+	for i := 0; i < len(p.sents); i++ {
+		s := &p.sents[i]
+		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || p.labelCount(s.src) < 2 {
+			continue
+		}
+		e, words := entry{name: s.label}, text.NewSet(text.Tokens(s.label))
+		if !slices.ContainsFunc(rare, func(w string) bool { return s.outer[w] && !words[w] }) {
+			continue // no heading above names a section the entry is one of
+		}
+		for j := i; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
+			e.sents = append(e.sents, j)
+			for t := range p.sents[j].set {
+				words[t] = true
+			}
+		}
+		held, open := 0, 0
+		for _, t := range want {
+			if words[t] && !s.outer[t] {
+				held++ // a word of the entry, not of its section's heading
+				if s.set[t] {
+					open++ // … of its opening, which says what it is
+				}
+			}
+		}
+		if held < minDescribedWords {
+			continue
+		}
+		if rel := p.docRel[s.src]; open > bestOpen || open == bestOpen && (held > bestHeld || held == bestHeld && rel > bestRel) {
+			best, bestHeld, bestOpen, bestRel = e, held, open, rel
+		}
+	}
+	return best
+}
+
+// minDescribedWords is the words of a part an entry's sentences must hold
+// to be the entry it describes (describedEntryUnder).
+const minDescribedWords = 2

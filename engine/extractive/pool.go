@@ -395,7 +395,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		}
 		stacked = nil
 		s := text.OneLine(sp.Text)
-		helpLine := false
+		helpLine, described := false, false
 		if i+1 < len(spans) && startsLine(body, sp) && !startsLine(body, spans[i+1]) && isTermSentence(s) {
 			// "REAL. The value is a floating point value …": a list item
 			// that opens with the name it describes in a sentence of its own.
@@ -412,6 +412,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// term names what every sentence of the paragraph describes.
 			label, labelEnd, s, inEntry = term, i-1, rest, false
 			headSet = labelSet(label)
+			described = true
 		} else if term, rest, ok := helpRow(sp.Text); ok {
 			// "-B <size>, --buffer-size <size>" over "size of kernel
 			// buffer (def: 2MB)": a program's help output in a code
@@ -430,6 +431,11 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		}
 		q := quality(s)
 		if q == 0 && helpLine && len(s) <= maxQuoteBytes {
+			q = itemQuality
+		}
+		if q == 0 && described && strings.HasSuffix(s, ".") && len(strings.Fields(s)) >= 3 && len(s) <= maxQuoteBytes {
+			// "I, i: Set integrated loudness target.": the short
+			// sentence after a term says what the entry is.
 			q = itemQuality
 		}
 		if q == 0 && label != "" && startsLine(body, sp) && itemRe.MatchString(s) && len(strings.Fields(s)) >= 3 && len(s) <= maxQuoteBytes {
@@ -1053,7 +1059,7 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 	first, _ := utf8.DecodeRuneInString(term)
 	last, _ := utf8.DecodeLastRuneInString(term)
 	if len(strings.Fields(term)) > 4 || strings.ContainsRune(".!?;,", last) ||
-		unicode.IsUpper(first) && !strings.ContainsAny(term, "_-=.:") {
+		unicode.IsUpper(first) && !strings.ContainsAny(term, "_-=.:") && !namesAliases(term) {
 		return "", "", false
 	}
 	rf, _ := utf8.DecodeRuneInString(rest)
@@ -1063,6 +1069,21 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 		return "", "", false
 	}
 	return term, rest, true
+}
+
+// namesAliases reports whether term lists one thing's names, each a
+// single word ("TP, tp", "I, i"): an option's term, not prose ("Note").
+func namesAliases(term string) bool {
+	names := strings.Split(term, ", ")
+	if len(names) < 2 {
+		return false
+	}
+	for _, n := range names {
+		if len(strings.Fields(n)) != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // outerColon returns the index of the first ": " of s outside brackets,
