@@ -38,6 +38,7 @@ func answerTo(md string, k int) string {
 // default is 2.0.") leads the answer to a value question, with the setting
 // it belongs to.
 func TestValueQuestionLeadsWithShortValueSentence(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Genetic Query Optimizer — Quillstore 4 manual", Text: "Planner Settings\n\n" +
 			"quill_selection_bias (floating point): Controls the selection bias used by the genetic optimizer. " +
@@ -55,6 +56,7 @@ func TestValueQuestionLeadsWithShortValueSentence(t *testing.T) {
 
 // "Default: off" and "Defaults to 4." state a value too.
 func TestShortValueForms(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"The default is 4.0.", "Default: off", "Defaults to 4.", "Maximum value is 4095.", "The maximum is 64 kB."} {
 		if quality(s) == 0 {
 			t.Errorf("quality(%q) = 0, want it quotable", s)
@@ -70,6 +72,7 @@ func TestShortValueForms(t *testing.T) {
 // A list item that opens with its name as a sentence of its own ("REAL.
 // The value is …") labels its description with that name.
 func TestTermSentenceLabelsItsDescription(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Datatypes In Quillstore", "Each value has one of the following storage classes:\n\n" +
 		"NULL. The value is a NULL value.\n\n" +
 		"REAL. The value is a floating point value, stored as an 8-byte number.\n\n" +
@@ -85,6 +88,7 @@ func TestTermSentenceLabelsItsDescription(t *testing.T) {
 }
 
 func TestEnumNoun(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"Which journal modes does Quillstore support?":                    "mode",
 		"Which types of objects does Quill store?":                        "object",
@@ -109,6 +113,7 @@ func TestEnumNoun(t *testing.T) {
 // An enumeration question gets every member the best source lists, each
 // with its description — not the one sentence that scores best.
 func TestEnumerationCollectsEveryItem(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "PRAGMA Statements — Quillstore", Text: "PRAGMA journal_mode\n\n" +
 			"This pragma queries or sets the journal mode for databases associated with the current connection.\n\n" +
@@ -135,6 +140,7 @@ func TestEnumerationCollectsEveryItem(t *testing.T) {
 
 // After a sentence that announces a list, the list's entries follow it.
 func TestEnumerationFollowsAnnouncedList(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Datatypes In Quillstore", Text: "Storage Classes and Datatypes\n\n" +
 			"Each value stored in a Quillstore database has one of the following storage classes:\n\n" +
@@ -156,6 +162,7 @@ func TestEnumerationFollowsAnnouncedList(t *testing.T) {
 // after it, though it ends in a full stop; the list ends where the page's
 // footnotes begin.
 func TestFollowingIntroducesTheList(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Archive", Text: "Urgencies\n\n" +
 			"Each upload must name an urgency, which the archive tools read from the changelog. " +
@@ -179,6 +186,7 @@ func TestFollowingIntroducesTheList(t *testing.T) {
 
 // An option's entry that goes on to list the values is quoted with them.
 func TestEnumerationKeepsTheEntryThatListsValues(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "quill-init(1)", Text: "OPTIONS\n\n" +
 			"--object-format=<format>: Specify the given object format (hash algorithm) for the repository. The valid values are sha1 and (if enabled) sha256. sha1 is the default.\n\n" +
@@ -193,6 +201,7 @@ func TestEnumerationKeepsTheEntryThatListsValues(t *testing.T) {
 // A sentence that draws a consequence ("For this reason, …") is quoted
 // with the sentence it draws it from: the reason a why-question asks for.
 func TestConsequenceCarriesItsReason(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"quill-tag(1)", "DESCRIPTION\n\n" +
 		"Annotated tags are meant for release while lightweight tags are meant for private or temporary object labels. " +
 		"For this reason, some quill commands for naming objects will ignore lightweight tags by default. " +
@@ -208,6 +217,7 @@ func TestConsequenceCarriesItsReason(t *testing.T) {
 // other paragraphs of its section, which only mention the group, rank
 // above it.
 func TestEnumerationFindsTheAnnouncementAmongMentions(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Datatypes In Quillstore", Text: "Storage Classes and Datatypes\n\n" +
 			"Each value stored in a Quillstore database has one of the following storage classes:\n\n" +
@@ -230,6 +240,7 @@ func TestEnumerationFindsTheAnnouncementAmongMentions(t *testing.T) {
 // A sentence that names the group and lists its members after a colon is
 // the direct answer to an enumeration question.
 func TestInlineListAnswersEnumeration(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Quillstore User Manual", Text: "The Object Database\n\n" +
 			"Newly created records are initially written to a file named after the record's hash (stored in .quill/records). " +
@@ -247,6 +258,7 @@ func TestInlineListAnswersEnumeration(t *testing.T) {
 
 // Members each with a description, between semicolons, are a list too.
 func TestSemicolonListAnswersEnumeration(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Quillstore User Manual", Text: "Concepts\n\n" +
 			"A Quillstore project normally keeps its data in a hidden directory at the top of the project, next to the files it tracks. " +
@@ -264,6 +276,7 @@ func TestSemicolonListAnswersEnumeration(t *testing.T) {
 // X statement", and a sentence that only points to another section for
 // the steps does not take its place.
 func TestTurnOnIsAnsweredByActivate(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Quillstore: checksums", Text: "Checksums\n\n" +
 			"Section 4 describes the steps an application must take in order to enable record checksums in Quillstore (they are disabled by default). " +
@@ -284,6 +297,7 @@ func TestTurnOnIsAnsweredByActivate(t *testing.T) {
 }
 
 func TestPhrasalVerbs(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"How do I turn them on?":          "How do I enable?",
 		"how can I switch it off":         "how can I disable",
@@ -301,6 +315,7 @@ func TestPhrasalVerbs(t *testing.T) {
 // number of something else; the items of a list a lead-in announces are
 // no headings.
 func TestValueOfTheMeasuredThing(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Limits In Quillstore", Text: "Maximum Number Of Columns\n\n" +
 		"The QUILL_MAX_COLUMN compile-time parameter is used to set an upper bound on:\n\n" +
 		"The number of columns in a table\n\n" +
@@ -325,6 +340,7 @@ func TestValueOfTheMeasuredThing(t *testing.T) {
 // and the sentences beside it that merely mention the group are no
 // members. A colour mark after a term ("Warn (yellow)") keeps it a term.
 func TestListAnnouncedForTheGroup(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Findings — Netscope User's Guide", Text: "7.4.1. Finding Entries\n\n" +
 		"Finding entries are grouped by severity level (described below) and contain the following:\n\n" +
 		"Packet # | Summary | Group\n\n592 | TCP: retransmission | Sequence\n\n1202 | DNS: response | Protocol\n\n" +
@@ -351,6 +367,7 @@ func TestListAnnouncedForTheGroup(t *testing.T) {
 }
 
 func TestAnnouncesGroup(t *testing.T) {
+	t.Parallel()
 	levels := newCriterion("Which priority levels can a package have?", "", nil, nil)
 	classes := newCriterion("Which storage classes does the store offer?", "", nil, nil)
 	modes := newCriterion("Which journal modes does the store support?", "", nil, nil)
@@ -378,6 +395,7 @@ func TestAnnouncesGroup(t *testing.T) {
 // Of two sentences with a cause marker, the one whose asked words follow
 // "causes" gives the cause; "invalid sums may lead to …" gives an effect.
 func TestWhyReadsAlternativesAndCauseDirection(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Checksums — Netscope User's Guide", Text: "7.10.2. Checksum offloading\n\n" +
 		"As mentioned above, invalid checksums may lead to unreassembled packets, making the analysis of the packet data much harder.\n\n" +
 		"Checksum offloading often causes confusion as the network packets to be transmitted are handed over to Netscope before the checksums are actually calculated. " +
@@ -408,6 +426,7 @@ func TestWhyReadsAlternativesAndCauseDirection(t *testing.T) {
 // answers it though the asked words stand before the marker, while "why
 // does X show Y" keeps the direction of the cause.
 func TestWhyOfTheAskersActTakesWhatItLeadsTo(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Routing — Example Router Guide", Text: "6.3. Options\n\n" +
 		"Turning on the stable ordering option leads to a route choice that does not depend on the order in which routes arrived.\n\n" +
 		"Routes are kept in tables."}}
@@ -434,6 +453,7 @@ func TestWhyOfTheAskersActTakesWhatItLeadsTo(t *testing.T) {
 // it does on the next, labels the description with its flags: "… with -B"
 // is answered by the line under "-B <buffer size>".
 func TestHelpOutputLabelsItsFlags(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "capd: Capturing packets", Text: "D.2. capd: Capturing Packets\n\n" +
 		"This is the help information capd prints.\n\n" +
 		"-s <snaplen>, --snapshot-length <snaplen>\npacket snapshot length (def: appropriate maximum)\n" +
@@ -461,6 +481,7 @@ func TestHelpOutputLabelsItsFlags(t *testing.T) {
 // A short line of its own ending in a colon ("On Unix-like systems:")
 // sets where the paragraphs below it hold: they read under its words.
 func TestSettingLeadInQualifiesTheParagraphsBelow(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Folders — Netscope User's Guide", Text: "B.2. Configuration Folders\n\n" +
 		"On Windows:\n\nThe personal configuration folder is %APPDATA%\\Netscope.\n\n" +
 		"On Unix-like systems:\n\nThe personal configuration folder is $XDG_CONFIG_HOME/netscope.\n\n" +
@@ -485,6 +506,7 @@ func TestSettingLeadInQualifiesTheParagraphsBelow(t *testing.T) {
 // with the sentence that states the setting's default, over a figure of
 // something else that shares a word ("drops python 3.4 support").
 func TestValueThroughTheSettingNamed(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Data structures — Vault internals", Text: "Files cache\n\n" +
 			"Its age grows by one with every backup run that does not see it. " +
@@ -507,6 +529,7 @@ func TestValueThroughTheSettingNamed(t *testing.T) {
 // A repair pass after two sentences gave different values drops the
 // second, not the first, which was the better ranked answer.
 func TestRepairKeepsTheFirstOfTwoValues(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Lease storage — Dhcpd manual", Text: "9.2.2.1. Lease file cleanup\n\n" +
 		"lfc-interval: specifies the interval, in seconds, at which the server will perform a lease file cleanup (LFC). The default value of the lfc-interval is 3600.\n\n" +
 		"max-row-errors: specifies the number of row errors before the server stops loading a lease file. The default value of 0 disables the limit."}}
@@ -529,6 +552,7 @@ func TestRepairKeepsTheFirstOfTwoValues(t *testing.T) {
 // description in lower case ("lfc-interval: specifies …") is a definition
 // list: each key labels its paragraph. A lone "note: …" is not.
 func TestLowerCaseKeysLabelTheirParagraphs(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Lease storage — Dhcpd manual", Text: "Lease storage\n\n" +
 		"The following list gives additional optional parameters that can be used to configure the memfile backend.\n\n" +
 		"lfc-interval: specifies the interval, in seconds, at which the server will perform a lease file cleanup. The default value of the lfc-interval is 3600.\n\n" +
@@ -556,6 +580,7 @@ func TestLowerCaseKeysLabelTheirParagraphs(t *testing.T) {
 // it without arguments", "when I don't set one", "unless I change it")
 // asks for the default, which a manual states as "default to …".
 func TestUnsetClauseAsksForTheDefault(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		q    string
 		want bool
@@ -582,6 +607,7 @@ func TestUnsetClauseAsksForTheDefault(t *testing.T) {
 // hold time", "the supporting actor") is a word of the part, while one
 // before another soft word or used as a verb stays soft.
 func TestSoftWordOfACompoundIsCore(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		q    string
 		word string
@@ -603,6 +629,7 @@ func TestSoftWordOfACompoundIsCore(t *testing.T) {
 // writes a file name ("prof.out.<pid>"), though it holds no figure, not
 // by one that only says where else the data may go.
 func TestFileNameAnswersWhatAFileIsCalled(t *testing.T) {
+	t.Parallel()
 	manual := "5.2 Profiling\n\n" +
 		"As well as printing summary information, Profiler also writes more detailed profiling information to a file. " +
 		"By default this file is named prof.out.<pid> (where <pid> is the program's process ID), but its name can be changed with the --prof-out-file option.\n\n" +

@@ -15,6 +15,7 @@ import (
 // Summary says so.
 
 func TestAsksMeasure(t *testing.T) {
+	t.Parallel()
 	for q, want := range map[string]bool{
 		"How many megabytes of memory does each worker use?": true,
 		"In what year was Tallyhall first released?":         true,
@@ -43,6 +44,7 @@ func TestAsksMeasure(t *testing.T) {
 }
 
 func TestManPageSectionIsNoFigure(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"The table is maintained by the verify(8) service.": false,
 		"See crontab(5) and cron(8) for the syntax.":        false,
@@ -74,6 +76,7 @@ func measureSources(extra string) []research.Source {
 
 // The figure, when a source states one, is the answer.
 func TestMeasureAskedQuotesTheFigure(t *testing.T) {
+	t.Parallel()
 	q := "How many megabytes of memory does each Tallyhall worker process use by default?"
 	_, md := synthesize(t, q, measureSources("A worker process uses about 40 megabytes of memory when idle."), research.DepthStandard)
 	if summary := sectionOf(md, "Summary"); !strings.Contains(summary, "about 40 megabytes") {
@@ -85,6 +88,7 @@ func TestMeasureAskedQuotesTheFigure(t *testing.T) {
 // 0" is a count of requests, not megabytes; one written in a unit of the
 // kind asked, even abbreviated, does.
 func TestUnitAskedNeedsAFigureOfItsKind(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"A worker uses about 40 megabytes.":          true,
 		"Each worker needs 512KB.":                   true,
@@ -110,6 +114,7 @@ func TestUnitAskedNeedsAFigureOfItsKind(t *testing.T) {
 }
 
 func TestYearAskedNeedsAYear(t *testing.T) {
+	t.Parallel()
 	q := "In what year was Tallyhall first released?"
 	_, md := synthesize(t, q, measureSources(""), research.DepthStandard)
 	if summary := sectionOf(md, "Summary"); !strings.Contains(summary, "None of the sources read states") {
@@ -126,6 +131,7 @@ func TestYearAskedNeedsAYear(t *testing.T) {
 // "Why be careful with X?" is answered by what X leads to: a sentence
 // that states a consequence gives the reason.
 func TestWhyAnsweredByAConsequence(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Tallymail parameters", Text: "spool_size_limit (default: 10240000)\n\n" +
 			"The maximal size in bytes of a spooled message, including envelope information.\n\n" +
@@ -145,6 +151,7 @@ func TestWhyAnsweredByAConsequence(t *testing.T) {
 }
 
 func TestAttributeNoun(t *testing.T) {
+	t.Parallel()
 	for q, want := range map[string][]string{
 		"What is the default page size of a new database?":                {"page"},
 		"What is the default size of the session cache?":                  {"session", "cach"},
@@ -163,6 +170,7 @@ func TestAttributeNoun(t *testing.T) {
 // entry stands for its subject, even when every page says "transaction"
 // and "isolation" and no word of the question sets the subject apart.
 func TestEntryStandsForItsSubject(t *testing.T) {
+	t.Parallel()
 	entry := "Client Connection Defaults\n\n" +
 		"default_transaction_isolation (enum): Each transaction has an isolation level, which can be either “read uncommitted”, “read committed”, “repeatable read”, or “serializable”. " +
 		"This parameter controls the default isolation level of each new transaction. The default is “read committed”.\n"

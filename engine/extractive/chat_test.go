@@ -11,6 +11,7 @@ import (
 )
 
 func TestChatWithoutSourcesOffersResearch(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		msg  string
 		want string
@@ -34,6 +35,7 @@ func TestChatWithoutSourcesOffersResearch(t *testing.T) {
 }
 
 func TestChatAnswersFromNamedPages(t *testing.T) {
+	t.Parallel()
 	all := loadSources(t)
 	page := sourceByURL(t, all, "https://docs.emberdb.dev/configuration/")
 	page.ID = "S1"
@@ -65,6 +67,7 @@ func TestChatAnswersFromNamedPages(t *testing.T) {
 // from the earlier reports' sentences, each citing its [P#]; other small
 // talk is not.
 func TestChatReworksPriorReports(t *testing.T) {
+	t.Parallel()
 	prior := []research.PriorSection{
 		{ID: "P1", Heading: "Delivery", Text: "Postgres delivers notifications when the transaction commits [S1]. Listeners receive them in commit order [S2]."},
 		{ID: "P2", Heading: "Replicas", Text: "Standby servers do not receive notifications at all [S1]."},

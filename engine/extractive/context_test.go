@@ -13,6 +13,7 @@ import (
 // thing asked.
 
 func TestContextIsACapitalisedName(t *testing.T) {
+	t.Parallel()
 	got := contextWords("In which format should dates be written in Tally UPS Tools?")
 	for _, w := range []string{"talli", "up", "tool"} {
 		if !got[w] {
@@ -25,6 +26,7 @@ func TestContextIsACapitalisedName(t *testing.T) {
 }
 
 func TestSitePageNeedNotNameTheProduct(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", URL: "http://docs.test/manual/appendix-c1.html", Title: "C.1. Time and Date format", Text: "C.1. Time and Date format\n\n" +
 			"When possible, dates should be expressed in ISO 8601 compatible calendar format, that is to say \"YYYY-MM-DD\". " +

@@ -13,6 +13,7 @@ import (
 // Coverage names, per criterion, the sources with evidence and their key
 // sentences; a criterion no page answers is left without sources.
 func TestCoverageListsEvidencePerCriterion(t *testing.T) {
+	t.Parallel()
 	sources := loadSources(t)
 	spec := research.TaskSpec{
 		Goal:     "EmberDB port and replication",
@@ -52,6 +53,7 @@ func TestCoverageListsEvidencePerCriterion(t *testing.T) {
 // names the flag: pages about the command line in general leave it
 // missing, so the heartbeat searches again.
 func TestFlagCriterionNeedsTheFlag(t *testing.T) {
+	t.Parallel()
 	general := research.Source{ID: "S1", URL: "http://127.0.0.1/docs/options.html", Title: "Parsing command line options",
 		Text: "Command line options\n\nThe quill command line tool accepts options before its arguments. Each command line option of quill changes how the tool runs a script, and options may be combined in one argument."}
 	entry := research.Source{ID: "S2", URL: "http://127.0.0.1/docs/cmdline.html", Title: "Command line and environment",
@@ -70,6 +72,7 @@ func TestFlagCriterionNeedsTheFlag(t *testing.T) {
 // sentence (or its heading or page) naming it: another message's maximum
 // is not the answer, so the heartbeat searches again.
 func TestValueOfANamedThingNeedsTheName(t *testing.T) {
+	t.Parallel()
 	other := research.Source{ID: "S1", URL: "http://127.0.0.1/docs/flow.html", Title: "Message flow",
 		Text: "Message flow\n\nThe server accepts encrypted packets whose payload is less than 16kB; larger payloads must be split by the client. Typical segments are 8kB of data, well within the 16kB maximum size."}
 	named := research.Source{ID: "S2", URL: "http://127.0.0.1/docs/signal.html", Title: "SIGNAL",
@@ -87,6 +90,7 @@ func TestValueOfANamedThingNeedsTheName(t *testing.T) {
 // The setting a question names as its frame ("… set with view.shortLen")
 // may be all a sentence says of the subject: it still names it.
 func TestSubjectMayBeTheNamedSetting(t *testing.T) {
+	t.Parallel()
 	q := "What is the minimum length of a shortened record name set with view.shortLen?"
 	src := research.Source{ID: "S1", URL: "http://127.0.0.1/docs/quill-show.html", Title: "quill-show(1)",
 		Text: "Options\n\n--short[=n]: Same as --verify but shortens the output to a unique prefix. The minimum length is 4, the default is the effective value of the view.shortLen configuration variable."}

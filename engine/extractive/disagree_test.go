@@ -15,6 +15,7 @@ import (
 // written out; the report then passes verification, which would count
 // the two quotes as a contradiction without it.
 func TestSynthesisReportsSourcesThatDisagree(t *testing.T) {
+	t.Parallel()
 	sources := []research.Source{
 		{ID: "S1", URL: "https://a.example/halden", Title: "Halden bridge history",
 			Text: "The Halden bridge opened in 1932 after four years of construction. It spans the river near the old fortress."},

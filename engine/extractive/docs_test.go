@@ -36,6 +36,7 @@ func sentenceIndex(t *testing.T, p *pool, prefix string) int {
 }
 
 func TestInlineLabel(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, term, rest string
 	}{
@@ -59,6 +60,7 @@ func TestInlineLabel(t *testing.T) {
 // A definition list flattened to "term: definition" labels every sentence
 // of its paragraph with the term, and only that paragraph.
 func TestPoolInlineLabelParagraph(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Resource Consumption", "Memory\n\n" +
 		"shared_buffers (integer): Sets the amount of memory the server uses for buffers. The default is typically 128 megabytes (128MB).\n\n" +
 		"On small systems a lower value of memory is appropriate for the cache."})
@@ -85,6 +87,7 @@ func TestPoolInlineLabelParagraph(t *testing.T) {
 // A figure answers "maximum size" without repeating the words; the same
 // sentence without one does not.
 func TestValueWordsImpliedByFigure(t *testing.T) {
+	t.Parallel()
 	const q = "What is the maximum size of a NOTIFY payload?"
 	goal := text.Tokens(q)
 	c := newCriterion(q, "Maximum size of a NOTIFY payload", goal, nil)
@@ -109,6 +112,7 @@ func TestValueWordsImpliedByFigure(t *testing.T) {
 // A word every page holds (the product a manual documents) counts as found
 // on the sentence's page even when the sentence does not repeat it.
 func TestTopicalWordCoverage(t *testing.T) {
+	t.Parallel()
 	p := docPool(
 		[2]string{"Table Basics", "Quillstore tables hold rows of named columns. There is a limit on how many columns a table can contain."},
 		[2]string{"Data Types", "Quillstore has many built-in data types for columns."},
@@ -134,6 +138,7 @@ func TestTopicalWordCoverage(t *testing.T) {
 // A sentence whose subject is a pronoun after an opening phrase finishes
 // the thought of the one before it.
 func TestPronounSubjectContinues(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Table Basics", "There is a limit on how many columns a table can contain. " +
 		"Depending on the column types, it is between 250 and 1600. " +
 		"Depending on the workload, indexes can help a great deal."})
@@ -149,6 +154,7 @@ func TestPronounSubjectContinues(t *testing.T) {
 }
 
 func TestTableRowQuality(t *testing.T) {
+	t.Parallel()
 	row := quality("identifier length | 63 bytes | can be increased by recompiling Quillstore")
 	prose := quality("identifier length can be increased by recompiling Quillstore")
 	header := quality("Item | Upper Limit | Comment | Notes")
@@ -166,6 +172,7 @@ func TestTableRowQuality(t *testing.T) {
 // A quoted table row reads as the sentence it states, never as a fragment
 // of escaped pipes.
 func TestTableRowQuotedAsSentence(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Appendix K. Limits", "Item | Upper Limit | Comment\n\n" +
 		"identifier length | 63 bytes | can be increased by recompiling Quillstore\n\n" +
 		"columns per table | 1600 | further limited by tuple size fitting on a single page"})
@@ -191,6 +198,7 @@ func TestTableRowQuotedAsSentence(t *testing.T) {
 // A page titled with the question's subject is relevant even when another
 // page repeats the question's commoner words more often.
 func TestTitleRelevance(t *testing.T) {
+	t.Parallel()
 	p := docPool(
 		[2]string{"Index-Only Scans", "The maximum size of an index tuple is limited. A larger size makes the index bigger. " +
 			"Payload columns increase the size of the index up to the maximum size."},
@@ -205,6 +213,7 @@ func TestTitleRelevance(t *testing.T) {
 }
 
 func TestDiffersFromIsComparison(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ q, a, b string }{
 		{"What does VACUUM FULL do differently from plain VACUUM?", "VACUUM FULL", "plain VACUUM"},
 		{"How does a hard link differ from a symbolic link?", "hard link", "symbolic link"},
@@ -230,6 +239,7 @@ func TestDiffersFromIsComparison(t *testing.T) {
 // that repeat the question's words around other figures; a figure about
 // another subject gets no such lift.
 func TestDirectValueLeads(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Resource Consumption", "Memory\n\n" +
 		"shared_buffers (integer): If this value is specified without units, it is taken as blocks, typically 8kB. " +
 		"The default is typically 128 megabytes (128MB), but might be less if your kernel settings will not support it.\n\n" +
@@ -254,6 +264,7 @@ func TestDirectValueLeads(t *testing.T) {
 // A word of an identifier is a topic word even when alone it is filler
 // ("work" in "work_mem"), so the criterion is not generic.
 func TestIdentifierWordsAreNotSoft(t *testing.T) {
+	t.Parallel()
 	q := "What is the default value of work_mem?"
 	c := newCriterion(q, "Default value of work_mem", text.Tokens(q), nil)
 	if c.generic {
@@ -268,6 +279,7 @@ func TestIdentifierWordsAreNotSoft(t *testing.T) {
 }
 
 func TestContainsTerm(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		s, term string
 		want    bool
@@ -286,6 +298,7 @@ func TestContainsTerm(t *testing.T) {
 }
 
 func TestContextWords(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		q    string
 		want []string
@@ -314,6 +327,7 @@ func TestContextWords(t *testing.T) {
 // form of a definition.
 // API headings ("namedtuple() Factory Function …") end the section above.
 func TestSettingAloneIsNoAnswer(t *testing.T) {
+	t.Parallel()
 	p := docPool(
 		[2]string{"collections — Container datatypes", "deque objects\n\n" +
 			"Deques are a generalization of stacks and queues. When the deque is not empty, rotating it moves elements. Otherwise, the deque is bounded to its maximum length.\n\n" +
@@ -352,6 +366,7 @@ func TestSettingAloneIsNoAnswer(t *testing.T) {
 // ("namedtuple() Factory Function …") starts a new section: the sentences
 // under it are not read as still belonging to the setting above.
 func TestAPIHeadingStartsSection(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"collections", "Memory\n\n" +
 		"max_buffers (integer): The buffers are counted in pages.\n\n" +
 		"Rotating them is cheap.\n\n" +
@@ -364,6 +379,7 @@ func TestAPIHeadingStartsSection(t *testing.T) {
 }
 
 func TestFlagTokens(t *testing.T) {
+	t.Parallel()
 	got := flagTokens("-O, --optimize (see -X): non-default values; a-b and -1 are not flags")
 	want := []string{"flag-O", "flag--optimize", "flag-X"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -376,6 +392,7 @@ func TestFlagTokens(t *testing.T) {
 // flag's label outranks a sentence about another flag that repeats the
 // question's other words.
 func TestFlagQuestionFindsItsLabel(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Command line and environment", "Miscellaneous options\n\n" +
 		"-O: Remove assert statements and any code conditional on the value of __debug__.\n\n" +
 		"-X: Reserved for various implementation-specific options. For example, the -X utf8 command line option enables the UTF-8 Mode."})
@@ -396,6 +413,7 @@ func TestFlagQuestionFindsItsLabel(t *testing.T) {
 // "--no-sort") labels the description below them with both, even when
 // the page's inline markup cut the description short.
 func TestStackedTermsLabelACutDescription(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text, prefix, label string
 	}{
@@ -422,6 +440,7 @@ func TestStackedTermsLabelACutDescription(t *testing.T) {
 // is put back together, and only there: headings, commands after a
 // lead-in and whole sentences keep their blank lines.
 func TestRejoinFragments(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"Specify the checksum kind. The valid values are\n\ncrc32\n\nand (if enabled)\n\nsha256\n\n.\n\ncrc32\n\nis the default.",
 			"Specify the checksum kind. The valid values are crc32 and (if enabled) sha256 .\n\ncrc32 is the default."},
@@ -448,6 +467,7 @@ func TestRejoinFragments(t *testing.T) {
 // Commas and ellipses standing alone in a put-together sentence are not
 // words: a long option description stays quotable.
 func TestQualityCountsWordsNotMarks(t *testing.T) {
+	t.Parallel()
 	s := "When the entry matches the same ... , reorder the list of tally index -i , so that the entry marked for moving comes right after " +
 		"the entry to be changed , and change the action of the moved entry from keep to drop or squash or fixup respectively , " +
 		"unless the list is locked … or … the entry was already moved by an earlier run of the reorder step ."
@@ -463,6 +483,7 @@ func TestQualityCountsWordsNotMarks(t *testing.T) {
 // without a full stop, as definition lists often write it; one cut
 // before its value is not.
 func TestValueStatementEndingOnItsFigure(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"The default is 20.0":         true,
 		"The default is 300 s":        true,
@@ -486,6 +507,7 @@ func TestValueStatementEndingOnItsFigure(t *testing.T) {
 // Words in parentheses are prose: a sentence that glosses every unit
 // ("s (seconds), m (minutes)") is quotable, while code stays out.
 func TestParenthesesAroundWordsAreProse(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"Time units: s (seconds), m (minutes), h (hours), d (days), w (weeks).": false,
 		"Call foo(bar) then baz(qux) and quux(x, y) with (a) (b) (c) [d] {e}.":  true,
@@ -500,6 +522,7 @@ func TestParenthesesAroundWordsAreProse(t *testing.T) {
 // "What does the --sort option do?" is answered first by the manual's own
 // entry for --sort, however many shorter sentences mention the option.
 func TestOptionQuestionLeadsWithItsEntry(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "tally-index(1) Manual Page", Text: "OPTIONS\n\n" +
 			"--sort\n\n--no-sort\n\n" +
@@ -520,6 +543,7 @@ func TestOptionQuestionLeadsWithItsEntry(t *testing.T) {
 // An enumeration answered by an option's entry quotes the entry's sentence
 // that lists the values it allows.
 func TestEnumerationQuotesTheValuesOfTheEntry(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "tally-init(1) Manual Page", Text: "OPTIONS\n\n" +
 			"--checksum=<kind>\n\n" +
@@ -540,6 +564,7 @@ func TestEnumerationQuotesTheValuesOfTheEntry(t *testing.T) {
 // ("cache.sizeLimit" for "cache.size") is never quoted for it, so its
 // value does not stand beside the asked setting's as if both were one.
 func TestEntryOfALongerSettingIsNotQuoted(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "tally-config(1) Manual Page", Text: "CONFIGURATION\n\n" +
 			"cache.size\n\nThe number of blocks the cache keeps in memory before it evicts the oldest. The default value is 6400.\n\n" +
@@ -556,6 +581,7 @@ func TestEntryOfALongerSettingIsNotQuoted(t *testing.T) {
 }
 
 func TestRowsAmongRowsAreStatements(t *testing.T) {
+	t.Parallel()
 	page := "SyslogLevel\n\nSyntax: SyslogLevel level\nDefault: SyslogLevel notice\nContext: server config\n\n" +
 		"The SyslogLevel directive adjusts the verbosity of the messages recorded via syslog. The following levels are available, in order of decreasing significance:\n\n" +
 		"Level | Description\n\nemerg | Emergencies (e.g. the system is unusable)\n\nalert | Action must be taken immediately\n\ncrit | Critical conditions\n\n" +

@@ -37,6 +37,7 @@ const directivesPage = "Module tally_http_core\n\n" +
 // the entry's name, and the other entries' sentences, which do not name
 // the asked directive, are left out.
 func TestEntryBoxAnswersTheDefault(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Module tally_http_core — Tallyweb", Text: directivesPage},
 		{ID: "S2", Title: "Tallyweb tuning", Text: "Tuning\n\nLarge uploads need a larger body cap and a longer read timeout than the defaults. " +
@@ -57,6 +58,7 @@ func TestEntryBoxAnswersTheDefault(t *testing.T) {
 // "What does X do?" is answered by the entry's description, not its box,
 // and a table row form of the box ("Default: | 2m;") is read the same way.
 func TestEntryDescriptionAnswersWhatItDoes(t *testing.T) {
+	t.Parallel()
 	page := strings.NewReplacer("Syntax: ", "Syntax: | ", "Default: ", "Default: | ", "Context: ", "Context: | ").Replace(directivesPage)
 	p := docPool([2]string{"Module tally_http_core — Tallyweb", page})
 	i := sentenceIndex(t, p, "Default: body_size_cap 2m;")
@@ -77,6 +79,7 @@ func TestEntryDescriptionAnswersWhatItDoes(t *testing.T) {
 
 // A single "Key: value" line under a heading is no box.
 func TestOneKeyLineIsNoBox(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Install", "Installation\n\nNote: the installer needs a network connection.\n\nThe installer copies the files into the data directory of the store."})
 	for _, s := range p.sents {
 		if s.box {
@@ -90,6 +93,7 @@ func TestOneKeyLineIsNoBox(t *testing.T) {
 // case name; its later paragraphs belong to it, and so do the other
 // entries' paragraphs to them.
 func TestCamelCaseEntryUnderItsHeading(t *testing.T) {
+	t.Parallel()
 	entry := func(name, desc, def, body string) string {
 		return name + " Directive\n\n" +
 			"Description: | " + desc + "\n\n" +
@@ -125,6 +129,7 @@ const referencePage = "3.2. Performance tuning\n\n" +
 	"Enables ('on') or disables ('off') sharing of idle connection pools between threads for a same server. The default is to share them between threads.\n"
 
 func TestValueStatedInTheEntrysOwnSentence(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Configuration Manual — Tallyproxy", Text: referencePage}}
 	_, md := synthesize(t, "By default, how many headers can an HTTP request carry before Tallyproxy rejects it with a 400 error?", src, research.DepthStandard)
 	got := answerTo(md, 0)
@@ -137,6 +142,7 @@ func TestValueStatedInTheEntrysOwnSentence(t *testing.T) {
 }
 
 func TestLongReferenceReadToItsEnd(t *testing.T) {
+	t.Parallel()
 	_, md := synthesize(t, "By default, how many headers can an HTTP request carry before Tallyproxy rejects it with a 400 error?", []research.Source{longReference()}, research.DepthStandard)
 	if !strings.Contains(answerTo(md, 0), "The default value is 101") {
 		t.Errorf("the last entry of a long reference is not read:\n%s", md)
@@ -144,6 +150,7 @@ func TestLongReferenceReadToItsEnd(t *testing.T) {
 }
 
 func TestProductNameIsTheSetting(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "TallyFTPD module mod_core", Text: "The mod_core module of TallyFTPD handles the core settings of every FTP client session.\n\nDirectives\n\nCommandBufferSize\n\nSyntax: CommandBufferSize size\nDefault: CommandBufferSize 512\nContext: server config\nModule: mod_core\n\n" +
 			"The CommandBufferSize directive controls the maximum command size (in bytes) permitted to be sent to the server. This allows you to effectively control the longest command the server may accept.\n\n" +
@@ -166,6 +173,7 @@ func TestProductNameIsTheSetting(t *testing.T) {
 // question that describes the option without naming it, and the
 // description is quoted before it.
 func TestEntryDefaultAnswersAQuestionThatDescribesTheEntry(t *testing.T) {
+	t.Parallel()
 	page := "6.3. Peering protocol\n\n" +
 		"connect delay time number: Delay in seconds between protocol startup and the first attempt to connect. Default: 5 seconds.\n\n" +
 		"connect retry time number: Time in seconds to wait before retrying a failed attempt to connect. Default: 120 seconds.\n\n" +
@@ -185,6 +193,7 @@ func TestEntryDefaultAnswersAQuestionThatDescribesTheEntry(t *testing.T) {
 // answers what its second sentence describes ("a route received through
 // eXR", a protocol named in mixed case).
 func TestEntryDefaultSaysEveryWordOfItsEntry(t *testing.T) {
+	t.Parallel()
 	page := "6.3. Peering protocol\n\n" +
 		"allow local_rank switch: A standard implementation does not send the Local Rank attribute to external neighbors and ignores it when received from external neighbors. Default: off.\n\n" +
 		"default local_rank number: A default value for the Local Rank attribute. It is used when a new Local Rank attribute is attached to a route by the protocol itself (for example, if a route is received through eXR). Default: 100.\n"
@@ -201,6 +210,7 @@ func TestEntryDefaultSaysEveryWordOfItsEntry(t *testing.T) {
 // it describe, and answers a question that asks for the default without
 // the word.
 func TestPageEntryInitialValueAnswersTheDefault(t *testing.T) {
+	t.Parallel()
 	entry := "CHUNK_LIMIT\n\nSpecifies the maximum number of records that can be packed into any one archive chunk when packing is enabled by the PACK property. " +
 		"The original records will be spread across as many chunks as necessary to honor this limit.\n\n" +
 		"The initial value for this property is taken from the DEFAULT_CHUNK_LIMIT variable when the target is created. If that variable has not been set, the initial value will be 12.\n"
@@ -221,6 +231,7 @@ func TestPageEntryInitialValueAnswersTheDefault(t *testing.T) {
 // that states the default answers, though it names neither the file the
 // question declares it in nor the question's verbs.
 func TestCallFormFindsThePageOfItsEntry(t *testing.T) {
+	t.Parallel()
 	option := "option\n\nProvide a boolean option that the user can optionally select.\n\n" +
 		"If no initial <value> is provided, boolean OFF is the default value. If <variable> is already set as a normal or cache variable, then the command does nothing.\n"
 	tutorial := "Step 2: Adding a Library\n\nFirst create a variable USE_MYMATH using the option() command in the top-level BuildList.txt file. " +
@@ -241,6 +252,7 @@ func TestCallFormFindsThePageOfItsEntry(t *testing.T) {
 // and all, and the value answers a question that the entry's sentences
 // together describe, though no one of them says it all.
 func TestBracketedDefaultInATermAnswersForItsEntry(t *testing.T) {
+	t.Parallel()
 	page := "Memory checker options\n\nThese options apply to the memory checker only; the core options apply to every tool.\n\n" +
 		"--hold-vol=<number> [default: 5000]: When the program releases memory, that memory is not immediately made available for re-allocation. " +
 		"Instead, it is marked inaccessible and placed in a queue of freed blocks. " +
@@ -265,6 +277,7 @@ func TestBracketedDefaultInATermAnswersForItsEntry(t *testing.T) {
 // one about an entry whose label names another attribute ("min keepalive
 // time" is no answer for the keepalive time).
 func TestDefaultLineAnswersForTheEntryItsLabelNames(t *testing.T) {
+	t.Parallel()
 	page := "3.2 Global options\n\n" +
 		"router id IPv4 address: Set the router ID, a world-wide unique identification of your router, usually one of the router's IPv4 addresses. Default: the lowest IPv4 address of a non-loopback interface.\n\n" +
 		"graceful restart wait number: How long to wait for protocols to reach their full state after a restart. Default: 240 seconds.\n\n" +
@@ -286,6 +299,7 @@ func TestDefaultLineAnswersForTheEntryItsLabelNames(t *testing.T) {
 // heading ("the hushdetect filter") is answered by the option of that
 // section, not by the option of the same name under another heading.
 func TestEntryUnderTheSectionItsHeadingNames(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("Audio Filters\n\n")
 	for i, f := range []string{"afade", "deconvolve", "echo", "hushdetect", "gate"} {
@@ -317,6 +331,7 @@ func TestEntryUnderTheSectionItsHeadingNames(t *testing.T) {
 // filter"): its default answers, not another section's "peak" option
 // or an entry that mentions the words in passing.
 func TestShortNamedOptionIsTheEntryItsDescriptionSays(t *testing.T) {
+	t.Parallel()
 	page := "Audio filters\n\n" +
 		"29.91 compand\n\nCompress or expand the audio's dynamic range.\n\nThe filter accepts the following options:\n\n" +
 		"peak: Set the target peak value of the compander. Default is 0.9.\n\n" +

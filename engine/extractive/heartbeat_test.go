@@ -10,6 +10,7 @@ import (
 )
 
 func TestHeartbeatDoneWhenCovered(t *testing.T) {
+	t.Parallel()
 	e := New()
 	sources := loadSources(t)
 	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: "How large is Titan and what covers its surface?", Budget: research.Presets()[research.DepthStandard]})
@@ -28,6 +29,7 @@ func TestHeartbeatDoneWhenCovered(t *testing.T) {
 }
 
 func TestHeartbeatSearchesForUncoveredCriteria(t *testing.T) {
+	t.Parallel()
 	e := New()
 	sources := loadSources(t)[:1] // only the installation page
 	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{
@@ -72,6 +74,7 @@ func TestHeartbeatSearchesForUncoveredCriteria(t *testing.T) {
 }
 
 func TestHeartbeatStopsOnBudget(t *testing.T) {
+	t.Parallel()
 	e := New()
 	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: "What is the default port of EmberDB?", Budget: research.Presets()[research.DepthQuick]})
 	tests := []struct {
@@ -97,6 +100,7 @@ func TestHeartbeatStopsOnBudget(t *testing.T) {
 }
 
 func TestHeartbeatHonoursReportedCoverage(t *testing.T) {
+	t.Parallel()
 	e := New()
 	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: "What is the default port of EmberDB?", Budget: research.Presets()[research.DepthStandard]})
 	var cov []research.CriterionCoverage
@@ -112,6 +116,7 @@ func TestHeartbeatHonoursReportedCoverage(t *testing.T) {
 // A result listed below the pages read, whose title names what is still
 // missing, is read before any new search; one that does not is left.
 func TestHeartbeatReadsUnreadResultThatNamesTheMissingCriterion(t *testing.T) {
+	t.Parallel()
 	e := New()
 	sources := loadSources(t)[:1] // only the installation page
 	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{
@@ -150,6 +155,7 @@ func TestHeartbeatReadsUnreadResultThatNamesTheMissingCriterion(t *testing.T) {
 // When a search already listed nothing, the follow-ups start with the
 // shortest queries: the engine wants every word found.
 func TestHeartbeatShortQueriesFirstAfterAnEmptyResultsPage(t *testing.T) {
+	t.Parallel()
 	e := New()
 	q := "Why can repeatedly squash-merging two long-lived branches force me to re-resolve the same conflicts?"
 	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: q, Budget: research.Presets()[research.DepthStandard]})
@@ -173,6 +179,7 @@ func TestHeartbeatShortQueriesFirstAfterAnEmptyResultsPage(t *testing.T) {
 // (a name the search program cannot match as written), the next search
 // leaves them out rather than failing the run for want of a page.
 func TestHeartbeatDropsTheWordsOfEveryEmptySearch(t *testing.T) {
+	t.Parallel()
 	e := New()
 	q := "Why did the sky above São Paulo go dark in the middle of the day?"
 	spec, _, _ := e.Plan(context.Background(), engine.PlanRequest{Question: q, Budget: research.Presets()[research.DepthStandard]})

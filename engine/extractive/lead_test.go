@@ -24,6 +24,7 @@ const optionsPage = "Changing Directories\n\n" +
 // answers however well its later sentences score, and the entries that
 // name it in passing are about themselves.
 func TestWhatItDoesIsTheOpening(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Options — Tallyshell manual", Text: optionsPage}}
 	_, md := synthesize(t, "What does the AUTO_ENTER option do?", src, research.DepthStandard)
 	if got := answerTo(md, 0); !strings.Contains(got, "If a command is issued that cannot be executed") ||
@@ -40,6 +41,7 @@ func TestWhatItDoesIsTheOpening(t *testing.T) {
 // The entry of a value asked describes the thing but states no value; a
 // sentence elsewhere that names it and states the value answers.
 func TestValueStatedOutsideTheEntry(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Options — Tallyshell manual", Text: optionsPage},
 		{ID: "S2", Title: "Line editor — Tallyshell manual", Text: "Keymaps\n\n" +
@@ -56,6 +58,7 @@ func TestValueStatedOutsideTheEntry(t *testing.T) {
 // A figure the question names ("set to 0") chooses, of the entry's
 // sentences, the one that says what it does.
 func TestQuestionFigureChoosesTheSentence(t *testing.T) {
+	t.Parallel()
 	page := "Directives\n\n" +
 		"ChildConnectionCap\n\n" +
 		"Syntax: ChildConnectionCap number\nDefault: ChildConnectionCap 0\nContext: server config\n\n" +
@@ -77,6 +80,7 @@ func TestQuestionFigureChoosesTheSentence(t *testing.T) {
 // while naming the entry ("By default, … 1.5*$spool_size_limit") tells of
 // something else: the report quotes the entry alone.
 func TestStatedValueIsTheEntrys(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Tallymail parameters", Text: "spool_size_limit (10240000)\n\n" +
 			"The maximal size in bytes of a spooled message, including envelope information.\n\n" +
@@ -99,6 +103,7 @@ func TestStatedValueIsTheEntrys(t *testing.T) {
 // four kinds of statistics are supported.") announces them: the next
 // four entries are the list, however alike their descriptions read.
 func TestCountedMembersFollow(t *testing.T) {
+	t.Parallel()
 	page := "Monitoring Commands\n\n" +
 		"stats name…: Enables writing of statistics records. Currently, four kinds of name statistics are supported.\n\n" +
 		"clockstats: Enables recording of clock driver statistics information. Each update appends a line to the file clockstats.\n\n" +
@@ -133,6 +138,7 @@ func TestCountedMembersFollow(t *testing.T) {
 // AUTO_ENTER option") is the setting, not part of the identifier: the
 // page that documents the option need not name the product in its text.
 func TestProductNameBeforeAnIdentifier(t *testing.T) {
+	t.Parallel()
 	if got := entities("What does the Tallyshell AUTO_ENTER option do?"); len(got) != 2 || got[0] != "Tallyshell" || got[1] != "AUTO_ENTER" {
 		t.Errorf("entities = %q, want the name and the identifier apart", got)
 	}
@@ -147,6 +153,7 @@ func TestProductNameBeforeAnIdentifier(t *testing.T) {
 // default for the target archive" under "Priority | effect" is no heading,
 // and is read under its table's first row, as under a heading.
 func TestShortTableRowsAreStatements(t *testing.T) {
+	t.Parallel()
 	page := "Pinning\n\nThe priority value of each package is defined by entries in the preferences file or uses its default value.\n\n" +
 		"Table 2.18. List of notable priority values for pinning.\n\n" +
 		"Pin-Priority | pinning effects to the package\n\n" +
@@ -175,6 +182,7 @@ func TestShortTableRowsAreStatements(t *testing.T) {
 }
 
 func TestNothingBesideAStatedAnswer(t *testing.T) {
+	t.Parallel()
 	page := "Standalone modules\n\n" +
 		"Tallyc has always emitted a module together with its loader script. " +
 		"To emit a standalone module without the loader script, run:\n\n" +
@@ -193,6 +201,7 @@ func TestNothingBesideAStatedAnswer(t *testing.T) {
 }
 
 func TestIndexRowIsAPointer(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"| ZDOTDIR: | 15.6 Parameters Used By The Shell.":          true,
 		"AUTO_CD | 16.2.1 Changing Directories":                    true,
@@ -210,6 +219,7 @@ func TestIndexRowIsAPointer(t *testing.T) {
 // a side by the words that set it apart, in its text or its entry's
 // label, and one that names neither is about something else.
 func TestNamesSide(t *testing.T) {
+	t.Parallel()
 	page := "Parameters\n\nHISTLINES: The maximum number of events stored in the internal history list.\n\n" +
 		"Idioms\n\nHowever, there is a shell idiom (available in all versions since 3.0) for printing the history list with fc.\n\n" +
 		"Base modes\n\nFor directories, a different base-mode of 0777 is used when new entries are created.\n"
@@ -234,6 +244,7 @@ func TestNamesSide(t *testing.T) {
 // description, only led up to, it comes first, and what adds nothing to
 // it is left out.
 func TestAnswerFirst(t *testing.T) {
+	t.Parallel()
 	page := "Whether or not to use the local chime service. " +
 		"This service rings a bell for users who asked to be told of new mail.\n\n" +
 		"Specify \"chime = no\" in main.conf to disable the local chime service."
@@ -253,6 +264,7 @@ func TestAnswerFirst(t *testing.T) {
 // headline does not hold, or a figure or quoted term of its own beside
 // half the question's words.
 func TestWhatAddsToAnArticlesAnswer(t *testing.T) {
+	t.Parallel()
 	page := "HARBOURTON — After years of dispute, the council plans to lift the river tolls, officials said late Thursday.\n\n" +
 		"A shipping historian said he was appalled that the council was lifting the tolls.\n\n" +
 		"The guild's hall by the quay was built in 1832.\n\n" +
@@ -281,6 +293,7 @@ func TestWhatAddsToAnArticlesAnswer(t *testing.T) {
 // words or their irregular forms, and gives the figure asked states the
 // answer whole.
 func TestWholeStatementGivesTheAnswer(t *testing.T) {
+	t.Parallel()
 	page := "The Lakeside mill bought the Orchard bakery in May 2019 for $2 million, its largest purchase so far.\n\n" +
 		"The mill has bought flour from the valley for decades."
 	p := docPool([2]string{"A year after the deal", page})
@@ -297,6 +310,7 @@ func TestWholeStatementGivesTheAnswer(t *testing.T) {
 // asks for; once a sentence of the entry gives it, it comes first, and
 // what adds nothing to it is left out.
 func TestInstructionBeforeTheEntrysDescription(t *testing.T) {
+	t.Parallel()
 	page := "chime (default: yes)\n\n" +
 		"Whether or not to use the local chime service. " +
 		"This service rings a bell for users who asked to be told of new mail. " +
@@ -319,6 +333,7 @@ func TestInstructionBeforeTheEntrysDescription(t *testing.T) {
 // article's opening and its background, which only repeat the headline's
 // words, are left out.
 func TestBesideAnArticlesAnswerOnlyWhatAdds(t *testing.T) {
+	t.Parallel()
 	page := "HARBOURTON — After years of dispute, the council plans to lift the river tolls, officials said late Thursday.\n\n" +
 		"Harbourton is one of the busiest river ports in the region, and for years the tolls have weighed on its trade.\n\n" +
 		"In return, the shipping guild will fund the dredging of the channel, repair the old lock and stop blocking the quay.\n\n" +
@@ -337,6 +352,7 @@ func TestBesideAnArticlesAnswerOnlyWhatAdds(t *testing.T) {
 // beside it go only sentences that add to it, not every one that has a
 // figure and a word of the question.
 func TestWholeStatementWithItsFigureAnswers(t *testing.T) {
+	t.Parallel()
 	page := "The Lakeside mill bought the Orchard bakery in May 2019 for $2 million, its largest purchase so far. " +
 		"The bakery kept its name and its staff. Customers noticed few changes at first.\n\n" +
 		"While he doesn't buy flour much — he has a barn full of it — the baker, 43 years at the oven, keeps an eye on the mill's prices.\n\n" +
@@ -353,6 +369,7 @@ func TestWholeStatementWithItsFigureAnswers(t *testing.T) {
 // A sentence that says every word of a "which" question but the noun it
 // asks for names the answer by a member, and adds to what is quoted.
 func TestSaysAllButTheAskedNoun(t *testing.T) {
+	t.Parallel()
 	page := "By default, the MAKE INDEX command makes hash indexes, which fit the most common situations. " +
 		"An index tuple may not exceed the page size."
 	p := docPool([2]string{"Tallybase indexes", page})
@@ -369,6 +386,7 @@ func TestSaysAllButTheAskedNoun(t *testing.T) {
 // what it says: "Default: index.html" adds nothing to how the search for
 // an index is turned off; the entry's prose may still follow its lead.
 func TestBoxLineAddsOnlyWhatItSays(t *testing.T) {
+	t.Parallel()
 	page := "Directives\n\nindex_list Directive\n\nSyntax: index_list disabled | local-url [local-url] ...\n" +
 		"Default: index_list index.html\nContext: server config, virtual host\n\n" +
 		"The index_list directive sets the list of resources to look for when the client asks for a directory. " +
@@ -399,6 +417,7 @@ func TestBoxLineAddsOnlyWhatItSays(t *testing.T) {
 // its opening states in the next paragraph: a why-question whose lead only
 // restates what was asked takes it.
 func TestWhyTakesTheNextParagraphOfAOneSentenceLead(t *testing.T) {
+	t.Parallel()
 	page := "This article first appeared in the Valley Courier.\n\n" +
 		"In the middle of the day on Monday, the sky above Tallyville went dark.\n\n" +
 		"The town, along with parts of the valley, was blanketed by smoke from fires raging in the hills, according to local reports.\n\n" +
@@ -414,6 +433,7 @@ func TestWhyTakesTheNextParagraphOfAOneSentenceLead(t *testing.T) {
 // them: the series that names them follows it, though the lead holds a
 // series of something else.
 func TestCountedMembersAnnounceTheirSeries(t *testing.T) {
+	t.Parallel()
 	page := "Tallyride isn’t waiting until the end of April to decide on its free scooter rides for nurses. " +
 		"The firm has extended its Tallyride Scooter Program through May, giving free rides to nurses, cooks and drivers in four towns another month.\n\n" +
 		"The program is currently available in Alden, Brill, Corran and the Dunmore metro area. " +
@@ -430,6 +450,7 @@ func TestCountedMembersAnnounceTheirSeries(t *testing.T) {
 // A list question is answered by the sentence that names its members in
 // a series; an article's opening about the same people is not.
 func TestSeriesGivesAListsAnswer(t *testing.T) {
+	t.Parallel()
 	page := "Heads up, shippers: Hundreds of workers are striking at the Harbourton port on Tuesday.\n\n" +
 		"Crane operators, lashers, tally clerks and truck marshals are asking for a $25 hourly wage."
 	p := docPool([2]string{"Port workers go on strike", page})
@@ -469,6 +490,7 @@ const tallyDirectives = "Directives\n\n" +
 // is the answer: not the description that led to it, nor the sentences
 // of the entry after it, which tell of other things.
 func TestBoxLineAnswersTheNamedEntrysValue(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Module tally_core — Tallyweb", Text: tallyDirectives}}
 	_, md := synthesize(t, "What is the default BodyCap?", src, research.DepthStandard)
 	if got := answerTo(md, 0); !strings.HasPrefix(got, "`BodyCap` default: BodyCap 1048576") {
@@ -487,6 +509,7 @@ func TestBoxLineAnswersTheNamedEntrysValue(t *testing.T) {
 // A second attribute asked of the entry ("the minimum") is its box's
 // other line, beside the first.
 func TestBoxLinesOfEveryAskedAttribute(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Module tally_core — Tallyweb", Text: tallyDirectives}}
 	_, md := synthesize(t, "What are the default and the minimum value of BodyCap?", src, research.DepthStandard)
 	quotesAll(t, summaryOf(md), md, "the Summary lacks an asked attribute", "default: BodyCap 1048576", "minimum: BodyCap 1024")
@@ -497,6 +520,7 @@ func TestBoxLinesOfEveryAskedAttribute(t *testing.T) {
 // quoted beside the answer: the entry's sentence about another value is
 // about the entry under another condition.
 func TestQuestionFigureIsTheCondition(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Module tally_core — Tallyweb", Text: tallyDirectives}}
 	_, md := synthesize(t, "What happens when BodyCap is set to 0?", src, research.DepthStandard)
 	if !strings.Contains(answerTo(md, 0), "the body is not limited at all") {
@@ -523,6 +547,7 @@ func boxLine(t *testing.T, p *pool, label, key string) int {
 // the box adds when it states another attribute the question asks for in
 // its own words, not in the entry's name ("min" of "pool_min").
 func TestWhatAddsBesideAStatedValue(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Module tally_core — Tallyweb", tallyDirectives})
 	c := newCriterion("What is the default value of the queue_depth parameter?", "", nil, nil)
 	def := boxLine(t, p, "queue_depth", "Default")
@@ -563,6 +588,7 @@ func TestWhatAddsBesideAStatedValue(t *testing.T) {
 // box line, which writes no unit, when the entry's prose names it ("the
 // number of bytes that are allowed").
 func TestBoxLineCountsInTheEntrysUnit(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Module tally_core — Tallyweb", Text: tallyDirectives}}
 	_, md := synthesize(t, "How many bytes of a request body does BodyCap allow by default?", src, research.DepthStandard)
 	if got := answerTo(md, 0); !strings.HasPrefix(got, "`BodyCap` default: BodyCap 1048576") {
@@ -590,6 +616,7 @@ const tallyResolver = "Options\n\n" +
 // often as a name; the pages say which: an entry labelled with it is the
 // entry asked, and another entry's default does not answer.
 func TestLabelledTwoWordName(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Configuration reference — Tallyresolver", tallyResolver})
 	c := newCriterion("Is peer-count a read-only value of the peer-count option?", "", nil, nil)
 	finder{p}.labelledNames(&c)
@@ -608,6 +635,7 @@ func TestLabelledTwoWordName(t *testing.T) {
 // value is 10.") is answered by another sentence of the entry that says
 // what it asks.
 func TestLaterPartTakesAnotherSentenceOfTheEntry(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Configuration reference — Tallyresolver", Text: tallyResolver}}
 	_, md := synthesize(t, "What is the default pull-in value in Tallyresolver, and what can increasing it speed up?", src, research.DepthStandard)
 	quotesAll(t, summaryOf(md), md, "the Summary lacks a part's answer", "The default value is 10.", "speed up the convergence of secondary zones")
@@ -617,6 +645,7 @@ func TestLaterPartTakesAnotherSentenceOfTheEntry(t *testing.T) {
 // ("originally named"), a sentence beside the entry that says all of it
 // leads.
 func TestAnswerBesideTheEntry(t *testing.T) {
+	t.Parallel()
 	page := "Commands\n\n" +
 		"deep-clean: Removes every cached package file and every partial download, then rebuilds the index. " +
 		"It also removes the lists of packages no source offers any more.\n\n" +

@@ -10,6 +10,7 @@ import (
 // What a sentence says in other words comes from WordNet: "requires"
 // answers "need", and "maximum" states an upper "bound".
 func TestMeaningFromTheLexicon(t *testing.T) {
+	t.Parallel()
 	if lexicon() == nil {
 		t.Fatal("WordNet is not installed (Debian package wordnet-base)")
 	}
@@ -30,6 +31,7 @@ func TestMeaningFromTheLexicon(t *testing.T) {
 // A qualified name is named by its last part on the page that documents
 // it: "lru_cache" names "functools.lru_cache".
 func TestQualifiedNameNamedByItsLastPart(t *testing.T) {
+	t.Parallel()
 	if got := qualifiedTail("functools.lru_cache"); !slices.Equal(got, text.Tokens("lru_cache")) {
 		t.Errorf("qualifiedTail = %q", got)
 	}

@@ -45,6 +45,7 @@ func sectionOf(md, prefix string) string {
 // the first part in parentheses as its context; a part that stands on its
 // own does not.
 func TestPartLeansOnTheFirst(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		q    string
 		want string // the second criterion
@@ -78,6 +79,7 @@ func TestPartLeansOnTheFirst(t *testing.T) {
 // limit?" answered while no fetched sentence gives that reason, and the
 // report quotes the reason under the part once a source gives it.
 func TestLeaningPartNeedsItsOwnSentence(t *testing.T) {
+	t.Parallel()
 	q := "How many workers can a Tallyhall pool hold, and why is there such a limit?"
 	limit := "Limits\n\nA Tallyhall pool holds at most 32 workers. " +
 		"Pools are created with the pool create command and named after their host.\n\n" +
@@ -116,6 +118,7 @@ func TestLeaningPartNeedsItsOwnSentence(t *testing.T) {
 // defaults to 14 days") is not the answer to the first part, and two
 // sentences that differ in their figures are not duplicates.
 func TestEachPartGetsItsOwnSentence(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "tally-config(1) Manual Page", Text: "CONFIGURATION\n\n" +
 			"prune.keepSnapshots, prune.<pattern>.keepSnapshots: tally prune removes snapshots older than this time and not referenced by any branch; defaults to 14 days.\n\n" +
@@ -140,6 +143,7 @@ func TestEachPartGetsItsOwnSentence(t *testing.T) {
 // "which one is the default" is answered by the entry that says so in a
 // short sentence of its own ("This is the default.").
 func TestAnnouncedListOfParagraphs(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Compression in Tallyhall", Text: "4. Compression\n\n" +
 			"Every table of a Tallyhall store may be compressed, chosen with the codec option. For example codec = 'zstd' selects a codec.\n\n" +
@@ -170,6 +174,7 @@ func TestAnnouncedListOfParagraphs(t *testing.T) {
 // A short sentence that only says more of the one before it ("This is the
 // default.") is quoted with it; one in a paragraph of its own is not.
 func TestShortBackReferenceJoinsItsSentence(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text, want string
 	}{
@@ -191,6 +196,7 @@ func TestShortBackReferenceJoinsItsSentence(t *testing.T) {
 // advice, not by one that only names the subject; "the documentation" and
 // "advise" name the source, not the subject.
 func TestWhyPartQuotesTheReason(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Tallyhall Autosnapshot", Text: "1. Summary\n\n" +
 			"The AUTOSNAPSHOT keyword imposes extra disk space and write overhead and should be avoided if not strictly needed. " +
@@ -212,6 +218,7 @@ func TestWhyPartQuotesTheReason(t *testing.T) {
 // "What is the upper bound" asks for a maximum the page states as "the
 // maximum number of … cannot be raised above 64".
 func TestUpperBoundIsAMaximum(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "Limits In Tallyhall", Text: "Maximum Number Of Replicas\n\n" +
 			"A replica is a read-only copy of a Tallyhall store kept up to date by streaming. " +
@@ -240,6 +247,7 @@ func TestUpperBoundIsAMaximum(t *testing.T) {
 // In a comparison, a quoted sentence about one side brings the sentence
 // of its paragraph that says the same of the other side.
 func TestComparisonQuotesTheCounterpart(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "SCAN — Tallyhall manual", Text: "Description\n\n" +
 			"SCAN checks the blocks of a Tallyhall archive for damage.\n\n" +
@@ -275,6 +283,7 @@ func TestComparisonQuotesTheCounterpart(t *testing.T) {
 // repeats none of the asked words; a cause stated on another page about
 // something else is not evidence for it.
 func TestWhyPartFindsTheMechanismBesideTheFigure(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "COMPACT — Tallyhall", Text: "COMPACT\n\n" +
 			"The COMPACT command rebuilds the store file, repacking it into a minimal amount of disk space.\n\n" +
@@ -304,6 +313,7 @@ func TestWhyPartFindsTheMechanismBesideTheFigure(t *testing.T) {
 // for: the part keeps a search of its own words, as a clause criterion
 // with its topic in parentheses does.
 func TestLeaningPartKeepsItsOwnSearch(t *testing.T) {
+	t.Parallel()
 	q := "Which compression codecs does Tallyhall ship, and which one is the default?"
 	spec, _, err := New().Plan(context.Background(), engine.PlanRequest{Question: q, Budget: research.Presets()[research.DepthStandard]})
 	if err != nil {
@@ -320,6 +330,7 @@ func TestLeaningPartKeepsItsOwnSearch(t *testing.T) {
 // The announced list is found on its page even when the sentences that
 // score best for the question sit in another section of that page.
 func TestAnnouncedListFoundAwayFromThePicks(t *testing.T) {
+	t.Parallel()
 	custom := "7. Custom codecs\n\n" +
 		"The built-in codecs and the custom codecs described in this section all use the same codec interface. " +
 		"A custom codec is provided by an extension that registers it with Tallyhall before the first table uses it. " +
@@ -344,6 +355,7 @@ func TestAnnouncedListFoundAwayFromThePicks(t *testing.T) {
 }
 
 func TestFrontedPhraseQualifiesTheQuestion(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ msg, ask string }{
 		{"By default, how many headers can a request carry before Tallyproxy rejects it?", "How many headers can a request carry before Tallyproxy rejects it, by default?"},
 		{"By default, how long does the cache keep negative answers (max-neg-ttl)?", "How long does the cache keep negative answers, by default (max-neg-ttl)?"},
@@ -366,6 +378,7 @@ func TestFrontedPhraseQualifiesTheQuestion(t *testing.T) {
 }
 
 func TestDifferBetweenComparesTheSides(t *testing.T) {
+	t.Parallel()
 	if sides, aspect := comparison("How do the base permissions differ between newly created files and newly created directories"); !slices.Equal(sides, []string{"newly created files", "newly created directories"}) || aspect != "the base permissions" {
 		t.Errorf("comparison = %q, %q", sides, aspect)
 	}
@@ -384,6 +397,7 @@ func TestDifferBetweenComparesTheSides(t *testing.T) {
 // An "and" between two title-case words joins the words of one name; an
 // "and" between two phrases still splits the question.
 func TestAndWithinANameDoesNotSplit(t *testing.T) {
+	t.Parallel()
 	for msg, want := range map[string]int{
 		"How did Tallyland's 2019 growth compare with the projection of its Economic Recovery and Growth Plan?": 1,
 		"Which towns did the Harbour Trade and Shipping Guild visit?":                                           1,
@@ -398,6 +412,7 @@ func TestAndWithinANameDoesNotSplit(t *testing.T) {
 // The sides of "the X values may and encrypt" are the values, not the
 // setting they share; sides that both name identifiers stay whole.
 func TestSidesAfterASharedName(t *testing.T) {
+	t.Parallel()
 	for q, want := range map[string][]string{
 		"What is the difference between the tls_security_level values may and encrypt in Tallymail?": {"may", "encrypt"},
 		"What is the difference between max-cache-ttl and max-ncache-ttl in Tallyresolver?":          {"max-cache-ttl", "max-ncache-ttl"},
@@ -412,6 +427,7 @@ func TestSidesAfterASharedName(t *testing.T) {
 // A side of no words of its own ("may") is named only as a value is
 // written, not by the verb prose uses.
 func TestValueSideNamedAsAValue(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"TLS support — Tallymail", "Security levels\n\n" +
 		"With tls_security_level = may, the server announces STARTTLS but does not require it.\n\n" +
 		"It may however be useful to offer AUTH only over TLS."})
@@ -428,6 +444,7 @@ func TestValueSideNamedAsAValue(t *testing.T) {
 // of its own; closing, its words are the question's context, not words
 // a sentence must say.
 func TestAttributionIsContext(t *testing.T) {
+	t.Parallel()
 	q := analyse("According to the Tallyfile Handbook, how long can a record's short title be?")
 	if len(q.clauses) != 1 {
 		t.Errorf("clauses = %q: the attribution is no part of its own", q.clauses)
@@ -457,6 +474,7 @@ func TestAttributionIsContext(t *testing.T) {
 // "How short …" asks a measure as "how long …" does: WordNet's attributes
 // say which adjectives are values of a measure, and a quality asks none.
 func TestQuantityAdjectivesFromWordNet(t *testing.T) {
+	t.Parallel()
 	for _, w := range []string{"short", "long", "heavy", "large", "old", "many", "often"} {
 		if !asksQuantity(w) {
 			t.Errorf("how %s … asks no quantity", w)
@@ -481,6 +499,7 @@ func TestQuantityAdjectivesFromWordNet(t *testing.T) {
 // "How do A and B differ" compares A and B; a side written as a name is
 // no soft word, and the definition list's entries of the sides answer.
 func TestHowDoTwoFieldsDiffer(t *testing.T) {
+	t.Parallel()
 	if sides, _ := comparison("How do Requires and Prefers differ for the Tallyunit manual"); !slices.Equal(sides, []string{"Requires", "Prefers"}) {
 		t.Errorf("comparison = %q", sides)
 	}
@@ -505,6 +524,7 @@ func TestHowDoTwoFieldsDiffer(t *testing.T) {
 // "what is the …" value question ("what was the greatest frustration")
 // keeps its word.
 func TestSuperlativeAsksForALimit(t *testing.T) {
+	t.Parallel()
 	c := newCriterion("What is the highest weight I can give a server?", "", nil, nil)
 	if c.style != styleValue || slices.Contains(c.core, text.Stem("highest")) || c.query[text.Stem("maximal")] == 0 {
 		t.Errorf("style %d, core %v: want a value question ranking limits", c.style, c.core)
@@ -528,6 +548,7 @@ func TestSuperlativeAsksForALimit(t *testing.T) {
 // and a pronoun in the shared predicate points where the first's does,
 // so the second part neither renames it nor leans on the first.
 func TestCoordinatedPhrasesShareThePredicate(t *testing.T) {
+	t.Parallel()
 	for q, want := range map[string][]string{
 		"What buffer size and what queue length does the gateway's relay module use if I give it no options?": {
 			"What buffer size does the gateway's relay module use if I give it no options?",

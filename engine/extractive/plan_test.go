@@ -17,6 +17,7 @@ var templateRe = regexp.MustCompile(`(?i)trade-offs|counter-arguments|caveats|re
 // A question's criteria are its parts, in its words: one part, one
 // criterion.
 func TestPlanCriteriaAreTheQuestionsParts(t *testing.T) {
+	t.Parallel()
 	tests := map[string][]string{
 		"Why did Alibaba list its shares in Hong Kong?":              {"Why did Alibaba list its shares in Hong Kong?"},
 		"What is the maximum length of an identifier in PostgreSQL?": {"What is the maximum length of an identifier in PostgreSQL?"},
@@ -34,6 +35,7 @@ func TestPlanCriteriaAreTheQuestionsParts(t *testing.T) {
 }
 
 func TestPlanResearchSpecShape(t *testing.T) {
+	t.Parallel()
 	questions := []string{
 		"What is the default port of EmberDB and how do I change it?",
 		"How do I set up replication in EmberDB?",
@@ -98,6 +100,7 @@ func TestPlanResearchSpecShape(t *testing.T) {
 }
 
 func TestPlanCriteriaFollowClauses(t *testing.T) {
+	t.Parallel()
 	spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "what is the default port of EmberDB and how do I change it"})
 	want := []string{"What is the default port of EmberDB?", "How do I change the default port of EmberDB?"}
 	for i, w := range want {
@@ -121,6 +124,7 @@ func TestPlanCriteriaFollowClauses(t *testing.T) {
 }
 
 func TestPlanSeparatesContextFromQuestions(t *testing.T) {
+	t.Parallel()
 	spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "I run EmberDB 4.2 on a Debian server behind a firewall. How do I change the port it listens on?"})
 	if !strings.HasPrefix(spec.Criteria[0], "How do I change the port") {
 		t.Errorf("criteria %q: the first must be the question, not the context", spec.Criteria)
@@ -134,6 +138,7 @@ func TestPlanSeparatesContextFromQuestions(t *testing.T) {
 }
 
 func TestPlanComparison(t *testing.T) {
+	t.Parallel()
 	spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "PostgreSQL vs MySQL for analytics"})
 	joined := strings.Join(spec.Criteria, " | ")
 	if joined != "How do PostgreSQL and MySQL differ for analytics?" {
@@ -142,6 +147,7 @@ func TestPlanComparison(t *testing.T) {
 }
 
 func TestPlanClarity(t *testing.T) {
+	t.Parallel()
 	vague, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "how does it work?"})
 	if vague.Clarity >= 0.5 || len(vague.Questions) == 0 {
 		t.Errorf("vague question: clarity %v questions %q, want < 0.5 with questions", vague.Clarity, vague.Questions)
@@ -153,6 +159,7 @@ func TestPlanClarity(t *testing.T) {
 }
 
 func TestPlanUsesEnginesClarificationAndParent(t *testing.T) {
+	t.Parallel()
 	req := engine.PlanRequest{
 		Question:      "Python?",
 		Engines:       []string{"searxng", "bing"},
@@ -184,6 +191,7 @@ func TestPlanUsesEnginesClarificationAndParent(t *testing.T) {
 }
 
 func TestPlanBrowseAndChat(t *testing.T) {
+	t.Parallel()
 	spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "Summarize https://example.org/post and https://example.com/b"})
 	if spec.Route != research.RouteBrowse || len(spec.Actions) != 2 {
 		t.Fatalf("browse spec: %+v", spec)
@@ -203,6 +211,7 @@ func TestPlanBrowseAndChat(t *testing.T) {
 // phrase ("With X switched on, how many …") qualifies the question, as a
 // subordinate clause does; it is no part of its own.
 func TestFrontedPrepositionalPhraseIsNoPart(t *testing.T) {
+	t.Parallel()
 	for _, q := range []string{
 		"With unity builds switched on, how many source files go into each combined file?",
 		"Under heavy load from many clients at once, how many workers does the pool start?",
@@ -222,6 +231,7 @@ func TestFrontedPrepositionalPhraseIsNoPart(t *testing.T) {
 // client and the server drift"); after the verb it may join two asks
 // ("does the server use and the maximum connections").
 func TestAndBetweenSubjectsIsNoSplit(t *testing.T) {
+	t.Parallel()
 	if qa := analyse("How far apart can the clocks of a desktop client and the key server drift before messages are rejected?"); len(qa.clauses) != 1 {
 		t.Errorf("clauses %q, want one", qa.clauses)
 	}

@@ -10,6 +10,7 @@ import (
 // keyword of a technical vocabulary written in capitals, a word in a code
 // span — stay in every query.
 func TestKeywordsKeepNamingWords(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want []string
@@ -38,6 +39,7 @@ func TestKeywordsKeepNamingWords(t *testing.T) {
 // A feature with a name of several words is searched as that phrase too,
 // and the phrase search is not taken for a repeat of its words.
 func TestQueriesSearchMultiWordNameAsPhrase(t *testing.T) {
+	t.Parallel()
 	q := analyse("What does the WITHOUT ROWID optimization do in SQLite?")
 	criteria, _ := criteriaFor(q)
 	qs := queriesFor(q, criteria, nil, nil)
@@ -62,6 +64,7 @@ func TestQueriesSearchMultiWordNameAsPhrase(t *testing.T) {
 
 // A flag goes into a query without its dash, which engines read as "not".
 func TestSearchQueryDropsLeadingDashes(t *testing.T) {
+	t.Parallel()
 	if got := searchQuery([]string{"quill_dump", "-Fc", "--format", "archive", `"-x"`, "-O"}); got != `quill_dump Fc format archive "-x"` {
 		t.Errorf("searchQuery = %q", got)
 	}
@@ -78,6 +81,7 @@ func TestSearchQueryDropsLeadingDashes(t *testing.T) {
 // criterion gives with one word each, then the names alone: a site's own
 // search that requires every word finds nothing for a long query.
 func TestQueryVariantsNarrowDown(t *testing.T) {
+	t.Parallel()
 	goal := analyse("What kind of archive does quill_dump -Fc produce?")
 	vs := queryVariants("What kind of archive does quill_dump -Fc produce?", goal)
 	last := vs[len(vs)-1]
@@ -97,6 +101,7 @@ func TestQueryVariantsNarrowDown(t *testing.T) {
 // names: manuals state bounds on a page named for them ("Limits In …"),
 // whose title has none of the question's words.
 func TestQueriesSearchLimitsOfBound(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		question string
 		want     string // "" when no limits query is wanted
@@ -124,6 +129,7 @@ func TestQueriesSearchLimitsOfBound(t *testing.T) {
 // A possessive is searched as the bare name: a search program that wants
 // every word finds nothing for "Askar's".
 func TestSearchQueryDropsPossessives(t *testing.T) {
+	t.Parallel()
 	if got := searchQuery([]string{"Ammar", "Askar", "Minecraft", "exploit", "Askar's", `"Askar's exploit"`, "Tally’s"}); got != `Ammar Askar Minecraft exploit "Askar's exploit" Tally` {
 		t.Errorf("searchQuery = %q", got)
 	}
@@ -133,6 +139,7 @@ func TestSearchQueryDropsPossessives(t *testing.T) {
 // lacks one: a question of one clause is searched with its words and
 // again with one fewer, the last ("declared") dropped.
 func TestQueriesSearchOneWordFewer(t *testing.T) {
+	t.Parallel()
 	q := analyse("Which datatypes may a column of a STRICT table be declared with?")
 	criteria, _ := criteriaFor(q)
 	qs := queriesFor(q, criteria, nil, nil)
@@ -148,6 +155,7 @@ func TestQueriesSearchOneWordFewer(t *testing.T) {
 // Each identifier a question names is searched alone: the verbs around
 // it ("turn", "search") are words its page may never use.
 func TestQueriesSearchIdentifiersAlone(t *testing.T) {
+	t.Parallel()
 	q := analyse("How do you turn off mod_dir's search for an index file with the DirectoryIndex directive?")
 	criteria, _ := criteriaFor(q)
 	qs := queriesFor(q, criteria, nil, nil)
@@ -162,6 +170,7 @@ func TestQueriesSearchIdentifiersAlone(t *testing.T) {
 // that wants every word from the page that answers: the plan searches its
 // rarest words alone too.
 func TestQueriesSearchTheRarestWords(t *testing.T) {
+	t.Parallel()
 	got := queriesFor(analyse("If I choose zstd compression in Borg without giving a level, which compression level does it use?"), nil, nil, nil)
 	want := "compression zstd Borg"
 	if !slices.Contains(got, want) {
@@ -177,6 +186,7 @@ func TestQueriesSearchTheRarestWords(t *testing.T) {
 // condition written before the question word names the feature the
 // answer's page is about, and is searched too.
 func TestQueriesSearchCallFormsAndFrontedConditions(t *testing.T) {
+	t.Parallel()
 	q := analyse("If I declare an option() in my BuildList.txt without giving it a value, what value does it start with?")
 	criteria, _ := criteriaFor(q)
 	qs := queriesFor(q, criteria, nil, nil)

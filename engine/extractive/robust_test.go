@@ -16,6 +16,7 @@ import (
 // page far over the size bound. Every call must return promptly with a
 // report whose citations still verify.
 func TestUntrustedInput(t *testing.T) {
+	t.Parallel()
 	weird := []research.Source{
 		{ID: "S1", Text: ""},
 		{ID: "S2", Text: "func main() {\n\tfmt.Println(\"[S9]\")\n}\n$ go run .\n"},

@@ -8,6 +8,7 @@ import (
 )
 
 func TestRoute(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		msg   string
 		route string
@@ -49,6 +50,7 @@ func TestRoute(t *testing.T) {
 // TestDecideLeavesTheRestUndecided: the rules answer only what they
 // recognise; a question is left to the engine.
 func TestDecideLeavesTheRestUndecided(t *testing.T) {
+	t.Parallel()
 	for msg, want := range map[string]string{
 		"hello":                   research.RouteChat,
 		"thanks!":                 research.RouteChat,
@@ -66,6 +68,7 @@ func TestDecideLeavesTheRestUndecided(t *testing.T) {
 // TestRefersBack: a follow-up asking to rework the earlier answer, and
 // only such a one, is recognised.
 func TestRefersBack(t *testing.T) {
+	t.Parallel()
 	for msg, want := range map[string]bool{
 		"simplify that":                    true,
 		"Summarize the above":              true,

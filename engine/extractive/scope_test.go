@@ -14,6 +14,7 @@ import (
 // not quoted, and the entry's sentence that says what 0 does leads
 // rather than its opening.
 func TestBoxLinesAnswerOnlyTheirKey(t *testing.T) {
+	t.Parallel()
 	page := strings.Replace(directivesPage, "Caps the size of the body a client may send with one request. ",
 		"Caps the size of the body a client may send with one request. The old name body_max is still read. ", 1)
 	src := []research.Source{{ID: "S1", Title: "Module tally_http_core — Tallyweb", Text: page}}
@@ -36,6 +37,7 @@ func TestBoxLinesAnswerOnlyTheirKey(t *testing.T) {
 // and then calls it "the telescope": a sentence that says so answers a
 // question that writes the name in capitals.
 func TestCapitalNameFromThePageLead(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Giant radio dish opens to astronomers", Text: "The Wide Aperture Radio Dish (WARD) in the north has passed its final tests. " +
 		"WARD will now take proposals from astronomers worldwide.\n\n" +
 		"Its builders spent five years on the site. During the trial run, the telescope found more than 40 new pulsars. " +
@@ -50,6 +52,7 @@ func TestCapitalNameFromThePageLead(t *testing.T) {
 // will …" after "… by adding 12 dishes"; "said this was the reason")
 // is quoted with that sentence.
 func TestLeadKeepsTheSentenceItRefersTo(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Upgrading the array", Text: "The array was finished in 2016.\n\n" +
 		"Finding small planets in the wide beam is hard. But Ruiz's team wants to boost the array's resolving power by adding 12 dishes, each 4 metres wide. " +
 		"Although the dishes are cheap products, together they will improve the array's spatial resolution tenfold, she says."}}
@@ -62,6 +65,7 @@ func TestLeadKeepsTheSentenceItRefersTo(t *testing.T) {
 // A value is given outright only when a figure or literal follows, not
 // when the sentence says what is done with it.
 func TestGivesValue(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"The default suggested cache size is -2000, which means 2048000 bytes.": true,
 		"The default is 64MB.": true,
@@ -76,6 +80,7 @@ func TestGivesValue(t *testing.T) {
 
 // What a figure measures is a thing, never the figure or a filler word.
 func TestMeasuredSkipsValues(t *testing.T) {
+	t.Parallel()
 	got := measured("With a page size of 65536, this gives a database size of about 281 terabytes and a number of rows.")
 	if len(got) != 1 || got[0] != "row" {
 		t.Errorf("measured = %q, want [row]", got)
@@ -85,6 +90,7 @@ func TestMeasuredSkipsValues(t *testing.T) {
 // A page titled with the tool's name documents it: a sentence there
 // answers about the tool's flag without repeating the tool's name.
 func TestPageTitleNamesItsIdentifier(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "pack_tool", Text: "Description\n\npack_tool writes an archive of a data store.\n\n" +
 			"Options\n\nThe most flexible output formats are the “bundle” format (-Fb) and the “folder” format (-Ff)."},
@@ -99,6 +105,7 @@ func TestPageTitleNamesItsIdentifier(t *testing.T) {
 // A command laid out over several lines of a code block is quoted whole
 // with the sentence that introduces it, not cut after its first line.
 func TestCommandKeepsItsLines(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Partial indexes", "Partial Indexes\n\nTo create a partial index that suits our example, use a command such as this:\n\n" +
 		"CREATE INDEX log_ip_ix ON log (ip)\nWHERE NOT (ip > inet '10.0.0.0' AND\nip < inet '10.0.0.255');\n\n" +
 		"A typical query that can use this index would be a lookup of one address."})
@@ -118,6 +125,7 @@ func TestCommandKeepsItsLines(t *testing.T) {
 // in the question answers it, and a lone "NOTE: …" (no entry within two
 // paragraphs of it) is no entry.
 func TestCapitalsDefinitionList(t *testing.T) {
+	t.Parallel()
 	page := "Parameters Used By The Shell\n\n" +
 		"WORDLIST: The characters considered part of a word by the line editor, besides letters and digits. " +
 		"Changing it changes where the editor stops when it moves by words, and which characters a word deletion removes along with the letters.\n\n" +
@@ -141,6 +149,7 @@ func TestCapitalsDefinitionList(t *testing.T) {
 // A part that leans on another with a pronoun ("how do I stop tracking
 // them?") is answered on the page titled with what it leans on.
 func TestPronounPartOnTitledPage(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "tallyignore(5) Manual Page", Text: "DESCRIPTION\n\nA tallyignore file specifies intentionally untracked files that Tally should ignore. " +
 			"Files already tracked by Tally are not affected.\n\nNOTES\n\nThe purpose of tallyignore files is to ensure that certain files not tracked by Tally remain untracked.\n\n" +
@@ -159,6 +168,7 @@ func TestPronounPartOnTitledPage(t *testing.T) {
 // A short flag is every command's: "-f" of "tally clean" is not the
 // "-f <file>" entry of another command's page.
 func TestShortFlagOfAnotherCommand(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{
 		{ID: "S1", Title: "tally-config(1) Manual Page", Text: "OPTIONS\n\n-f <config-file>, --file <config-file>\n\nFor writing options: write to the specified file rather than the repository config.\n\n" +
 			"VARIABLES\n\nclean.requireForce: A boolean to make tally-clean do nothing unless given -f, -i or -n. Defaults to true."},
@@ -173,6 +183,7 @@ func TestShortFlagOfAnotherCommand(t *testing.T) {
 // "What is the epoch used by the time module?" asks for a definition of
 // the epoch, qualified; an attribute or a value is still asked as such.
 func TestDefinitionWithQualifier(t *testing.T) {
+	t.Parallel()
 	for q, want := range map[string]int{
 		"What is the epoch used by the time module?":   styleDefinition,
 		"What is a sparse index in the store?":         styleDefinition,
@@ -196,6 +207,7 @@ func TestDefinitionWithQualifier(t *testing.T) {
 // asked case from its neighbour: "merging more than one branch", not
 // "merging one branch".
 func TestPhraseTellsTheAskedCase(t *testing.T) {
+	t.Parallel()
 	if n := longestRun(phraseWords("when merging more than one branch into it"), phraseWords("when pulling or merging more than one branch.")); n != 5 {
 		t.Errorf("longestRun = %d, want 5", n)
 	}
@@ -212,6 +224,7 @@ func TestPhraseTellsTheAskedCase(t *testing.T) {
 // The members of a list asked of one entry are not other entries'
 // sentences that use the same noun.
 func TestMembersOfTheAskedEntryOnly(t *testing.T) {
+	t.Parallel()
 	page := "Options\n\nBARE_QUAL <Z>: In a glob pattern, treat a trailing set of parentheses as a qualifier list, if it contains no ‘|’, ‘(’ or ‘~’ characters.\n\n" +
 		"BRACE_SET: Expand expressions in braces which would not otherwise undergo brace expansion to an ordered list of all the characters.\n\n" +
 		"CASE_PATH: If CASE_PATH is not set (the default), CASE_GLOB affects every path component, whenever a special character appears in it.\n\n" +
@@ -234,6 +247,7 @@ func TestMembersOfTheAskedEntryOnly(t *testing.T) {
 // under another option's label is another entry's, unless it names the
 // asked option itself.
 func TestOfAnotherEntry(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Options", "Options\n\nBRACE_SET: Expand expressions in braces to an ordered list of all the characters.\n\n" +
 		"WIDE_GLOB: Treat the ‘#’, ‘~’ and ‘^’ characters as part of patterns for filename generation.\n\n" +
 		"COMPLETE_STYLE: During completion the WIDE_GLOB option is in effect, so the characters ‘#’, ‘~’ and ‘^’ have special meanings."})
@@ -249,6 +263,7 @@ func TestOfAnotherEntry(t *testing.T) {
 // the page's title, not the entry asked about, and the entry's box needs
 // not repeat it.
 func TestSettingNamesNoEntry(t *testing.T) {
+	t.Parallel()
 	page := "Module mod_tls\n\nDirectives\n\n" +
 		"TLSCipherOrder Directive\n\nSyntax: TLSCipherOrder on|off\nDefault: TLSCipherOrder off\nContext: server config, virtual host\n\n" +
 		"If mod_tls is linked against a library that supports it, the server's cipher order is used by default when this is on.\n\n" +
@@ -265,6 +280,7 @@ func TestSettingNamesNoEntry(t *testing.T) {
 // quoted, though the terms carry marks ("LINES <S>") and an entry runs
 // on in a paragraph of its own.
 func TestCompareTwoEntries(t *testing.T) {
+	t.Parallel()
 	page := "Parameters\n\nKEEPLINES <S>: The maximum number of events stored in the internal history list. " +
 		"If you use the EXPIRE_FIRST option, setting this value larger than the SAVELINES size gives a cushion for duplicates.\n\n" +
 		"If this is made local, it is not implicitly set to 0, but may be explicitly set locally.\n\n" +
@@ -286,6 +302,7 @@ func TestCompareTwoEntries(t *testing.T) {
 // criterion's words is evidence too: it says the asked thing in words of
 // its own. One that scores lower, or holds too few words, is not.
 func TestNearEvidenceOutscoringAll(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Options", "History\n\nHIST_SKIP_BLANK (-g): Remove command lines from the history list when the first character on the line is a space, or when an alias contains a leading space.\n\n" +
 		"Prompts\n\nThe prompt is printed before each command line is read. Its colours come from the terminal. " +
 		"The right prompt is shown at the other end of the screen. A prompt may hold the time of day. Long prompts wrap onto a second row."})
@@ -314,6 +331,7 @@ func TestNearEvidenceOutscoringAll(t *testing.T) {
 // available?" ask for a list, and in a news story its members are named
 // in a series after the sentence that sets the scene.
 func TestListAnsweredBySeries(t *testing.T) {
+	t.Parallel()
 	for q, want := range map[string]string{
 		"Which kinds of workers went on strike at the port?":  "worker",
 		"In which cities is the free ride program available?": "citi",
@@ -336,6 +354,7 @@ func TestListAnsweredBySeries(t *testing.T) {
 // asked effect leads, by its score rather than its form, and the next
 // sentence, which says why, goes with it.
 func TestWhyInAnEntryKeepsItsExplanation(t *testing.T) {
+	t.Parallel()
 	page := "Directives\n\nidle_wait Directive\n\nSyntax: idle_wait num[ms]\nDefault: idle_wait 5\nContext: server config, virtual host\n\n" +
 		"The number of seconds the server will wait for a subsequent request before closing the connection. " +
 		"By adding a postfix of ms the wait can be also set in milliseconds. " +
@@ -352,6 +371,7 @@ func TestWhyInAnEntryKeepsItsExplanation(t *testing.T) {
 // The module named as the question's setting ("in mod_tls") is no word a
 // box value answers with: "Module: mod_tls" is not the asked default.
 func TestSettingWordsAnswerNoBoxKey(t *testing.T) {
+	t.Parallel()
 	page := "Module mod_tls\n\nTLSSessionTimeout Directive\n\nDescription: Seconds before a session expires\nSyntax: TLSSessionTimeout seconds\nDefault: TLSSessionTimeout 300\n" +
 		"Context: server config, virtual host\nModule: mod_tls\n\nThis directive sets the timeout in seconds for the information stored in the session cache."
 	p := docPool([2]string{"Module mod_tls — Tallyweb", page})
@@ -370,6 +390,7 @@ func TestSettingWordsAnswerNoBoxKey(t *testing.T) {
 // is the default in Quillstore") is the asked entry, though the question
 // never writes it; the question's setting names no entry.
 func TestEntrySpelledOutByItsIdentifier(t *testing.T) {
+	t.Parallel()
 	page := "Client Connection Defaults\n\n" +
 		"default_transaction_read_only (boolean): A read-only transaction cannot alter tables. This parameter controls the default read-only status of each new transaction. The default is off.\n\n" +
 		"default_transaction_isolation (enum): Each transaction has an isolation level, which can be either “read uncommitted”, “read committed”, “repeatable read”, or “serializable”. " +
@@ -386,6 +407,7 @@ func TestEntrySpelledOutByItsIdentifier(t *testing.T) {
 // Description.") is a row per parameter: each row is its own sentence,
 // labelled with its name and default, and the label ends with the row.
 func TestParameterSummaryRows(t *testing.T) {
+	t.Parallel()
 	body := "CONFIGURATION PARAMETERS The text below provides only a parameter summary. " +
 		"lookup_sender_key (<>) The lookup key to be used in sender tables, instead of the null sender address. " +
 		"address_delimiter (empty) The set of characters that can separate an email address localpart from its extension. " +
@@ -410,6 +432,7 @@ func TestParameterSummaryRows(t *testing.T) {
 // lists its rows as the members, though a cell ends with a full stop
 // and the splitter would cut the row there.
 func TestTableRowsAreMembers(t *testing.T) {
+	t.Parallel()
 	page := "LogMode Directive\n\nSyntax: LogMode level\nDefault: LogMode warn\nContext: server config, virtual host\n\n" +
 		"LogMode adjusts the verbosity of the messages recorded in the error logs. " +
 		"The following levels are available, in order of decreasing significance:\n\n" +
@@ -436,6 +459,7 @@ func TestTableRowsAreMembers(t *testing.T) {
 // Grammar: cap-clients <integer>;" over "Blocks: options") opens the entry:
 // its box and the description after it, paragraphs on, are the entry's.
 func TestTermOnTheBoxOpensTheEntry(t *testing.T) {
+	t.Parallel()
 	page := "Options\n\nwait-clients: Grammar: wait-clients <integer>;\n\nBlocks: options\n\nTags: query\n\n" +
 		"Specifies the maximum number of clients waiting at once.\n\nThe default is 1000.\n\n" +
 		"cap-clients: Grammar: cap-clients <integer>;\n\nBlocks: options\n\nTags: server\n\n" +
@@ -474,6 +498,7 @@ const settingsPage = "Server options\n\n" +
 // Default line answers the default of that entry, and no other entry's
 // value is quoted. A section heading ends the entry.
 func TestBoxAfterTheDescription(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Configuration Reference", settingsPage})
 	wantBoxLine(t, p, "Default: 500", "write-io-limit")
 	for _, s := range p.sents {
@@ -497,6 +522,7 @@ func TestBoxAfterTheDescription(t *testing.T) {
 // Type: integer Default: 5", a one-row table flattened) opens the entry:
 // each key is a box line of it, and the description below is its.
 func TestBoxOnTheNameLine(t *testing.T) {
+	t.Parallel()
 	page := "Main options\n\n" +
 		"queue_cap Use: main Type: integer Default: 5\n\n" +
 		"This controls the maximum number of queue runner processes that the daemon can run at once.\n\n" +
@@ -522,6 +548,7 @@ func TestBoxOnTheNameLine(t *testing.T) {
 // words of the question. The entry is found by that name, its sentences
 // say what happens, and its name is written once before them.
 func TestHyphenatedNameIsNoAttribute(t *testing.T) {
+	t.Parallel()
 	if c := newCriterion("What happens when the store reaches store-db-max-size?", "", nil, nil); c.style == styleValue || len(c.identNames) != 1 {
 		t.Errorf("style %d, names %q: want no value question, one name", c.style, c.identNames)
 	}
@@ -549,6 +576,7 @@ func TestHyphenatedNameIsNoAttribute(t *testing.T) {
 // size"); the parts spread over other settings' names ("pool_low …
 // pool_high … maximum") do not name "pool_max".
 func TestAttributeOfTheNamedIdentifier(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Tuning", "Tuning\n\n" +
 		"On a running server the show command displays the actual minimum or maximum of pool_low and pool_high.\n\n" +
 		"The default suggested pool size is 2000, which limits the pool to 2 MB.\n\n" +
@@ -573,6 +601,7 @@ func TestAttributeOfTheNamedIdentifier(t *testing.T) {
 // pool_min", a line of a command's printed output, is no entry of pool_min,
 // and "pool_min overflows" names a counter after pool_min, not pool_min.
 func TestLabelNamesItsFirstTerms(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		label, name string
 		want        bool
@@ -598,6 +627,7 @@ func TestLabelNamesItsFirstTerms(t *testing.T) {
 // answered by that list, short items included, without the entry's name
 // on every item.
 func TestEntryListsItsOwnValues(t *testing.T) {
+	t.Parallel()
 	page := "Database options\n\n" +
 		"store-sync-mode\n\n" +
 		"Specifies the store backend configuration, which influences performance and durability.\n\n" +
@@ -635,6 +665,7 @@ func TestEntryListsItsOwnValues(t *testing.T) {
 // entry's name ("type | default | mandatory" over "word | 514 | no") is
 // the entry's box, a line per column; a table of several rows is not.
 func TestColumnBoxUnderTheName(t *testing.T) {
+	t.Parallel()
 	page := "Action Parameters\n\n" +
 		"Target\n\ntype | default | mandatory | obsolete legacy directive\n\nword | none | no | none\n\n" +
 		"Name or IP-Address of the system that shall receive messages.\n\n" +
@@ -663,6 +694,7 @@ func TestColumnBoxUnderTheName(t *testing.T) {
 // word on a page of several entries: the rarest such word of the
 // question, never a word that asks for a value ("default").
 func TestEntryLabelledWithAPlainWord(t *testing.T) {
+	t.Parallel()
 	page := "MERGE STRATEGIES\n\n" +
 		"ort\n\nThis is the default merge strategy when pulling or merging one branch. " +
 		"The name for this algorithm is an acronym (\"Ostensibly Recursive's Twin\").\n\n" +
@@ -688,6 +720,7 @@ func TestEntryLabelledWithAPlainWord(t *testing.T) {
 // city …, and how far is it from Athens?"): a sentence that calls the
 // city otherwise answers it on a page whose opening names the city.
 func TestLeanedPartOnThePageAboutIt(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Archaeologists Discovered a 2,500-Year-Old Lost City Atop a Mountain Peak",
 		Text: "Now, a similar discovery has been made in Thessaly, on the Strongilovouni hill.\n\n" +
 			"An international team of archaeologists discovered the remains of a former metropolis located 190 miles north of Athens. " +
@@ -702,6 +735,7 @@ func TestLeanedPartOnThePageAboutIt(t *testing.T) {
 // rats"), not by a figure of something else in a sentence about rats
 // ("more than 12 islands").
 func TestHowManyCountsTheAskedNoun(t *testing.T) {
+	t.Parallel()
 	c := newCriterion("How many rats had to be removed from the island?", "", nil, nil)
 	if n := c.counted; n != text.Stem("rats") {
 		t.Fatalf("counted = %q", n)
@@ -718,6 +752,7 @@ func TestHowManyCountsTheAskedNoun(t *testing.T) {
 // was asked (a word of the question, a figure, "It is …" of the thing,
 // "That is, …"), and left out when it only goes on about the thing.
 func TestContinuationBearsOnTheQuestion(t *testing.T) {
+	t.Parallel()
 	page := "Local delivery\n\n" +
 		"The biff parameter controls whether or not to use the local biff service. " +
 		"It then sends notifications to users who have asked for them.\n\n" +
@@ -748,6 +783,7 @@ const numberedPage = "3.141. poll_fast\n\nType: boolean\nDefault: no\n\n" +
 // default?"), the box line of the entry whose description answers states
 // the value asked.
 func TestNumberedEntryAnsweredByItsBox(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Reference — Tallymail", numberedPage})
 	wantBoxLine(t, p, "Default: 300", "poll_idle")
 	wantLabel(t, p, "This variable specifies the maximum time", "poll_idle")
@@ -784,6 +820,7 @@ const scorePage = "3.295. score\n\nType: boolean\nDefault: yes\n\n" +
 // answers brings its Default line, and other entries' sentences that do
 // not name it are left out.
 func TestAskedNounNamesNoEntry(t *testing.T) {
+	t.Parallel()
 	src := []research.Source{{ID: "S1", Title: "Reference — Tallymail", Text: scorePage}}
 	_, md := synthesize(t, "At what score does Tallymail automatically mark messages as flagged by default?", src, research.DepthStandard)
 	if got := answerTo(md, 0); !strings.HasPrefix(got, "`score_threshold_flag`: Messages which have been assigned a score greater") ||
@@ -807,6 +844,7 @@ const quicPage = "quic\n\nIf enabled, DNS over QUIC is processed with XDP worker
 // names no port is not its answer, the Default line of the entry whose
 // description answers is.
 func TestAskedNounChoosesTheBox(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Configuration — tallyd", quicPage})
 	wantBoxLine(t, p, "Default: 853", "quic-port")
 	src := []research.Source{{ID: "S1", Title: "Configuration — tallyd", Text: quicPage}}
@@ -830,6 +868,7 @@ const optionPage = "Configuration file reference\n\n" +
 // The key that named one entry ("Option: X") names the next: each entry's
 // box and description are its own, not the first entry's.
 func TestKeyThatNamedAnEntryNamesTheNext(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Configuration file reference", optionPage})
 	wantBoxLine(t, p, "Default: su:/bin/su", "Tally::Get-Root-Command")
 	wantLabel(t, p, "It has the form protocol:command.", "Tally::Get-Root-Command")
@@ -865,6 +904,7 @@ func wantBoxLine(t *testing.T, p *pool, prefix, label string) {
 // sentence before it in its paragraph, as under a heading; one that opens
 // a paragraph of its own is not.
 func TestPronounReadUnderItsSubject(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Records", "Records\n\nRecord titles must consist only of letters and digits. " +
 		"They must be at most forty characters long. Its body may be empty.\n\n" +
 		"They are stored in the journal, which is written on every change."})
@@ -892,6 +932,7 @@ func keysOf(s text.Set) []string {
 // A term written as code may open a definition that starts with its type,
 // in lower case; a word of prose may not.
 func TestCodeTermOpensLowerCaseDefinition(t *testing.T) {
+	t.Parallel()
 	if term, _, ok := inlineLabel("'backup' 'bk': boolean (default off) global Make a backup before overwriting a file."); !ok || term != "'backup' 'bk'" {
 		t.Errorf("inlineLabel = %q, %v", term, ok)
 	}
@@ -905,6 +946,7 @@ func TestCodeTermOpensLowerCaseDefinition(t *testing.T) {
 // does not answer "how long does it take to start up"; one that names
 // what is measured does.
 func TestUnitAndProductNameNoSubject(t *testing.T) {
+	t.Parallel()
 	p := docPool(
 		[2]string{"Tally documentation: indent", "Tally Indent Settings\n\nThe indent script reads a few settings. It defaults to 100 (milliseconds). On Linux the clock is read every 20 milliseconds."},
 		[2]string{"Tally documentation: starting", "Starting Tally\n\nTally reads its startup file first. A cold start up takes 80 milliseconds."},
@@ -929,6 +971,7 @@ func TestUnitAndProductNameNoSubject(t *testing.T) {
 // ("lfc-interval"); parentheses whose initials do not spell the words
 // before them define nothing.
 func TestDefinedAcronymStandsForItsWords(t *testing.T) {
+	t.Parallel()
 	defined := map[string][]string{}
 	definedAcronyms("Lease file cleanup (LFC) removes old entries. The daemon speaks plain text (HTTP) to its peers.", defined)
 	if got := defined["lfc"]; !slices.Equal(got, text.Tokens("lease file cleanup")) {
@@ -952,6 +995,7 @@ func TestDefinedAcronymStandsForItsWords(t *testing.T) {
 // value is “myhost”.") is read under the words of the sentences before it
 // under its heading, outside an entry; in an entry its label says it.
 func TestBareValueReadUnderTheSentenceBefore(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Names", "Generated names\n\nThe prefix used in the generation of a name is specified by the name-prefix parameter. " +
 		"The default value is “myhost”.\n\n" +
 		"The default value is kept when the file is reloaded."})
@@ -971,6 +1015,7 @@ func TestBareValueReadUnderTheSentenceBefore(t *testing.T) {
 // An identifier written in another convention names it: "ErrorLog"
 // names "error_log".
 func TestIdentifierInAnotherConvention(t *testing.T) {
+	t.Parallel()
 	p := docPool([2]string{"Logging", "Logging\n\nLogLevel sets how much the ErrorLog file records, from none to everything.\n\n" +
 		"The access log records each request to the scheduler."})
 	c := newCriterion("What logging level does the scheduler use for its error_log?", "", nil, nil)
@@ -986,6 +1031,7 @@ func TestIdentifierInAnotherConvention(t *testing.T) {
 // web server's manual) goes without saying: the sentence that states the
 // value need not repeat it.
 func TestCapitalsEveryPageSaysGoWithoutSaying(t *testing.T) {
+	t.Parallel()
 	p := docPool(
 		[2]string{"Tally manual: limits", "Limits\n\nSets the maximum number of headers in a request. The default value is 101, which is enough for all usages.\n\n" +
 			"Messages\n\nA message larger than the buffer is refused. Long lines are cut. Empty lines end the headers. Tally limits what an HTTP message may hold."},

@@ -41,6 +41,7 @@ var layers = [][]string{
 // reads top to bottom: every call between two of the package's files goes
 // from a later layer to the same or an earlier one.
 func TestStagesCallOnlyEarlierStages(t *testing.T) {
+	t.Parallel()
 	rank := map[string]int{}
 	for i, files := range layers {
 		for _, f := range files {

@@ -47,6 +47,7 @@ var synthesisQuestions = []string{
 }
 
 func TestSynthesisQuotesSourcesVerbatimWithCitations(t *testing.T) {
+	t.Parallel()
 	sources := loadSources(t)
 	byID := map[string]research.Source{}
 	for _, s := range sources {
@@ -134,6 +135,7 @@ func quotedFrom(sentence, body string) bool {
 }
 
 func TestSynthesisFindsTheKeyFacts(t *testing.T) {
+	t.Parallel()
 	sources := loadSources(t)
 	tests := []struct {
 		q    string
@@ -163,6 +165,7 @@ func TestSynthesisFindsTheKeyFacts(t *testing.T) {
 }
 
 func TestSynthesisUndeterminedCriterion(t *testing.T) {
+	t.Parallel()
 	sources := loadSources(t)
 	e := New()
 	spec := research.TaskSpec{
@@ -188,6 +191,7 @@ func TestSynthesisUndeterminedCriterion(t *testing.T) {
 }
 
 func TestSynthesisFallbackPlan(t *testing.T) {
+	t.Parallel()
 	// The pipeline's fallback plan (pipeline.FallbackSpec; the pipeline
 	// imports this engine, so its shape is written out here): the
 	// question as goal and only criterion, one "Answer" section.
@@ -204,6 +208,7 @@ func TestSynthesisFallbackPlan(t *testing.T) {
 }
 
 func TestSynthesisNoSources(t *testing.T) {
+	t.Parallel()
 	spec, md := synthesize(t, "What is the default port of EmberDB?", nil, research.DepthQuick)
 	if got := strings.Count(md, research.NotStatedLead); got != len(spec.Criteria) || strings.Count(md, "## ") != 1 {
 		t.Errorf("%d unstated parts for %d criteria, want one each and the Summary alone:\n%s", got, len(spec.Criteria), md)
@@ -213,6 +218,7 @@ func TestSynthesisNoSources(t *testing.T) {
 // TestVerifyPassesExtractiveOutput is the property the design relies on:
 // the extractive engine's citations are correct by construction.
 func TestVerifyPassesExtractiveOutput(t *testing.T) {
+	t.Parallel()
 	sources := loadSources(t)
 	questions := append(synthesisQuestions, "kubernetes", "Compare Titan and Europa", "Why is Europa a target in the search for life?")
 	for _, depth := range []string{research.DepthQuick, research.DepthStandard, research.DepthDeep} {
@@ -233,6 +239,7 @@ func TestVerifyPassesExtractiveOutput(t *testing.T) {
 // a one-fact question gets a short report, the same at every depth, with
 // its answer first.
 func TestSynthesisLengthFollowsEvidence(t *testing.T) {
+	t.Parallel()
 	sources := loadSources(t)
 	q := "What is the default port of EmberDB?"
 	_, quick := synthesize(t, q, sources, research.DepthQuick)
@@ -253,6 +260,7 @@ func TestSynthesisLengthFollowsEvidence(t *testing.T) {
 }
 
 func TestSynthesisRepairDropsFlaggedSentences(t *testing.T) {
+	t.Parallel()
 	sources := loadSources(t)
 	e := New()
 	spec, first := synthesize(t, "How large is Titan and what covers its surface?", sources, research.DepthStandard)
@@ -276,6 +284,7 @@ func TestSynthesisRepairDropsFlaggedSentences(t *testing.T) {
 }
 
 func TestSynthesisCitesPriorSections(t *testing.T) {
+	t.Parallel()
 	prior := []research.PriorSection{{
 		ID: "P1", Heading: "EmberDB ports",
 		Text: "The default port is 7420 [S4]. The cluster bus uses port 17420 for gossip between nodes [S4].",
@@ -299,6 +308,7 @@ func TestSynthesisCitesPriorSections(t *testing.T) {
 }
 
 func TestSynthesisCancelled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, _, err := New().Synthesize(ctx, engine.SynthesisRequest{Question: "x", Sources: loadSources(t)}, nil)
@@ -308,6 +318,7 @@ func TestSynthesisCancelled(t *testing.T) {
 }
 
 func TestEscapeMarkdown(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"Use max_connections and *care*.", `Use max\_connections and \*care\*.`},
 		{"1. Install it.", `1\. Install it.`},
@@ -325,6 +336,7 @@ func TestEscapeMarkdown(t *testing.T) {
 // shares few words with the question ("the regulator's questions include
 // whether …" answers "why is the regulator investigating …").
 func TestSynthesisWhySummaryGivesTheReason(t *testing.T) {
+	t.Parallel()
 	sources := []research.Source{{ID: "S1", Title: "Harbour board reportedly investigating Quillship", URL: "https://news.example.org/quillship",
 		Text: "Quillship is reportedly being investigated by the Harbour Board of Westport. " +
 			"Quillship is headquartered in Westport. " +
@@ -344,6 +356,7 @@ func TestSynthesisWhySummaryGivesTheReason(t *testing.T) {
 // review) stays in the report, and says so when no source states it; the
 // question's own parts answer in the Summary.
 func TestSynthesisKeepsANamedHeading(t *testing.T) {
+	t.Parallel()
 	spec := research.TaskSpec{Goal: "What is the default port of EmberDB?",
 		Criteria: []string{"What is the default port of EmberDB?"}, Sections: []string{"Summary", "Default port", "Timeline"}}
 	md, _, err := New().Synthesize(context.Background(), engine.SynthesisRequest{Question: spec.Goal, Spec: spec, Sources: loadSources(t),
@@ -362,6 +375,7 @@ func TestSynthesisKeepsANamedHeading(t *testing.T) {
 // When no source read answers, the report says so once per part and
 // quotes nothing: no "Key facts" filled with whatever the pages held.
 func TestSynthesisNothingRelevantQuotesNothing(t *testing.T) {
+	t.Parallel()
 	sources := []research.Source{
 		{ID: "S1", Title: "Senator posts about the harbour budget", Text: "The senator wrote on Tuesday that the harbour budget would grow by 4 percent next year. " +
 			"Her office said the figure was agreed with the city council in March."},
@@ -381,6 +395,7 @@ func TestSynthesisNothingRelevantQuotesNothing(t *testing.T) {
 // The one sentence that answers is quoted once, first, and nothing that
 // does not bear on the question follows it.
 func TestSynthesisQuotesTheAnswerOnce(t *testing.T) {
+	t.Parallel()
 	sources := []research.Source{
 		{ID: "S1", Title: "Tallyhall downloads", Text: "Downloads\n\nThe current release of Tallyhall is 4.2, published on 3 May 2025. " +
 			"Packages are built for Debian, Fedora and Alpine.\n\n" +
