@@ -39,9 +39,9 @@
 #   cmake        bench/answers/cmake.tsv        cmake-doc html reference (held out, written 2026-11-27; tuned on from session 14)  swishe
 #   krb5         bench/answers/krb5.tsv         krb5-doc html (held out, written 2026-11-27; tuned on from session 14)             swishpp
 #   valgrind     bench/answers/valgrind.tsv     valgrind html manual (held out, written 2026-11-27; tuned on from session 14)      recoll
-#   privoxy      bench/answers/privoxy.tsv      privoxy package's DocBook manuals, config.html reference (held out, written 2026-11-27 before any run)  htdig
-#   ffmpeg       bench/answers/ffmpeg.tsv       ffmpeg-doc manual (texi2html, long pages and -all copies; held out, written 2026-11-27 before any run)  omega (Xapian)
-#   gnuplot      bench/answers/gnuplot.tsv      gnuplot-doc htmldocs (LaTeX2HTML nodes; held out, written 2026-11-27 before any run)  pagefind
+#   privoxy      bench/answers/privoxy.tsv      privoxy package's DocBook manuals, config.html reference (held out, written 2026-11-27 before any run; tuned on from session 15)  htdig
+#   ffmpeg       bench/answers/ffmpeg.tsv       ffmpeg-doc manual (texi2html, long pages and -all copies; held out, written 2026-11-27 before any run; tuned on from session 15)  omega (Xapian)
+#   gnuplot      bench/answers/gnuplot.tsv      gnuplot-doc htmldocs (LaTeX2HTML nodes; held out, written 2026-11-27 before any run; tuned on from session 15)  pagefind
 #   octave       bench/answers/octave.tsv       octave-doc octave.html (makeinfo split by node, redirect stubs; held out, written 2026-11-27 before any run)  htdig
 #   libvirt      bench/answers/libvirt.tsv      libvirt-doc html (the project's web site, man pages, kbase, API; held out, written 2026-11-27 before any run)  namazu
 #   doxygen      bench/answers/doxygen.tsv      doxygen-doc html (Doxygen-rendered manual, example API sites; held out, written 2026-11-27 before any run)  pagefind
