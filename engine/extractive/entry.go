@@ -153,17 +153,11 @@ func (p finder) hasProse(src int) bool {
 // page that has one (the first on a tie): its sentences from the one that
 // opens it to the last under its label.
 func (p finder) bestEntry(named func(label string, src int) bool) entry {
-	return p.bestEntryUnder(named, nil)
-}
-
-// bestEntryUnder is bestEntry for entries of one name under many
-// headings (pool.entryUnder).
-func (p finder) bestEntryUnder(named func(label string, src int) bool, under []string) entry {
-	return p.entryUnder(named, under)
+	return p.entryUnder(named, nil)
 }
 
 // headingWords are the words of c an entry's heading may hold to place
-// it (bestEntryUnder): c's core, less the words of the question's setting.
+// it (entryUnder): c's core, less the words of the question's setting.
 func (p finder) headingWords(c criterion) []string {
 	var out []string
 	for _, t := range c.core {
@@ -191,24 +185,17 @@ func (p finder) entrySpelling(c criterion) entry {
 func (p finder) entryByWord(c criterion) entry {
 	best := p.entryWord(c)
 	if best == "" {
-		return p.entryInSection(c)
+		return p.sectionEntry(c)
 	}
-	e := p.bestEntryUnder(func(label string, src int) bool {
+	e := p.entryUnder(func(label string, src int) bool {
 		return labelSpellsWord(label, best) && p.labelCount(src) >= 2
 	}, p.headingWords(c))
-	if s := p.entryInSection(c); len(s.sents) > 0 && (len(e.sents) == 0 || !sameSection(p.sents[e.sents[0]], p.sents[s.sents[0]])) {
+	if s := p.sectionEntry(c); len(s.sents) > 0 && (len(e.sents) == 0 || !sameSection(p.sents[e.sents[0]], p.sents[s.sents[0]])) {
 		// "the true peak of the loudnorm filter": the entry the
 		// section names, not a "peak" of another section.
 		return s
 	}
 	return e
-}
-
-// entryInSection is entryByWord for a part that names an entry by a word
-// too common to name one alone and its section by a rare word of the
-// section's heading (pool.sectionEntry).
-func (p finder) entryInSection(c criterion) entry {
-	return p.sectionEntry(c)
 }
 
 // sameSection reports whether two sentences sit under one real heading

@@ -1061,14 +1061,10 @@ func said(set text.Set, t string, c criterion) bool {
 // the silencedetect filter"), and page relevance decides between equals.
 func (p *pool) entryUnder(named func(label string, src int) bool, under []string) entry {
 	best, bestHeld, bestRel := entry{}, -1, -1.0
-	for i := 0; i < len(p.sents); i++ {
-		s := &p.sents[i]
-		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || !named(s.label, s.src) {
-			continue // not the first sentence of an entry that is named
-		}
-		e := entry{name: s.label}
-		for j := i; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
-			e.sents = append(e.sents, j)
+	p.eachEntry(func(e entry) {
+		s := &p.sents[e.sents[0]]
+		if !named(s.label, s.src) {
+			return
 		}
 		held, label := 0, text.NewSet(text.Tokens(s.label))
 		for _, w := range under {
@@ -1079,8 +1075,25 @@ func (p *pool) entryUnder(named func(label string, src int) bool, under []string
 		if rel := p.docRel[s.src]; held > bestHeld || held == bestHeld && rel > bestRel {
 			best, bestHeld, bestRel = e, held, rel
 		}
-	}
+	})
 	return best
+}
+
+// eachEntry calls visit with every labelled entry of the pool, in page
+// order: the sentences from the one that opens a label to the last under
+// it.
+func (p *pool) eachEntry(visit func(e entry)) {
+	for i := 0; i < len(p.sents); i++ {
+		s := &p.sents[i]
+		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label {
+			continue // not the first sentence of an entry
+		}
+		e := entry{name: s.label}
+		for j := i; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
+			e.sents = append(e.sents, j)
+		}
+		visit(e)
+	}
 }
 
 // sectionEntry is entryByWord for a part that names an entry by a word
@@ -1149,17 +1162,13 @@ func (p *pool) describedEntryUnder(c criterion, rare []string) entry {
 		}
 	}
 	best, bestHeld, bestOpen, bestRel := entry{}, 0, -1, -1.0
-	for i := 0; i < len(p.sents); i++ {
-		s := &p.sents[i]
-		if s.label == "" || i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].label == s.label || p.labelCount(s.src) < 2 {
-			continue
+	p.eachEntry(func(e entry) {
+		s := &p.sents[e.sents[0]]
+		words := text.NewSet(text.Tokens(s.label))
+		if p.labelCount(s.src) < 2 || !slices.ContainsFunc(rare, func(w string) bool { return s.outer[w] && !words[w] }) {
+			return // no heading above names a section the entry is one of
 		}
-		e, words := entry{name: s.label}, text.NewSet(text.Tokens(s.label))
-		if !slices.ContainsFunc(rare, func(w string) bool { return s.outer[w] && !words[w] }) {
-			continue // no heading above names a section the entry is one of
-		}
-		for j := i; j < len(p.sents) && p.sents[j].src == s.src && p.sents[j].label == s.label; j++ {
-			e.sents = append(e.sents, j)
+		for _, j := range e.sents {
 			for t := range p.sents[j].set {
 				words[t] = true
 			}
@@ -1174,12 +1183,12 @@ func (p *pool) describedEntryUnder(c criterion, rare []string) entry {
 			}
 		}
 		if held < minDescribedWords {
-			continue
+			return
 		}
 		if rel := p.docRel[s.src]; open > bestOpen || open == bestOpen && (held > bestHeld || held == bestHeld && rel > bestRel) {
 			best, bestHeld, bestOpen, bestRel = e, held, open, rel
 		}
-	}
+	})
 	return best
 }
 
