@@ -45,6 +45,9 @@
 #   octave       bench/answers/octave.tsv       octave-doc octave.html (makeinfo split by node, redirect stubs; held out, written 2026-11-27 before any run)  htdig
 #   libvirt      bench/answers/libvirt.tsv      libvirt-doc html (the project's web site, man pages, kbase, API; held out, written 2026-11-27 before any run)  namazu
 #   doxygen      bench/answers/doxygen.tsv      doxygen-doc html (Doxygen-rendered manual, example API sites; held out, written 2026-11-27 before any run)  pagefind
+#   rustbook     bench/answers/rustbook.tsv     rust-doc html/book (mdBook, print.html, old-edition stubs; held out, written 2026-11-27 before any run)  omega (Xapian)
+#   nodejs       bench/answers/nodejs.tsv       nodejs-doc api (Node's doc tool, one page per module, all.html; held out, written 2026-11-27 before any run)  swishe
+#   imagemagick  bench/answers/imagemagick.tsv  imagemagick-6-doc html/www (hand-written site, command-line-options.html, Doxygen C API; held out, written 2026-11-27 before any run)  swishpp
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -64,7 +67,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -104,6 +107,9 @@ SETS=(
 	"octave bench/answers/octave.tsv /usr/share/doc/octave/octave.html htdig"
 	"libvirt bench/answers/libvirt.tsv /usr/share/doc/libvirt-doc/html namazu"
 	"doxygen bench/answers/doxygen.tsv /usr/share/doc/doxygen/html pagefind"
+	"rustbook bench/answers/rustbook.tsv /usr/share/doc/rust-doc/html/book omega"
+	"nodejs bench/answers/nodejs.tsv /usr/share/doc/nodejs/api swishe"
+	"imagemagick bench/answers/imagemagick.tsv /usr/share/doc/imagemagick-6-common/html/www swishpp"
 )
 chosen=()
 for s in "${SETS[@]}"; do
