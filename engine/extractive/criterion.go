@@ -152,7 +152,7 @@ const attributeWordList = "default maximum minimum max min limit size length cap
 // directValueRe matches a sentence that gives an attribute's value
 // outright: "The default is 64MB", "the maximum value is 1200", "defaults
 // to 7070", "Default: 4.0", "(default: 20)".
-var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|initial|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,3}?\s+(?:is|are|was|of|to|=|will\s+be)\s+(\S+)|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S|\((?:defaults?|maximum|minimum)\s*[:=]\s*[^\s)]`)
+var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|initial|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,3}?\s+(?:is|are|was|of|to|=|will\s+be):?\s+(\S+)|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S|\((?:defaults?|maximum|minimum)\s*[:=]\s*[^\s)]`)
 
 // givesValue reports whether s gives an attribute's value outright
 // (directValueRe), and not what is done with it: "the default cache size
@@ -627,7 +627,9 @@ var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?
 //     out", "if I give it no options";
 //   - what is configured saying nothing: "if the configuration doesn't
 //     set …", "sets nothing", "when nothing tells it which …";
-//   - "out of the box".
+//   - "out of the box";
+//   - the asker spared an act each time: "without my passing -c every
+//     time".
 var unsetRe = regexp.MustCompile(`(?i)` + strings.Join([]string{
 	`\bwithout\s+(?:(?:giving|passing|setting|specifying)\s+(?:it\s+|them\s+)?)?(?:any\s+|a\s+|an\s+)?(?:arguments?|options?|flags?|values?|parameters?)\b`,
 	`\b(?:when|if)\s+(?:i|you|we)\s+(?:do\s+not|don't|don’t|never)\s+[a-z]+` + unsetObject,
@@ -638,6 +640,7 @@ var unsetRe = regexp.MustCompile(`(?i)` + strings.Join([]string{
 	`\b(?:sets|says|specifies|configures)\s+nothing\b`,
 	`\b(?:when|if)\s+nothing\s+(?:else\s+)?(?:tells|says|sets|specifies|names|asks|requests|chooses|configures|is\s+(?:set|given|specified|configured))\b[^,;?]*`,
 	`\bout\s+of\s+the\s+box\b`,
+	`\bwithout\s+(?:(?:my|me|you|your|us|our)\s+)?(?:having\s+to\s+)?[a-z]+ing\b(?:\s+\S+){0,4}?\s+(?:every|each)\s+time\b`,
 }, "|"))
 
 // unsetObject is what may follow the verb of an unset clause and goes

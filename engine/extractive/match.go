@@ -780,7 +780,28 @@ func (p *pool) spells(c criterion, label string) bool {
 			held++
 		}
 	}
-	return asked >= 2 && float64(held) >= spelledShare*float64(asked)
+	if asked >= 2 && float64(held) >= spelledShare*float64(asked) {
+		return true
+	}
+	// "How many nodes will it draw in a dot graph …" names
+	// DOT_GRAPH_MAX_NODES: every word of the name, but the one that asks
+	// for a value ("max"), is the question's own: three of them, or two
+	// with the noun asked or counted among them ("k5login_directory"
+	// is not named by "a .k5login file in my home directory").
+	if c.counted != "" && !lt[c.counted] || c.asked != "" && !lt[c.asked] {
+		return false // the name must hold what is asked about: "nodes" of "how many nodes"
+	}
+	own, named := text.NewSet(c.core), 0
+	for t := range lt {
+		switch {
+		case valueWords[t]:
+		case !own[t] || p.context[t]:
+			return false
+		default:
+			named++
+		}
+	}
+	return named >= 3 || named >= 2 && (c.counted != "" || c.asked != "")
 }
 
 // entryWord is the word of c that names its entry (entryByWord), or "".
@@ -800,9 +821,10 @@ func (p *pool) entryWord(c criterion) string {
 				names[strings.ToLower(e)] = true
 			}
 		}
+		kind := askedHead(c.text)
 		for _, w := range c.words {
 			toks := text.Tokens(w)
-			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) {
+			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) || strings.EqualFold(w, kind) {
 				continue // "At what score …": the noun asked for is the answer's kind, not the thing it is asked of
 			}
 			if df := p.index.DF(toks[0]); df > minEntryWordDF && float64(df) > maxEntryWordShare*float64(len(p.sents)) && !names[w] {
@@ -818,6 +840,19 @@ func (p *pool) entryWord(c criterion) string {
 	}
 	p.entryWords[c.text] = best
 	return best
+}
+
+// askedHead returns, lower case, the last word of the noun phrase a
+// "which" or "what" asks for, up to its verb ("Which environment
+// variable can I set …" → "variable"): the kind of thing the answer is,
+// not the name of an entry. "" when the phrase is not found.
+func askedHead(c string) string {
+	words := strings.Fields(c)
+	w, a := whAt(words), auxAt(words)
+	if w < 0 || a <= w+1 || a-w > 4 || !strings.EqualFold(words[w], "which") && !strings.EqualFold(words[w], "what") {
+		return ""
+	}
+	return strings.ToLower(strings.Trim(words[a-1], ",;:?'’"))
 }
 
 // minEntryWordDF is the number of sentences a plain word may occur in
@@ -1120,9 +1155,10 @@ func (p *pool) sectionEntryOf(c criterion) entry {
 		return entry{}
 	}
 	var labels, rare []string
+	kind := askedHead(c.text)
 	for _, w := range c.words {
 		toks := text.Tokens(w)
-		if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) {
+		if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, kind) {
 			continue
 		}
 		labels = append(labels, w)

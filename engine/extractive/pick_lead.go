@@ -89,8 +89,18 @@ func (p picker) lendsValue(c criterion, r ranking, i int) bool {
 // an attribute c asks for by name ("The default value is 101").
 func (p picker) statesAskedAttribute(c criterion, j int) bool {
 	t := &p.sents[j]
-	if t.box || !t.hasNum || !statesValue(t.text) && !givesValue(t.text) {
+	figure := t.hasNum && (statesValue(t.text) || givesValue(t.text))
+	if t.box || !figure && (c.style == styleValue || c.needsNum || !givesValue(t.text)) {
+		// A value that is no figure ("The default value is: png.")
+		// answers only a part that asks for no figure.
 		return false
+	}
+	if !slices.ContainsFunc(c.core, func(w string) bool { return attributeWords[w] }) {
+		// "How many nodes will it draw before it cuts the graph
+		// short?" names no attribute: the entry's figure asked is the
+		// one it holds unless set, its default.
+		_, howMany := askedWord(c.text)
+		return howMany && t.set[defaultToken]
 	}
 	return slices.ContainsFunc(c.core, func(w string) bool { return attributeWords[w] && t.set[w] })
 }

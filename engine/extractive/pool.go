@@ -226,6 +226,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	var stacked []string // terms on lines of their own above a label
 	inBox := false       // the spans since the label are its key/value box
 	inEntry := false     // the label names an entry with a box: it holds to the next heading
+	codeTerm := ""       // the last inline term written as code: it holds to the next label or heading
 	inList := false      // sp follows the items of a list a lead-in announced
 	rowEnd := -1         // the span of a parameter row, whose label ends with it
 	// tail is the entry whose description may end with its box
@@ -260,7 +261,13 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			label, headSet, rowEnd = "", sectionSet, -1
 		}
 		if label != "" && !inEntry && i > labelEnd+1 && strings.Contains(body[spans[i-1].End:sp.Start], "\n\n") {
-			if itemOfLabel(body, spans, i, labelEnd) || strings.HasSuffix(strings.TrimSpace(sp.Text), ":") && itemOfLabel(body, spans, i+1, labelEnd) {
+			if label == codeTerm && termAhead(body, spans, i) {
+				// "DOT_IMAGE_FORMAT: The … tag …" / "Possible values are:
+				// …" / "The default value is: png.": the paragraphs of a
+				// flattened definition whose term is written as code
+				// are its description, up to the next term or heading.
+				labelEnd = i - 1
+			} else if itemOfLabel(body, spans, i, labelEnd) || strings.HasSuffix(strings.TrimSpace(sp.Text), ":") && itemOfLabel(body, spans, i+1, labelEnd) {
 				// "Possible values:" / "robust – …" / "asynchronous – …":
 				// the list a sentence of the entry announces is the
 				// entry's too.
@@ -356,6 +363,14 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				label, labelEnd, inBox, inEntry = entryName(sp.Text), i, true, true
 				entryKey = text.OneLine(sp.Text)
 				headSet = labelSet(label)
+			} else if h := text.OneLine(sp.Text); writtenAsCode(h) && !strings.EqualFold(h, d.name) && i+1 < len(spans) && !isHeading(body, spans[i+1]) {
+				// "LIBVIRT_DEFAULT_URI" alone on its line above "The
+				// hypervisor to connect to by default.": a name written
+				// as code names the entry its paragraphs describe, up
+				// to the next heading. (The name a page is titled with
+				// names the whole page: pageEntry.)
+				label, labelEnd, inEntry = h, i, true
+				headSet = labelSet(label)
 			}
 			continue
 		}
@@ -407,12 +422,20 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			if !ok {
 				term, rest, _ = strings.Cut(s, ": ")
 			}
+			if label == codeTerm && label != "" && titleTermRe.MatchString(term) {
+				// "Note: If you choose svg …" inside DOT_IMAGE_FORMAT's
+				// description: a remark of the entry, not an entry.
+				term, rest = label, s
+			}
 			// "cache_pages (integer): Sets the amount … The default is
 			// 64MB.": a definition list flattened onto one paragraph; the
 			// term names what every sentence of the paragraph describes.
 			label, labelEnd, s, inEntry = term, i-1, rest, false
 			headSet = labelSet(label)
 			described = true
+			if writtenAsCode(term) {
+				codeTerm = term
+			}
 		} else if term, rest, ok := helpRow(sp.Text); ok {
 			// "-B <size>, --buffer-size <size>" over "size of kernel
 			// buffer (def: 2MB)": a program's help output in a code
@@ -1069,6 +1092,33 @@ func inlineLabel(s string) (term, rest string, ok bool) {
 		return "", "", false
 	}
 	return term, rest, true
+}
+
+// writtenAsCode reports whether a definition's term is a name written as
+// code — one word joined by underscores ("DOT_IMAGE_FORMAT",
+// "max_clients") or a flag ("--verbose") — the name of an entry, never a
+// word of prose ("Note").
+func writtenAsCode(term string) bool {
+	return !strings.ContainsAny(term, " \t") && (strings.Contains(strings.Trim(term, "_"), "_") || strings.HasPrefix(term, "-") && len(term) > 1)
+}
+
+// termAheadSpans bounds how far termAhead looks.
+const termAheadSpans = 20
+
+// termAhead reports whether another definition whose term is written as
+// code opens a paragraph after spans[i], before any heading: the
+// paragraphs between two such terms are the first one's description,
+// while those after the last are the section's prose.
+func termAhead(body string, spans []text.Span, i int) bool {
+	for k := i + 1; k < len(spans) && k <= i+termAheadSpans; k++ {
+		if isHeading(body, spans[k]) {
+			return false
+		}
+		if term, _, ok := inlineLabel(text.OneLine(spans[k].Text)); ok && startsLine(body, spans[k]) && writtenAsCode(term) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesAliases reports whether term lists one thing's names, each a
