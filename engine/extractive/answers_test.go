@@ -641,3 +641,23 @@ func TestFileNameAnswersWhatAFileIsCalled(t *testing.T) {
 		t.Errorf("the Summary does not name the file:\n%s", md)
 	}
 }
+
+// A part that names something no page read mentions ("a Confluence
+// space") is stated by none of them, however much they say beside it;
+// a name in the question's setting ("on Linux") need not be read.
+func TestNameNoPageReadIsNotStated(t *testing.T) {
+	t.Parallel()
+	src := []research.Source{
+		{ID: "S1", Title: "Output formats", Text: "Output formats\n\nThe tool can publish its generated pages as HTML, LaTeX and man pages. " +
+			"If the SEPARATE_PAGES tag is set to YES then the tool will produce a new page for each member of a space."},
+		{ID: "S2", Title: "Starting", Text: "Startup\n\nWhen the tool launches it reads the file .toolrc in the home directory, then the file named by TOOLRC."},
+	}
+	_, md := synthesize(t, "How can the tool publish its generated pages straight into a Confluence space?", src, research.DepthStandard)
+	if s := summaryOf(md); !strings.HasPrefix(s, research.NotStatedLead) || strings.Contains(md, "[S1]") {
+		t.Errorf("the report answers a question about something no page names:\n%s", md)
+	}
+	_, md = synthesize(t, "Which startup file does the tool read when it launches on Linux?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), ".toolrc") {
+		t.Errorf("a name in the question's setting silenced the answer:\n%s", md)
+	}
+}

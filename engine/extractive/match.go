@@ -1231,3 +1231,41 @@ func (p *pool) describedEntryUnder(c criterion, rare []string) entry {
 // minDescribedWords is the words of a part an entry's sentences must hold
 // to be the entry it describes (describedEntryUnder).
 const minDescribedWords = 2
+
+// absentName returns a name part c writes with a capital ("Confluence",
+// "Ansible") of which no page read holds a word, in its sentences,
+// headings or title: whatever a page says beside it, none says anything
+// of the thing named. "" when every name is read somewhere.
+func (p *pool) absentName(c criterion) string {
+	for _, e := range entities(c.text) {
+		r, _ := utf8.DecodeRuneInString(e)
+		toks := text.Tokens(e)
+		if !unicode.IsUpper(r) || len(toks) == 0 || slices.ContainsFunc(toks, func(t string) bool { return p.context[t] }) ||
+			!slices.ContainsFunc(toks, func(t string) bool { return slices.Contains(c.core, t) }) {
+			continue // the question's setting ("on Linux") or its source ("according to …")
+		}
+		if !slices.ContainsFunc(toks, p.reads) {
+			return e
+		}
+	}
+	return ""
+}
+
+// reads reports whether token t is in some page read: a sentence, the
+// heading above one, or a title.
+func (p *pool) reads(t string) bool {
+	if p.index.DF(t) > 0 || p.titled[t] || p.topical[t] {
+		return true
+	}
+	for _, d := range p.docs {
+		if d.set[t] || d.title[t] {
+			return true
+		}
+	}
+	for i := range p.sents {
+		if p.sents[i].head[t] || p.sents[i].outer[t] {
+			return true
+		}
+	}
+	return false
+}

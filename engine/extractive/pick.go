@@ -59,6 +59,12 @@ func pickAnswers(ctx context.Context, pl *pool, secs []section, ranked []ranking
 		if err := ctx.Err(); err != nil {
 			return picks{}, fmt.Errorf("synthesize: %w", err)
 		}
+		if !sec.summary && !slices.ContainsFunc(sec.criteria, func(c criterion) bool { return p.absentName(c) == "" }) {
+			// Every part names something no page read mentions
+			// ("publish … into a Confluence space"): what the pages
+			// say beside it answers none of them.
+			continue
+		}
 		if !sec.summary {
 			cands[si] = p.pickSection(si, ranked[si], home, len(sec.criteria)+maxQuotesPerPart, used)
 			used = append(used, cands[si]...)
@@ -81,6 +87,9 @@ func pickAnswers(ctx context.Context, pl *pool, secs []section, ranked []ranking
 		out.leads[si] = make([]lead, len(sec.criteria))
 		for ci, c := range sec.criteria {
 			if c.generic && ownParts {
+				continue
+			}
+			if p.absentName(c) != "" {
 				continue
 			}
 			out.leads[si][ci] = p.leadFor(c, ranked[si], found[si][ci], cands[si], sides, st, &scope[si])
