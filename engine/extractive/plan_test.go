@@ -224,6 +224,17 @@ func TestFrontedPrepositionalPhraseIsNoPart(t *testing.T) {
 	if qa := analyse("With which compiler, and how, do I build it?"); len(qa.clauses) == 1 && strings.HasPrefix(qa.ask, "And how") {
 		t.Errorf("a phrase holding a question word was taken for a condition: %q", qa.ask)
 	}
+	// A condition may hold commas of its own: the question word follows
+	// its last one, and every part is asked under all of it.
+	qa := analyse("If I run tally -g without naming a file, in a directory that already has a configuration file, which file does it write and what happens to the one that was there?")
+	if len(qa.clauses) != 2 {
+		t.Fatalf("clauses %q, want two", qa.clauses)
+	}
+	for _, c := range qa.clauses {
+		if !strings.HasSuffix(c, ", if I run tally -g without naming a file, in a directory that already has a configuration file") {
+			t.Errorf("part %q is not asked under the whole condition", c)
+		}
+	}
 }
 
 // An "and" between two noun phrases while an auxiliary still waits for

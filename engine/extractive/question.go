@@ -608,14 +608,23 @@ var titleWordRe = regexp.MustCompile(`^\p{Lu}\p{Ll}+$`)
 // ("If a download stalls and no bytes move", "When I kill it with
 // kill -9").
 func splitFronted(s string) (main, head string, ok bool) {
-	i := strings.Index(s, ",")
+	// The question word follows the condition's last comma: "If I run
+	// it without naming a file, in a directory that has one, which file
+	// does it write?"
+	i := -1
+	for k, c := range s {
+		if c != ',' {
+			continue
+		}
+		if first := strings.ToLower(firstWord(strings.TrimSpace(s[k+1:]))); whWords[first] || auxVerb[first] {
+			i = k
+			break
+		}
+	}
 	if i <= 0 {
 		return s, "", false
 	}
 	head, rest := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
-	if first := strings.ToLower(firstWord(rest)); !whWords[first] && !auxVerb[first] {
-		return s, "", false
-	}
 	f := strings.Fields(head)
 	if len(f) == 0 {
 		return s, "", false
