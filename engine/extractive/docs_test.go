@@ -512,6 +512,10 @@ func TestParenthesesAroundWordsAreProse(t *testing.T) {
 		"Time units: s (seconds), m (minutes), h (hours), d (days), w (weeks).": false,
 		"Call foo(bar) then baz(qux) and quux(x, y) with (a) (b) (c) [d] {e}.":  true,
 		"cache_size(32) = max(x, y);":                                           true,
+		// A power written as TeX writes it and a web address in a
+		// sentence's reference are prose too.
+		"To compute the sequence, rand uses the Mersenne Twister with a period of 2^{19937}-1 (See M. Matsumoto and T. Nishimura, ACM Trans. on Modeling and Computer Simulation Vol. 8, No. 1, pp. 3–30, January 1998, http://www.math.example.ac.jp/~m-mat/MT/emt.html).": false,
+		"if (x) { return y; }": true,
 	} {
 		if got := codeLike(s); got != want {
 			t.Errorf("codeLike(%q) = %v, want %v", s, got, want)

@@ -266,7 +266,9 @@ func codeLike(s string) bool {
 	// (minutes)."), not a call's or an expression's.
 	counted := s
 	if strings.HasSuffix(s, ".") {
-		counted = parentheticalRe.ReplaceAllString(s, "$1")
+		// A sentence's web address and a power written "2^{19937}"
+		// are prose's too.
+		counted = parentheticalRe.ReplaceAllString(inlineURLRe.ReplaceAllString(powerRe.ReplaceAllString(s, "$1"), ""), "$1")
 	}
 	for _, r := range counted {
 		runes++
@@ -287,7 +289,13 @@ func codeLike(s string) bool {
 	if strings.Contains(s, " $ ") || strings.Count(s, "; ") >= 3 || strings.Count(s, ": ") >= 3 && !strings.ContainsAny(s[len(s)-1:], ".!?") {
 		return true // terminal output or YAML flattened onto one line
 	}
-	return strings.Contains(s, "();") || strings.Contains(s, "{") && strings.Contains(s, "}")
+	return strings.Contains(s, "();") || strings.Contains(counted, "{") && strings.Contains(counted, "}")
 }
+
+// inlineURLRe matches a web address written in a sentence.
+var inlineURLRe = regexp.MustCompile(`https?://[^\s)]+`)
+
+// powerRe matches a power written as TeX does in prose: "2^{19937}".
+var powerRe = regexp.MustCompile(`\^\{(\d+)\}`)
 
 func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
