@@ -316,6 +316,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	c = phrasalRe.ReplaceAllStringFunc(c, phrasalVerb)
 	if !defaultWordRe.MatchString(c) {
 		c = unsetRe.ReplaceAllString(c, "by default")
+		c = unsetAndRe.ReplaceAllString(c, "${1}by default")
 	}
 	var located text.Set
 	if rest := fileLocationRe.ReplaceAllString(c, ""); rest != c && len(text.Tokens(stripTopicParen(rest))) >= 2 {
@@ -642,6 +643,10 @@ var unsetRe = regexp.MustCompile(`(?i)` + strings.Join([]string{
 	`\bout\s+of\s+the\s+box\b`,
 	`\bwithout\s+(?:(?:my|me|you|your|us|our)\s+)?(?:having\s+to\s+)?[a-z]+ing\b(?:\s+\S+){0,4}?\s+(?:every|each)\s+time\b`,
 }, "|"))
+
+// unsetAndRe matches the asker not acting as the second verb of a
+// condition: "if I give it a device … and don't name a source file".
+var unsetAndRe = regexp.MustCompile(`(?i)(\b(?:if|when)\s+(?:i|you|we)\s[^,;?]*?)\band\s+(?:do\s+not|don't|don’t|never)\s+[a-z]+` + unsetObject)
 
 // unsetObject is what may follow the verb of an unset clause and goes
 // with it: a pronoun ("it", "one", "my own") or a determiner, whose noun

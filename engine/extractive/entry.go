@@ -83,7 +83,7 @@ func (p finder) entryOf(c criterion) entry {
 		return entry{}
 	}
 	flags := c.flags()
-	if !c.namesThing() {
+	if !p.namesLabelled(c) {
 		if e := p.entrySpelling(c); len(e.sents) > 0 {
 			return e
 		}

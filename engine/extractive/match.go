@@ -766,8 +766,9 @@ const spelledShare = 0.75
 func (p *pool) spells(c criterion, label string) bool {
 	first, _, _ := strings.Cut(strings.TrimSpace(label), " ")
 	first = strings.Trim(first, ",:`")
-	if !strings.Contains(first, "_") && !(strings.Contains(first, ".") && isTechnical(first)) {
-		return false // a name written as code: snake_case or dotted
+	kebab := strings.Contains(first, "-") && keyTermRe.MatchString(first)
+	if !strings.Contains(first, "_") && !(strings.Contains(first, ".") && isTechnical(first)) && !kebab {
+		return false // a name written as code: snake_case, dotted or kebab-case
 	}
 	lt := text.NewSet(text.Tokens(first))
 	asked, held := 0, 0
@@ -780,7 +781,7 @@ func (p *pool) spells(c criterion, label string) bool {
 			held++
 		}
 	}
-	if asked >= 2 && float64(held) >= spelledShare*float64(asked) {
+	if !kebab && asked >= 2 && float64(held) >= spelledShare*float64(asked) {
 		return true
 	}
 	// "How many nodes will it draw in a dot graph …" names
@@ -810,7 +811,7 @@ func (p *pool) entryWord(c criterion) string {
 		return w
 	}
 	best, bestIDF := "", 0.0
-	if !c.namesThing() {
+	if !p.namesLabelled(c) {
 		asked, _ := askedWord(c.text)
 		// A word the question writes as a name ("How do Requires and
 		// Prefers differ") names an entry however often the pages use it
@@ -1151,7 +1152,7 @@ func (p *pool) sectionEntry(c criterion) entry {
 
 // sectionEntryOf is sectionEntry, uncached.
 func (p *pool) sectionEntryOf(c criterion) entry {
-	if c.namesThing() {
+	if p.namesLabelled(c) {
 		return entry{}
 	}
 	var labels, rare []string
@@ -1268,4 +1269,22 @@ func (p *pool) reads(t string) bool {
 		}
 	}
 	return false
+}
+
+// namesLabelled reports whether c names its thing as pages label
+// entries: a flag or an identifier, or a name in capitals some entry is
+// labelled with. A name in capitals that labels nothing ("a QEMU guest",
+// "a virtio RNG device") is a word of the question like any other.
+func (p *pool) namesLabelled(c criterion) bool {
+	if len(c.flags()) > 0 || len(c.identNames) > 0 {
+		return true
+	}
+	return slices.ContainsFunc(c.caps, func(w string) bool {
+		for i := range p.sents {
+			if l := strings.TrimSpace(p.sents[i].label); l != "" && isCapitalsWord(l) && slices.Equal(text.Tokens(l), []string{w}) {
+				return true
+			}
+		}
+		return false
+	})
 }

@@ -1147,3 +1147,26 @@ func TestCodeNameHeadingNamesItsEntry(t *testing.T) {
 		t.Errorf("the Summary does not name the variable:\n%s", md)
 	}
 }
+
+// A name in capitals that labels no entry ("a TALLY guest", "a virtio
+// RNG device") is a word of the question like any other: the entry its
+// plain words name ("the random backend") is still found; and "… and
+// don't name a source file" in a condition asks for the default.
+func TestCapitalsNameThatLabelsNothing(t *testing.T) {
+	t.Parallel()
+	page := "Entropy device\n\nThe virtual entropy device allows the host to pass through entropy to guest operating systems.\n\n" +
+		"model\n\nThe required model attribute specifies what type of RNG device is provided.\n\n" +
+		"random\n\nThis backend type expects a non-blocking character device as input. The file name is specified as contents of the backend element. " +
+		"When no file name is specified, the hypervisor default is used. For TALLY, the default is /dev/random.\n\n" +
+		"builtin\n\nThis backend uses the tally builtin generator, which uses the getrandom() syscall as the source of entropy.\n\n" +
+		"egd\n\nThis backend connects to a source using the EGD protocol."
+	if c := newCriterion("Which host device does it read, if I give it a device and don't name a source file?", "", nil, nil); !slices.Contains(c.core, defaultToken) {
+		t.Errorf("core %v: \"and don't name\" in a condition does not ask for the default", c.core)
+	}
+	// Beside other pages, as a search finds it: "random" is a rare word.
+	src := append(loadSources(t), research.Source{ID: "S8", Title: "Domain XML format", Text: page})
+	_, md := synthesize(t, "If I give a TALLY guest a virtio RNG device with the random backend and don't name a source file, which host device does it read entropy from?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "/dev/random") {
+		t.Errorf("the Summary does not give the random backend's default:\n%s", md)
+	}
+}
