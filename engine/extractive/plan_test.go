@@ -249,4 +249,9 @@ func TestAndBetweenSubjectsIsNoSplit(t *testing.T) {
 	if qa := analyse("What port does the mail server use and the maximum message size?"); len(qa.clauses) != 2 {
 		t.Errorf("clauses %q, want two", qa.clauses)
 	}
+	// Two phrases of one head noun after the verb are its objects.
+	if qa := analyse("Does tally document private class members and static file members by default, and which settings change that?"); len(qa.clauses) != 2 ||
+		!strings.HasSuffix(qa.clauses[0], "static file members by default") {
+		t.Errorf("clauses %q, want the members asked together, then the settings", qa.clauses)
+	}
 }

@@ -550,6 +550,12 @@ func splitConjunctions(s string) []string {
 			// "and" joins two subjects, not two questions.
 			substantial = false
 		}
+		if substantial && !startsClause && conj && parallelPhrase(fields[i-1], fields[next:]) {
+			// "Does it document private class members and static file
+			// members by default": two phrases of one head noun are the
+			// objects of one verb, not two questions.
+			substantial = false
+		}
 		if !startsClause && !substantial {
 			continue
 		}
@@ -559,6 +565,26 @@ func splitConjunctions(s string) []string {
 	}
 	out = append(out, strings.Join(fields[start:], " "))
 	return out
+}
+
+// parallelPhrase reports whether the phrase that opens right ends on the
+// noun last, the word before an "and", ends on: "static file members"
+// after "private class members".
+func parallelPhrase(last string, right []string) bool {
+	last = strings.ToLower(strings.Trim(last, ",;:?"))
+	if last == "" || text.IsStopword(last) {
+		return false
+	}
+	for j, w := range right {
+		w = strings.ToLower(strings.Trim(w, ",;:?"))
+		if j >= 4 || whWords[w] || auxVerb[w] || j > 0 && text.IsStopword(w) {
+			return false
+		}
+		if j > 0 && text.Stem(w) == text.Stem(last) {
+			return true
+		}
+	}
+	return false
 }
 
 // subjectOpen reports whether the clause of words has a modal or "do"
