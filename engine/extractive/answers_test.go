@@ -661,3 +661,20 @@ func TestNameNoPageReadIsNotStated(t *testing.T) {
 		t.Errorf("a name in the question's setting silenced the answer:\n%s", md)
 	}
 }
+
+// A bare "Why?" after a statement takes the statement's words as its
+// own: the sentence that only says them again (a FAQ entry's question)
+// does not answer it alone.
+func TestWhyAfterAStatementIsNotAnsweredByItsRestatement(t *testing.T) {
+	t.Parallel()
+	faq := "Frequently Asked Questions\n\n" +
+		"How to get information on the index page in HTML?\n\nYou should use the mainpage command inside a comment block.\n\n" +
+		"When I set EXTRACT_ALL to NO none of my functions are shown in the documentation.\n\n" +
+		"In order for global functions, variables, enums, typedefs, and defines to be documented you should document the file in which these commands are located using a comment block containing a file command.\n\n" +
+		"How can I make tally ignore some code fragment?\n\nYou can use the cond command around the fragment."
+	src := append(loadSources(t), research.Source{ID: "S8", Title: "Frequently Asked Questions", Text: faq})
+	_, md := synthesize(t, "I set EXTRACT_ALL to NO and now none of my global C functions appear in the generated documentation. Why?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "you should document the file") {
+		t.Errorf("the Summary does not give the reason:\n%s", md)
+	}
+}

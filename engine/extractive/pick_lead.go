@@ -517,7 +517,9 @@ func (p picker) restates(c criterion, i int) bool {
 	}
 	own := 0
 	for _, t := range text.Unique(s.toks) {
-		if c.query[t] >= 1 {
+		// A bare "Why?" after a statement has the statement's words as
+		// its core, below a part's own weight in its query.
+		if c.query[t] >= 1 || slices.Contains(c.core, t) {
 			own++
 		}
 	}
