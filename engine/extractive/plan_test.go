@@ -224,6 +224,11 @@ func TestFrontedPrepositionalPhraseIsNoPart(t *testing.T) {
 	if qa := analyse("With which compiler, and how, do I build it?"); len(qa.clauses) == 1 && strings.HasPrefix(qa.ask, "And how") {
 		t.Errorf("a phrase holding a question word was taken for a condition: %q", qa.ask)
 	}
+	// A short setting may stand before the condition ("In a domain XML,
+	// if I give …"): both qualify the question.
+	if qa := analyse("In a tally domain XML, if I give the guest's memory size without a unit attribute, what unit is the number read in?"); len(qa.clauses) != 1 || !strings.HasPrefix(qa.clauses[0], "What unit") {
+		t.Errorf("clauses %q, want the question asked under its setting and condition", qa.clauses)
+	}
 	// A condition may hold commas of its own: the question word follows
 	// its last one, and every part is asked under all of it.
 	qa := analyse("If I run tally -g without naming a file, in a directory that already has a configuration file, which file does it write and what happens to the one that was there?")

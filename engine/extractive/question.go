@@ -656,6 +656,16 @@ func splitFronted(s string) (main, head string, ok bool) {
 		return s, "", false
 	}
 	lead := strings.ToLower(f[0])
+	if k := strings.Index(head, ", "); k > 0 && len(f) <= maxFrontedClause {
+		// "In a domain XML, if I give …, what unit …": a short setting
+		// before the condition is the condition's.
+		if pf := strings.Fields(head[:k]); len(pf) <= maxFrontedSetting && text.IsStopword(lead) && !slices.ContainsFunc(pf, func(w string) bool {
+			w = strings.ToLower(w)
+			return whWords[w] || auxVerb[w]
+		}) {
+			lead = strings.ToLower(firstWord(head[k+2:]))
+		}
+	}
 	switch {
 	case attributionRe.MatchString(", " + head):
 		// "According to the Tallyfile Handbook, how long …": whose word is asked
@@ -684,6 +694,10 @@ func splitFronted(s string) (main, head string, ok bool) {
 // question written before it ("With X switched on", "Under heavy load",
 // "Without a stash file"): a closed class of words, like subordinators.
 var frontPrepositions = set("with without under")
+
+// maxFrontedSetting is the most words a setting written before a
+// fronted condition may have ("In a libvirt domain XML, if …").
+const maxFrontedSetting = 6
 
 // maxFrontedClause is the most words a condition written before a
 // question's question word may have.
