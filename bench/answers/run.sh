@@ -42,9 +42,9 @@
 #   privoxy      bench/answers/privoxy.tsv      privoxy package's DocBook manuals, config.html reference (held out, written 2026-11-27 before any run; tuned on from session 15)  htdig
 #   ffmpeg       bench/answers/ffmpeg.tsv       ffmpeg-doc manual (texi2html, long pages and -all copies; held out, written 2026-11-27 before any run; tuned on from session 15)  omega (Xapian)
 #   gnuplot      bench/answers/gnuplot.tsv      gnuplot-doc htmldocs (LaTeX2HTML nodes; held out, written 2026-11-27 before any run; tuned on from session 15)  pagefind
-#   octave       bench/answers/octave.tsv       octave-doc octave.html (makeinfo split by node, redirect stubs; held out, written 2026-11-27 before any run)  htdig
-#   libvirt      bench/answers/libvirt.tsv      libvirt-doc html (the project's web site, man pages, kbase, API; held out, written 2026-11-27 before any run)  namazu
-#   doxygen      bench/answers/doxygen.tsv      doxygen-doc html (Doxygen-rendered manual, example API sites; held out, written 2026-11-27 before any run)  pagefind
+#   octave       bench/answers/octave.tsv       octave-doc octave.html (makeinfo split by node, redirect stubs; held out, written 2026-11-27 before any run; tuned on from session 16)  htdig
+#   libvirt      bench/answers/libvirt.tsv      libvirt-doc html (the project's web site, man pages, kbase, API; held out, written 2026-11-27 before any run; tuned on from session 16)  namazu
+#   doxygen      bench/answers/doxygen.tsv      doxygen-doc html (Doxygen-rendered manual, example API sites; held out, written 2026-11-27 before any run; tuned on from session 16)  pagefind
 #   rustbook     bench/answers/rustbook.tsv     rust-doc html/book (mdBook, print.html, old-edition stubs; held out, written 2026-11-27 before any run)  omega (Xapian)
 #   nodejs       bench/answers/nodejs.tsv       nodejs-doc api (Node's doc tool, one page per module, all.html; held out, written 2026-11-27 before any run)  swishe
 #   imagemagick  bench/answers/imagemagick.tsv  imagemagick-6-doc html/www (hand-written site, command-line-options.html, Doxygen C API; held out, written 2026-11-27 before any run)  swishpp
