@@ -1070,15 +1070,7 @@ func TestCodeTermHoldsItsParagraphs(t *testing.T) {
 	if i := sentenceIndex(t, p, "Other settings are read"); p.sents[i].label != "" {
 		t.Errorf("prose after the last term is labelled %q", p.sents[i].label)
 	}
-	n := 0
-	for _, s := range p.sents {
-		if s.text == "The default value is: png." {
-			n++
-		}
-	}
-	if n != 2 {
-		t.Errorf("%d sentences \"The default value is: png.\", want one per entry", n)
-	}
+	wantCopies(t, p, "The default value is: png.", 2)
 	src := []research.Source{{ID: "S1", Title: "Configuration", Text: page}}
 	_, md := synthesize(t, "In which picture type does the drawing tool write the pictures it generates, unless I pick another?", src, research.DepthStandard)
 	if !strings.Contains(summaryOf(md), "The default value is: png.") || !strings.Contains(answerTo(md, 0), "PICTURE_TYPE") {
@@ -1131,15 +1123,7 @@ func TestCodeNameHeadingNamesItsEntry(t *testing.T) {
 	uri := "Connection URIs\n\nIn tally use the -c or --connect option: tally -c test:///default list\n\n" +
 		"If tally finds the environment variable TALLY_DEFAULT_CONNECT_URI set, it will try this URI by default."
 	p := docPool([2]string{"tally", man})
-	n := 0
-	for _, s := range p.sents {
-		if s.text == "The hypervisor to connect to by default." {
-			n++
-		}
-	}
-	if n != 2 {
-		t.Errorf("%d sentences \"The hypervisor to connect to by default.\", want one per variable", n)
-	}
+	wantCopies(t, p, "The hypervisor to connect to by default.", 2)
 	wantLabel(t, p, "This overrides the default URI", "TALLYLIB_DEFAULT_URI")
 	src := []research.Source{{ID: "S1", Title: "Connection URIs", Text: uri}, {ID: "S2", Title: "Domain XML format", Text: xml}, {ID: "S3", Title: "tally", Text: man}}
 	_, md := synthesize(t, "Which environment variable can I set so that tally connects to the right hypervisor without my passing -c every time?", src, research.DepthStandard)
@@ -1168,5 +1152,20 @@ func TestCapitalsNameThatLabelsNothing(t *testing.T) {
 	_, md := synthesize(t, "If I give a TALLY guest a virtio RNG device with the random backend and don't name a source file, which host device does it read entropy from?", src, research.DepthStandard)
 	if !strings.Contains(summaryOf(md), "/dev/random") {
 		t.Errorf("the Summary does not give the random backend's default:\n%s", md)
+	}
+}
+
+// wantCopies fails t unless the pool holds sentence s as often as want:
+// once under each entry that writes it.
+func wantCopies(t *testing.T, p *pool, s string, want int) {
+	t.Helper()
+	n := 0
+	for i := range p.sents {
+		if p.sents[i].text == s {
+			n++
+		}
+	}
+	if n != want {
+		t.Errorf("%d sentences %q, want %d, one per entry", n, s, want)
 	}
 }
