@@ -822,10 +822,13 @@ func (p *pool) entryWord(c criterion) string {
 				names[strings.ToLower(e)] = true
 			}
 		}
+		// A name the question writes in capitals ("for NTS") names an
+		// entry only as a label in capitals does (entryOf), not as a
+		// plain word.
 		kind := askedHead(c.text)
 		for _, w := range c.words {
 			toks := text.Tokens(w)
-			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) || strings.EqualFold(w, kind) {
+			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) || strings.EqualFold(w, kind) || slices.Contains(c.caps, toks[0]) {
 				continue // "At what score …": the noun asked for is the answer's kind, not the thing it is asked of
 			}
 			if df := p.index.DF(toks[0]); df > minEntryWordDF && float64(df) > maxEntryWordShare*float64(len(p.sents)) && !names[w] {

@@ -1169,3 +1169,23 @@ func wantCopies(t *testing.T, p *pool, s string, want int) {
 		t.Errorf("%d sentences %q, want %d, one per entry", n, s, want)
 	}
 }
+
+// A name the question writes in capitals ("for NTS") names an entry only
+// as a label in capitals does: the lower-case option "nts" of another
+// command is not the entry "Which AEAD algorithm … for NTS" asks about.
+func TestCapitalsNameIsNoPlainEntryWord(t *testing.T) {
+	t.Parallel()
+	page := "Server commands\n\n" +
+		"nts: Use Network Time Security (NTS) for authentication.\n\n" +
+		"noval: Do not check the certificate of the server against the local store of trusted roots.\n\n" +
+		"Key exchange commands\n\n" +
+		"cookie location: Use the file specified by location to store the keys used to make and decode cookies. The default is /var/lib/tally/nts-keys.\n\n" +
+		"aead string: Specify the crypto algorithm to be used on the wire. It is the server default if the remote client does not request a valid choice. The default is AES_SIV_CMAC_256.\n\n" +
+		"tlsciphers string: An OpenSSL cipher suite list that configures the allowed TLS cipher suites."
+	src := append(loadSources(t), research.Source{ID: "S8", Title: "Network Time Security", Text: page})
+	p := newPool(src, nil, nil)
+	c := newCriterion("Which AEAD algorithm does Tally use for NTS by default?", "", nil, nil)
+	if w := p.entryWord(c); w == "nts" {
+		t.Errorf("entryWord = %q: a name in capitals taken for an option's plain word", w)
+	}
+}
