@@ -822,14 +822,14 @@ func (p *pool) entryWord(c criterion) string {
 				names[strings.ToLower(e)] = true
 			}
 		}
-		// A name the question writes in capitals ("for NTS") names an
-		// entry only as a label in capitals does (entryOf), not as a
-		// plain word.
 		kind := askedHead(c.text)
 		for _, w := range c.words {
 			toks := text.Tokens(w)
-			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) || strings.EqualFold(w, kind) || slices.Contains(c.caps, toks[0]) {
+			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) || strings.EqualFold(w, kind) {
 				continue // "At what score …": the noun asked for is the answer's kind, not the thing it is asked of
+			}
+			if slices.Contains(c.caps, toks[0]) {
+				continue // a name in capitals ("for NTS") names an entry only as a label in capitals does (entryOf)
 			}
 			if df := p.index.DF(toks[0]); df > minEntryWordDF && float64(df) > maxEntryWordShare*float64(len(p.sents)) && !names[w] {
 				continue // "command", "history": words every page uses in their ordinary sense
@@ -1255,14 +1255,14 @@ func (p *pool) absentName(c criterion) string {
 	return ""
 }
 
-// reads reports whether token t is in some page read: a sentence, the
-// heading above one, or a title.
+// reads reports whether token t is in some page read: a sentence or a
+// title (a document's tokens), or the heading above a sentence.
 func (p *pool) reads(t string) bool {
-	if p.index.DF(t) > 0 || p.titled[t] || p.topical[t] {
+	if p.index.DF(t) > 0 {
 		return true
 	}
 	for _, d := range p.docs {
-		if d.set[t] || d.title[t] {
+		if d.set[t] {
 			return true
 		}
 	}

@@ -54,16 +54,23 @@ func pickAnswers(ctx context.Context, pl *pool, secs []section, ranked []ranking
 	sides := analyse(question).compare
 	home := scorer{pl}.homes(secs, ranked)
 	cands := make([][]int, len(secs))
+	// absent marks the parts that name something no page read mentions
+	// ("publish … into a Confluence space"): what the pages say beside
+	// it answers none of them.
+	absent := make([][]bool, len(secs))
+	for si, sec := range secs {
+		absent[si] = make([]bool, len(sec.criteria))
+		for ci, c := range sec.criteria {
+			absent[si][ci] = p.absentName(c) != ""
+		}
+	}
 	var used []int
 	for si, sec := range secs {
 		if err := ctx.Err(); err != nil {
 			return picks{}, fmt.Errorf("synthesize: %w", err)
 		}
-		if !sec.summary && !slices.ContainsFunc(sec.criteria, func(c criterion) bool { return p.absentName(c) == "" }) {
-			// Every part names something no page read mentions
-			// ("publish … into a Confluence space"): what the pages
-			// say beside it answers none of them.
-			continue
+		if !sec.summary && !slices.Contains(absent[si], false) {
+			continue // every part names what no page read mentions
 		}
 		if !sec.summary {
 			cands[si] = p.pickSection(si, ranked[si], home, len(sec.criteria)+maxQuotesPerPart, used)
@@ -89,7 +96,7 @@ func pickAnswers(ctx context.Context, pl *pool, secs []section, ranked []ranking
 			if c.generic && ownParts {
 				continue
 			}
-			if p.absentName(c) != "" {
+			if absent[si][ci] {
 				continue
 			}
 			out.leads[si][ci] = p.leadFor(c, ranked[si], found[si][ci], cands[si], sides, st, &scope[si])

@@ -89,8 +89,9 @@ func (p picker) lendsValue(c criterion, r ranking, i int) bool {
 // an attribute c asks for by name ("The default value is 101").
 func (p picker) statesAskedAttribute(c criterion, j int) bool {
 	t := &p.sents[j]
-	figure := t.hasNum && (statesValue(t.text) || givesValue(t.text))
-	if t.box || !figure && (c.style == styleValue || c.needsNum || !givesValue(t.text)) {
+	gives := givesValue(t.text)
+	figure := t.hasNum && (gives || statesValue(t.text))
+	if t.box || !figure && (c.style == styleValue || c.needsNum || !gives) {
 		// A value that is no figure ("The default value is: png.")
 		// answers only a part that asks for no figure.
 		return false

@@ -268,7 +268,7 @@ func codeLike(s string) bool {
 	if strings.HasSuffix(s, ".") {
 		// A sentence's web address and a power written "2^{19937}"
 		// are prose's too.
-		counted = parentheticalRe.ReplaceAllString(inlineURLRe.ReplaceAllString(powerRe.ReplaceAllString(s, "$1"), ""), "$1")
+		counted = parentheticalRe.ReplaceAllString(urlRe.ReplaceAllString(powerRe.ReplaceAllString(s, "$1"), ""), "$1")
 	}
 	for _, r := range counted {
 		runes++
@@ -291,9 +291,6 @@ func codeLike(s string) bool {
 	}
 	return strings.Contains(s, "();") || strings.Contains(counted, "{") && strings.Contains(counted, "}")
 }
-
-// inlineURLRe matches a web address written in a sentence.
-var inlineURLRe = regexp.MustCompile(`https?://[^\s)]+`)
 
 // powerRe matches a power written as TeX does in prose: "2^{19937}".
 var powerRe = regexp.MustCompile(`\^\{(\d+)\}`)
