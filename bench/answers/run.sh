@@ -48,6 +48,9 @@
 #   rustbook     bench/answers/rustbook.tsv     rust-doc html/book (mdBook, print.html, old-edition stubs; held out, written 2026-11-27 before any run)  omega (Xapian)
 #   nodejs       bench/answers/nodejs.tsv       nodejs-doc api (Node's doc tool, one page per module, all.html; held out, written 2026-11-27 before any run)  swishe
 #   imagemagick  bench/answers/imagemagick.tsv  imagemagick-6-doc html/www (hand-written site, command-line-options.html, Doxygen C API; held out, written 2026-11-27 before any run)  swishpp
+#   lua          bench/answers/lua.tsv          lua5.2-doc (the reference manual as one plain page; held out, written 2026-11-27 before any run)  htdig
+#   putty        bench/answers/putty.tsv        putty-doc (Halibut, one page per chapter, FAQ appendix; held out, written 2026-11-27 before any run)  pagefind
+#   commonslang  bench/answers/commonslang.tsv  libcommons-lang3-java-doc api (javadoc: class, class-use and source pages; held out, written 2026-11-27 before any run)  recoll
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -67,7 +70,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -110,6 +113,9 @@ SETS=(
 	"rustbook bench/answers/rustbook.tsv /usr/share/doc/rust-doc/html/book omega"
 	"nodejs bench/answers/nodejs.tsv /usr/share/doc/nodejs/api swishe"
 	"imagemagick bench/answers/imagemagick.tsv /usr/share/doc/imagemagick-6-common/html/www swishpp"
+	"lua bench/answers/lua.tsv /usr/share/doc/lua5.2 htdig"
+	"putty bench/answers/putty.tsv /usr/share/doc/putty-doc pagefind"
+	"commonslang bench/answers/commonslang.tsv /usr/share/doc/libcommons-lang3-java/api recoll"
 )
 chosen=()
 for s in "${SETS[@]}"; do
