@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -90,6 +91,7 @@ func Extract(rawHTML []byte, pageURL string) (Page, error) {
 // parseHTML parses UTF-8 input directly (a rendered DOM always is) and
 // otherwise lets the charset detector pick the encoding.
 func parseHTML(raw []byte) (*html.Node, error) {
+	raw = unswallow(raw)
 	doc, err := parseOnce(raw)
 	if err != nil && strings.Contains(err.Error(), "open stack of elements") {
 		// A page nested deeper than the parser allows (thousands of
@@ -98,6 +100,51 @@ func parseHTML(raw []byte) (*html.Node, error) {
 		return parseOnce(shallow(raw, maxNesting))
 	}
 	return doc, err
+}
+
+// swallowingTags are the elements whose content a parser reads as text up
+// to their end tag. Written self-closed, as XHTML allows ("<iframe
+// src=… />"), one opens there and takes the rest of the page as its text:
+// a browser shows nothing after it.
+var swallowingTags = []string{"iframe", "noembed", "noframes", "textarea", "title"}
+
+// unswallow closes, right after its start tag, each element of
+// swallowingTags whose text runs to the end of the page (it holds
+// "</body"): the page meant it empty, and the rest is the page.
+func unswallow(raw []byte) []byte {
+	lower := bytes.ToLower(raw)
+	for _, tag := range swallowingTags {
+		open := []byte("<" + tag)
+		for from := 0; ; {
+			i := bytes.Index(lower[from:], open)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(open)
+			if from < len(lower) && (lower[from] == '-' || lower[from] >= 'a' && lower[from] <= 'z') {
+				continue // "<titles>", "<iframe-x>"
+			}
+			gt := bytes.IndexByte(lower[i:], '>')
+			if gt < 0 {
+				break
+			}
+			start := i + gt + 1
+			end := bytes.Index(lower[start:], []byte("</"+tag))
+			content := lower[start:]
+			if end >= 0 {
+				content = content[:end]
+			}
+			if !bytes.Contains(content, []byte("</body")) {
+				continue
+			}
+			closer := []byte("</" + tag + ">")
+			raw = slices.Concat(raw[:start], closer, raw[start:])
+			lower = slices.Concat(lower[:start], closer, lower[start:])
+			from = start + len(closer)
+		}
+	}
+	return raw
 }
 
 func parseOnce(raw []byte) (*html.Node, error) {

@@ -792,3 +792,49 @@ completely unable to operate when they request passive data transfers.
 		t.Errorf("text lacks %q:\n%s", want, page.Text)
 	}
 }
+
+// An XHTML page served as HTML writes an empty iframe self-closed in its
+// navigation bar; an HTML parser (a browser's too) opens it there and
+// reads the rest of the page as the iframe's text. The page's content is
+// still its content, and a site-wide og:title gives way to the page's
+// own <title>.
+func TestSelfClosedIframeSwallowsNoContent(t *testing.T) {
+	raw := []byte(`<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">
+<html lang="en"><head><meta charset="utf-8"/><title>Toolkit - Resources</title>
+<meta property="og:title" content="Toolkit Legacy"/><meta property="og:site_name" content="Toolkit Legacy"/></head>
+<body><nav class="navbar"><ul class="navbar-nav"><li class="nav-item"><a class="nav-link" href="index.html">Home</a></li>
+<li class="nav-item"><iframe src="https://example.org/button" title="Sponsor" height="35" width="107" style="border: 0;"/></li></ul></nav>
+<main class="container"><h1>Resources</h1>
+<p>The toolkit depends on a number of external resources including configuration files, loadable modules, fonts, and environment variables.</p>
+<dl><dt>TOOLKIT_TEMPORARY_PATH</dt><dd>Set path to store temporary files.</dd>
+<dt>TOOLKIT_FILE_LIMIT</dt><dd>Set maximum number of open pixel cache files. When this limit is exceeded, any subsequent pixels cached to disk are closed and reopened on demand.</dd></dl>
+</main></body></html>`)
+	page, err := Extract(raw, "http://127.0.0.1/docs/resources.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"depends on a number of external resources", "TOOLKIT_TEMPORARY_PATH", "Set path to store temporary files."} {
+		if !strings.Contains(page.Text, want) {
+			t.Errorf("text lacks %q:\n%s", want, page.Text)
+		}
+	}
+	if page.Title != "Toolkit - Resources" && page.Title != "Resources" {
+		t.Errorf("title %q, want the page's own", page.Title)
+	}
+	page, err = Extract([]byte(strings.ReplaceAll(string(raw), `style="border: 0;"/>`, `style="border: 0;"></iframe>`)), "http://127.0.0.1/docs/resources.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Title != "Toolkit - Resources" && page.Title != "Resources" {
+		t.Errorf("title %q, want the page's own", page.Title)
+	}
+	// An iframe with its own end tag keeps its fallback text out.
+	page, err = Extract([]byte(`<html><head><title>Embed</title></head><body><article><p>The article about floodgates opening at dawn after three days of heavy rain upstream goes on for a while.</p>
+<iframe src="https://example.org/map">Your browser cannot show the map.</iframe></article></body></html>`), "http://127.0.0.1/embed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(page.Text, "cannot show the map") {
+		t.Errorf("an iframe's own content became text:\n%s", page.Text)
+	}
+}

@@ -28,7 +28,14 @@ type headInfo struct {
 // canonical URL from trafilatura's metadata and the document head.
 func fillMetadata(p *Page, head headInfo, base *url.URL, meta trafilatura.Metadata) {
 	p.Site = clip(firstNonEmpty(head.siteName, meta.Sitename))
-	p.Title = clip(stripSiteName(firstNonEmpty(meta.Title, head.title), p.Site))
+	title := meta.Title
+	if strings.EqualFold(strings.TrimSpace(title), p.Site) && head.title != "" {
+		// og:title that only names the site, on every page of it
+		// ("Example Legacy" over "Example - Resources"): <title> names
+		// the page.
+		title = head.title
+	}
+	p.Title = clip(stripSiteName(firstNonEmpty(title, head.title), p.Site))
 	if !bogusBylineRe.MatchString(meta.Author) {
 		p.Byline = clip(meta.Author)
 	}
