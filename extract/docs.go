@@ -50,12 +50,12 @@ const minDocStructure = 4
 // pages or indexes its own sections, and holds code, option or definition
 // blocks; or when its main content element holds several section headings
 // and many such blocks.
-func docRoot(doc *html.Node) *html.Node {
+func docRoot(doc *html.Node, self string) *html.Node {
 	body := findBody(doc)
 	if body == nil {
 		return nil
 	}
-	sig := readDocSignals(doc)
+	sig := readDocSignals(doc, self)
 	root := findDocContent(body)
 	if root == nil && sig.tocTargets != nil {
 		root = headingsContainer(body, sig.tocTargets)
@@ -171,11 +171,26 @@ func findDocContent(body *html.Node) *html.Node {
 		article = nil
 	}
 	for _, n := range []*html.Node{byID, byClass, roleMain, main, article, fallback} {
-		if n != nil {
+		// An empty [role=main] a template leaves before the real <main>
+		// holds no content.
+		if n != nil && holdsText(n) {
 			return n
 		}
 	}
 	return nil
+}
+
+// holdsText reports whether some text under n is more than white space.
+func holdsText(n *html.Node) bool {
+	if n.Type == html.TextNode {
+		return strings.TrimSpace(n.Data) != ""
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if holdsText(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // walkElements calls fn for every element under n, n included, in
@@ -505,9 +520,11 @@ func docTitle(root *html.Node) string {
 }
 
 // documentationText returns the structure-preserving text and the heading
-// of a documentation page; isDoc is false when doc is not one.
-func documentationText(doc *html.Node) (paras []string, h1 string, isDoc bool) {
-	root := docRoot(doc)
+// of a documentation page; isDoc is false when doc is not one. self is the
+// page's file name ("options.html"), which its links to its own sections
+// may be written with.
+func documentationText(doc *html.Node, self string) (paras []string, h1 string, isDoc bool) {
+	root := docRoot(doc, self)
 	if root == nil {
 		return nil, "", false
 	}

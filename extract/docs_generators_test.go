@@ -252,7 +252,7 @@ func TestDocGenerators(t *testing.T) {
 				t.Fatal(err)
 			}
 			precleanDocument(doc)
-			if _, _, isDoc := documentationText(doc); !isDoc {
+			if _, _, isDoc := documentationText(doc, ""); !isDoc {
 				t.Errorf("not taken for documentation")
 			}
 			page, err := Extract(bytes.Clone(raw), "https://docs.example.org/manual/page.html")

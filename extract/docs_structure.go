@@ -47,7 +47,7 @@ type docSignals struct {
 func (s docSignals) strong() bool { return s.generated || s.manualRels }
 
 // readDocSignals collects the documentation signals of a page.
-func readDocSignals(doc *html.Node) docSignals {
+func readDocSignals(doc *html.Node, self string) docSignals {
 	s := docSignals{generated: docGenerator(doc)}
 	targets := map[string]bool{}
 	walkElements(doc, func(n *html.Node) {
@@ -65,7 +65,12 @@ func readDocSignals(doc *html.Node) docSignals {
 			if isSequenceLink(n) {
 				s.sequence = true
 			}
-			if href := attr(n, "href"); len(href) > 1 && href[0] == '#' {
+			href := attr(n, "href")
+			if self != "" {
+				// "options.html#density" on options.html itself
+				href = strings.TrimPrefix(href, self)
+			}
+			if len(href) > 1 && href[0] == '#' {
 				targets[href[1:]] = true
 			}
 		}

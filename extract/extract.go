@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -55,7 +57,7 @@ func Extract(rawHTML []byte, pageURL string) (Page, error) {
 	// Found before trafilatura runs, which may change the tree, and
 	// before the text is cut for it: a manual's one-page reference runs
 	// past a megabyte.
-	docParas, docH1, isDoc := documentationText(doc)
+	docParas, docH1, isDoc := documentationText(doc, path.Base(base.Path))
 	if paras, ok := plainTextParagraphs(doc, maxTextBytes); ok {
 		// A plain-text document in <pre>: its own paragraphs and
 		// entries, whatever else the page's structure suggests.
@@ -91,7 +93,7 @@ func Extract(rawHTML []byte, pageURL string) (Page, error) {
 // parseHTML parses UTF-8 input directly (a rendered DOM always is) and
 // otherwise lets the charset detector pick the encoding.
 func parseHTML(raw []byte) (*html.Node, error) {
-	raw = unswallow(raw)
+	raw = unswallow(closeEmptyElements(raw))
 	doc, err := parseOnce(raw)
 	if err != nil && strings.Contains(err.Error(), "open stack of elements") {
 		// A page nested deeper than the parser allows (thousands of
@@ -100,6 +102,31 @@ func parseHTML(raw []byte) (*html.Node, error) {
 		return parseOnce(shallow(raw, maxNesting))
 	}
 	return doc, err
+}
+
+// xhtmlSniff bounds how far into a page closeEmptyElements looks for an
+// XHTML doctype or namespace.
+const xhtmlSniff = 2048
+
+// selfClosedRe matches a start tag written self-closed ("<a id=x/>").
+var selfClosedRe = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9]*)((?:\s[^<>]*?)?)\s*/>`)
+
+// closeEmptyElements writes each element an XHTML page wrote self-closed
+// ("<a class=anchor id=density/>") with its end tag, as an XHTML parser
+// reads it. Served as HTML, the page's "/>" is ignored: the anchor opens
+// there and takes in the heading and every paragraph after it.
+func closeEmptyElements(raw []byte) []byte {
+	if !bytes.Contains(bytes.ToLower(raw[:min(len(raw), xhtmlSniff)]), []byte("xhtml")) {
+		return raw
+	}
+	return selfClosedRe.ReplaceAllFunc(raw, func(m []byte) []byte {
+		sub := selfClosedRe.FindSubmatch(m)
+		tag := strings.ToLower(string(sub[1]))
+		if voidElements[tag] {
+			return m
+		}
+		return slices.Concat([]byte("<"), sub[1], sub[2], []byte("></"), sub[1], []byte(">"))
+	})
 }
 
 // swallowingTags are the elements whose content a parser reads as text up

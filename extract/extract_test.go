@@ -703,7 +703,7 @@ func TestDocRoot(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := ""
-			if root := docRoot(doc); root != nil {
+			if root := docRoot(doc, ""); root != nil {
 				got = attr(root, "id")
 				if got == "" {
 					got = "<" + root.Data + ">"
@@ -836,5 +836,42 @@ func TestSelfClosedIframeSwallowsNoContent(t *testing.T) {
 	}
 	if strings.Contains(page.Text, "cannot show the map") {
 		t.Errorf("an iframe's own content became text:\n%s", page.Text)
+	}
+}
+
+// A hand-written XHTML reference page: an empty [role=main] the template
+// leaves before the real <main>, an index that links to each option as
+// "options.html#name", and each option's heading opened by a self-closed
+// anchor. The page is read as documentation: each option's heading stands
+// above its own description.
+func TestXHTMLOptionReference(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">
+<html lang="en"><head><meta charset="utf-8"/><title>Toolkit - Command-line Options</title></head><body>
+<nav class="navbar"><a class="navbar-brand" href="index.html">Toolkit</a></nav>
+<div role="main" class="container">
+</div>
+<main class="container"><h1>Annotated List of Command-line Options</h1><p class="text-center">`)
+	opts := []string{"delay", "delete", "density", "depth", "descend", "deskew"}
+	for _, o := range opts {
+		fmt.Fprintf(&b, `<a href="options.html#%s">-%s</a> • `, o, o)
+	}
+	b.WriteString("</p>\n<p>Below is the list of command-line options recognized by the command-line tools.</p>\n")
+	for _, o := range opts {
+		fmt.Fprintf(&b, `<div style="margin: auto;">
+  <h3><a class="anchor" id="%s"/>-%s <var>width</var></h3>
+</div>
+<p class="magick-description">Set the %s of an image for rendering to devices.</p>
+<p>This option specifies the %s to store while encoding a raster image. The default %s is 72 dots per inch, which is equivalent to one point per pixel. Use <code>-units</code> to select dots per centimeter.</p>
+`, o, o, o, o, o)
+	}
+	b.WriteString(`<pre>convert -density 300 in.pdf out.png</pre></main></body></html>`)
+	page, err := Extract([]byte(b.String()), "http://127.0.0.1/docs/options.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "-density width\n\nSet the density of an image for rendering to devices.\n\nThis option specifies the density to store"
+	if !strings.Contains(page.Text, want) {
+		t.Errorf("text lacks the option's heading over its description %q:\n%s", want, page.Text)
 	}
 }
