@@ -1043,7 +1043,7 @@ func isLabel(body string, sp, next text.Span) bool {
 		return false
 	}
 	t := text.OneLine(sp.Text)
-	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) || !startsLine(body, next) {
+	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) || !startsLine(body, next) || !namesSomething(t) {
 		return false
 	}
 	last, _ := utf8.DecodeLastRuneInString(t)
@@ -1056,12 +1056,19 @@ func isLabel(body string, sp, next text.Span) bool {
 	return unicode.IsUpper(nf) && strings.ContainsRune(".!", nl) && len(strings.Fields(next.Text)) >= 2
 }
 
+// namesSomething reports whether a line can be a name: it holds a letter.
+// The "}" that closes a code listing stands alone on its line above
+// prose too, and labels nothing.
+func namesSomething(t string) bool {
+	return strings.ContainsFunc(t, unicode.IsLetter)
+}
+
 // isTermLine reports whether span sp of body is a term written like code
 // alone on its line, as isLabel wants of its first span: "--sort" above
 // "--no-sort" above their description.
 func isTermLine(body string, sp text.Span) bool {
 	t := text.OneLine(sp.Text)
-	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) {
+	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) || !namesSomething(t) {
 		return false
 	}
 	last, _ := utf8.DecodeLastRuneInString(t)

@@ -1189,3 +1189,17 @@ func TestCapitalsNameIsNoPlainEntryWord(t *testing.T) {
 		t.Errorf("entryWord = %q: a name in capitals taken for an option's plain word", w)
 	}
 }
+
+// The line that closes a code listing ("}") stands alone above prose like
+// an option's name does, but names nothing: the prose after it is the
+// page's, not an entry's.
+func TestClosingBraceLabelsNothing(t *testing.T) {
+	t.Parallel()
+	page := "Numeric Operations\n\nRust supports the basic mathematical operations you would expect for all of the number types. " +
+		"The following code shows how you would use each numeric operation in a let statement:\n\nFilename: src/main.rs\n\n" +
+		"fn main() {\n// addition\nlet sum = 5 + 10;\n// remainder\nlet remainder = 43 % 5;\n}\n\n" +
+		"Each expression in these statements uses a mathematical operator and evaluates to a single value, which is then bound to a variable. " +
+		"Appendix B contains a list of all operators that Rust provides.\n\nThe Character Type\n\nThe char type is four bytes in size."
+	p := docPool([2]string{"Data Types", page})
+	wantLabel(t, p, "Each expression in these", "")
+}
