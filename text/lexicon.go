@@ -31,6 +31,9 @@ type Lexicon struct {
 	// counts are the lemmas' occurrences in the sense-tagged corpus
 	// (cntlist.rev, all senses and parts summed), read on first use.
 	counts func() map[string]int
+	// posCounts are the occurrences of the lemmas' senses by part of
+	// speech (the sense key's ss_type: noun, verb, adjective, adverb).
+	posCounts func() [numPOS]map[string]int
 }
 
 // part is one part of speech: its index (lines sorted by lemma), its data
@@ -92,14 +95,23 @@ func LoadLexicon(dir string) (*Lexicon, error) {
 			return nil, fmt.Errorf("load WordNet: %s holds no lemmas", filepath.Join(dir, "index."+name))
 		}
 	}
-	l.counts = sync.OnceValue(func() map[string]int { return readCounts(filepath.Join(dir, "cntlist.rev")) })
+	l.counts = sync.OnceValue(func() map[string]int { return readCounts(filepath.Join(dir, "cntlist.rev"), nil) })
+	l.posCounts = sync.OnceValue(func() [numPOS]map[string]int {
+		var out [numPOS]map[string]int
+		for p, types := range [numPOS]string{"1", "2", "35", "4"} {
+			// a sense key's ss_type: 1 noun, 2 verb, 3 adjective, 4
+			// adverb, 5 adjective satellite
+			out[p] = readCounts(filepath.Join(dir, "cntlist.rev"), func(key string) bool { return key != "" && strings.ContainsRune(types, rune(key[0])) })
+		}
+		return out
+	})
 	return l, nil
 }
 
 // readCounts reads cntlist.rev ("choose%2:31:00:: 1 80": sense key, sense
 // number, count) into lemma → count summed over its senses. A missing or
 // unreadable file gives no counts: every word is then rare.
-func readCounts(path string) map[string]int {
+func readCounts(path string, keep func(senseKey string) bool) map[string]int {
 	out := map[string]int{}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -110,7 +122,10 @@ func readCounts(path string) map[string]int {
 		if len(f) != 3 {
 			continue
 		}
-		lemma, _, ok := strings.Cut(f[0], "%")
+		lemma, key, ok := strings.Cut(f[0], "%")
+		if keep != nil && !keep(key) {
+			continue
+		}
 		if n, err := strconv.Atoi(f[2]); ok && err == nil {
 			out[lemma] += n
 		}
@@ -134,6 +149,23 @@ func (l *Lexicon) Frequency(word string) int {
 		}
 	}
 	return best
+}
+
+// MainlyAdjective reports whether word (as written, lower case) is used
+// as an adjective in more than half of its occurrences in WordNet's
+// sense-tagged corpus: "single", "whole" and "entire" qualify a thing and
+// name none of their own; "memory", "take" and "value" are not.
+func (l *Lexicon) MainlyAdjective(word string) bool {
+	if l == nil || l.posCounts == nil {
+		return false
+	}
+	key := lemmaKey(word)
+	counts := l.posCounts()
+	all := 0
+	for p := range numPOS {
+		all += counts[p][key]
+	}
+	return 2*counts[adj][key] > all
 }
 
 var shared = sync.OnceValues(func() (*Lexicon, error) {
@@ -674,6 +706,37 @@ func (l *Lexicon) unitsOfKind(key string) []string {
 			continue
 		}
 		l.addHyponyms(kind, 2, seen)
+	}
+	return sortedKeys(seen)
+}
+
+// UnitsMeasuring returns, when word names what a kind of unit measures
+// ("memory" of "computer memory unit", "time" of "time unit"), the lemmas
+// of the units of every such kind and of the units below them, in lower
+// case ("byte", "kilobyte", "second" …): the ways an amount of it may be
+// written, so that "How much memory …" is answered by "four bytes". nil
+// when no kind of unit is named after word.
+func (l *Lexicon) UnitsMeasuring(word string) []string {
+	if l == nil || word == "" {
+		return nil
+	}
+	return l.cached("u:", word, l.unitsMeasuring)
+}
+
+func (l *Lexicon) unitsMeasuring(key string) []string {
+	seen := map[string]bool{}
+	pt := &l.pos[noun]
+	for _, start := range pt.lines {
+		lemma := pt.lemmaAt(start)
+		parts := strings.Split(lemma, "_")
+		if len(parts) < 2 || !isUnitLemma(lemma) || !slices.Contains(parts, key) {
+			continue
+		}
+		for _, off := range l.senses(noun, lemma) {
+			if s, err := l.synsetAt(noun, off); err == nil && l.below(s, isMeasureSynset, maxKindDepth) {
+				l.addHyponyms(s, 2, seen)
+			}
+		}
 	}
 	return sortedKeys(seen)
 }

@@ -198,6 +198,46 @@ func TestLexiconUnitsOfKind(t *testing.T) {
 	}
 }
 
+func TestLexiconUnitsMeasuring(t *testing.T) {
+	l := lexicon(t)
+	tests := []struct {
+		word       string
+		has, hasnt []string
+	}{
+		{"memory", []string{"byte", "kilobyte", "megabyte"}, []string{"second", "dollar"}},
+		{"time", []string{"second", "minute", "hour"}, []string{"byte"}},
+		{"processing", nil, nil}, // "central processing unit" is no unit of measure
+		{"char", nil, nil},
+		{"qwzxv", nil, nil},
+	}
+	for _, tt := range tests {
+		got := l.UnitsMeasuring(tt.word)
+		if tt.has == nil && got != nil {
+			t.Errorf("UnitsMeasuring(%q) = %v, want nil", tt.word, got)
+		}
+		for _, w := range tt.has {
+			if !slices.Contains(got, w) {
+				t.Errorf("UnitsMeasuring(%q) lacks %q", tt.word, w)
+			}
+		}
+		for _, w := range tt.hasnt {
+			if slices.Contains(got, w) {
+				t.Errorf("UnitsMeasuring(%q) holds %q", tt.word, w)
+			}
+		}
+	}
+}
+
+func TestLexiconMainlyAdjective(t *testing.T) {
+	l := lexicon(t)
+	for word, want := range map[string]bool{"single": true, "whole": true, "entire": true, "take": false, "wait": false,
+		"memory": false, "value": false, "char": false, "server": false, "qwzxv": false} {
+		if got := l.MainlyAdjective(word); got != want {
+			t.Errorf("MainlyAdjective(%q) = %v, want %v", word, got, want)
+		}
+	}
+}
+
 func TestLexiconAttributesAndValues(t *testing.T) {
 	l := lexicon(t)
 	for _, tt := range []struct {

@@ -187,3 +187,28 @@ func TestEntryStandsForItsSubject(t *testing.T) {
 		t.Errorf("the asked entry's %q does not state the asked default", p.sents[i].text)
 	}
 }
+
+// "How much memory does X take up?" asks an amount that units of memory
+// measure (WordNet's computer memory units): "four bytes" answers it
+// though the sentence never says "memory", and "single" qualifies the
+// thing asked about without naming it; sentences about memory that give
+// no amount do not answer.
+func TestHowMuchAsksAnAmountInItsUnits(t *testing.T) {
+	t.Parallel()
+	// Every page names the glyph type, and most say "take", as pages found
+	// by searching for the question's words do.
+	src := []research.Source{
+		{ID: "S1", Title: "Data Types", Text: "Data Types\n\nThe Character Type\n\nTandem's glyph type is the language's most primitive alphabetic type. " +
+			"Declaring one takes a single line. Note that we specify glyph literals with single quotes, as opposed to string literals, which use double quotes. " +
+			"Tandem's glyph type is four bytes in size and represents a Unicode scalar value, which means it can represent a lot more than just ASCII."},
+		{ID: "S2", Title: "What Is Ownership?", Text: "What Is Ownership?\n\nTo ensure memory safety, after the line let s2 = s1, Tandem considers s1 as no longer valid. " +
+			"Tandem takes a different path: the memory is automatically returned once the variable that owns it goes out of scope. A glyph is copied, not moved."},
+		{ID: "S3", Title: "Storing Text with Strings", Text: "Storing Text with Strings\n\nA String in Tandem is a wrapper over a vector of bytes. " +
+			"Calling glyphs on a string separates out and returns values of type glyph, and you can iterate over the result to access each element."},
+		{ID: "S4", Title: "Pattern Syntax", Text: "Pattern Syntax\n\nRanges of glyph values are allowed in Tandem patterns. A range matches when the value takes one of the values in it."},
+	}
+	_, md := synthesize(t, "How much memory does a single glyph value take up in Tandem?", src, research.DepthStandard)
+	if s := summaryOf(md); !strings.Contains(s, "four bytes") || strings.Contains(s, "memory safety") {
+		t.Errorf("the Summary does not give the amount:\n%s", md)
+	}
+}

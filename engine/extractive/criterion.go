@@ -29,6 +29,14 @@ type criterion struct {
 	// ("Why is there such a limit (how many workers can a pool
 	// hold)?"): evidence must name some of them as well as core.
 	ctx []string
+	// amount is the stem of the noun a "how much" part asks the amount
+	// of ("memory"), which the answer's units say (amountNoun).
+	amount string
+	// qualifiers are the stems of the part's words that WordNet uses
+	// mainly as adjectives ("single", "whole"): they qualify the thing
+	// asked about and name no thing of their own
+	// (text.Lexicon.MainlyAdjective).
+	qualifiers text.Set
 	// advice marks a question about what the source advises ("why is X
 	// discouraged", "why recommend Y"): a sentence of advice answers it.
 	advice bool
@@ -261,11 +269,46 @@ func asksYear(c string) bool {
 // one of another kind ("MaxConnectionsPerChild 0") does not. nil
 // otherwise.
 func askedUnits(c string) []string {
+	if w := amountNoun(c); w != "" {
+		return lexicon().UnitsMeasuring(w)
+	}
 	w, howMany := askedWord(c)
 	if !howMany || w == "" || text.IsStopword(w) {
 		return nil
 	}
 	return lexicon().UnitsOfKind(w)
+}
+
+// qualifiersOf returns the stems of the words of c that are mainly
+// adjectives.
+func qualifiersOf(c string) text.Set {
+	out := text.Set{}
+	for _, w := range text.Words(c) {
+		if !w.Stop && !w.Num && lexicon().MainlyAdjective(w.Lower) {
+			out[w.Stem] = true
+		}
+	}
+	return out
+}
+
+// howMuchRe finds the noun a "how much" part asks the amount of.
+var howMuchRe = regexp.MustCompile(`(?i)\bhow\s+much\s+([\pL]+)`)
+
+// amountNoun returns the noun part c asks the amount of ("How much
+// memory …" → "memory"), when some kind of unit measures it (WordNet's
+// "computer memory unit"): the part is answered by a figure in those
+// units, which says the noun ("four bytes" is an amount of memory). ""
+// otherwise.
+func amountNoun(c string) string {
+	m := howMuchRe.FindStringSubmatch(c)
+	if m == nil || text.IsStopword(m[1]) {
+		return ""
+	}
+	w := strings.ToLower(m[1])
+	if lexicon().UnitsMeasuring(w) == nil {
+		return ""
+	}
+	return w
 }
 
 // unitWordRe finds the words of a sentence, and the letters written onto
@@ -484,7 +527,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	case len(cr.ctx) > 0:
 		cr.generic = false
 	}
-	if cr.needsNum && !cr.generic && !whenDateRe.MatchString(c) && !asksMeasure(c) {
+	if cr.needsNum && !cr.generic && !whenDateRe.MatchString(c) && !asksMeasure(c) && amountNoun(c) == "" {
 		// "How many jobs run by default?" may be answered by "the number
 		// of logical CPUs": prefer figures, do not require them.
 		cr.needsNum = false
@@ -508,6 +551,15 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	cr.alts = alternatives(c)
 	cr.forms = formsOf(c)
 	cr.measures = measured(c)
+	cr.qualifiers = qualifiersOf(c)
+	if w := amountNoun(c); w != "" {
+		// "four bytes" says how much memory.
+		st := text.Stem(w)
+		cr.amount = st
+		for _, u := range cr.units {
+			cr.meanings[st] = append(cr.meanings[st], text.Tokens(u)...)
+		}
+	}
 	for _, t := range toks {
 		cr.query.Add(cr.meanings[t], meaningWeight)
 		cr.query.Add(actionSynonyms[t], 0.8)

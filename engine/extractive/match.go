@@ -551,11 +551,22 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	var own, setting []string
 	for _, t := range c.core {
 		switch {
-		case valueWords[t] || attributeWords[t] || units[t]:
+		case valueWords[t] || attributeWords[t] || units[t] || t == c.amount:
+			// "How much memory" asks what the units say.
 		case p.context[t] || p.topical[t]:
 			setting = append(setting, t)
 		default:
 			own = append(own, t)
+		}
+	}
+	// "a single char value" is a char value: the words that name things
+	// name the subject, when there are any besides the question's
+	// setting.
+	if named := slices.DeleteFunc(slices.Clone(own), func(t string) bool { return c.qualifiers[t] }); len(named) < len(own) {
+		if len(named) > 0 {
+			own = named
+		} else if s := slices.DeleteFunc(slices.Clone(setting), func(t string) bool { return c.qualifiers[t] || p.context[t] }); len(s) > 0 {
+			own, setting = nil, s
 		}
 	}
 	if p.inAskedEntry(c, i) {
