@@ -228,6 +228,7 @@ func Stem(w string) string {
 	if len(w) <= 2 || !isASCIIWord(w) {
 		return w
 	}
+	w = americanZ(w)
 	s := english.Stem(w, true)
 	if len(w) > len(s)+1 && w[len(s)] == 'e' && strings.HasPrefix(w, s) && isLemma(s+"e") {
 		// Snowball keeps the final e of "queue" but drops it with the
@@ -236,6 +237,28 @@ func Stem(w string) string {
 		return english.Stem(s+"e", true)
 	}
 	return s
+}
+
+// britishZ are the endings of a verb in -ise and of its forms, as British
+// spelling writes what American writes with z.
+var britishZ = []string{"isations", "isation", "ising", "isers", "iser", "ised", "ises", "ise"}
+
+// americanZ writes a word of British spelling in -ise ("rasterise",
+// "optimised", "initialising") with z, as its stem is written in
+// American spelling ("rasterize" → "raster"), unless WordNet lists its
+// -ise form as a word and no -ize form ("promise", "exercise", "advise").
+func americanZ(w string) string {
+	for _, suf := range britishZ {
+		stem, ok := strings.CutSuffix(w, suf)
+		if !ok {
+			continue
+		}
+		if len(stem) < 3 || isLemma(stem+"ise") && !isLemma(stem+"ize") {
+			return w
+		}
+		return stem + strings.Replace(suf, "is", "iz", 1)
+	}
+	return w
 }
 
 // isLemma reports whether w is a noun or verb WordNet lists; false when

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"strings"
 	"reflect"
 	"slices"
 	"testing"
@@ -40,6 +41,9 @@ func TestStemConflatesForms(t *testing.T) {
 		{"setting", "settings"},
 		{"connect", "connection", "connections", "connected"},
 		{"generously", "generous"},
+		// British -ise spelling meets American -ize
+		{"rasterize", "rasterise", "rasterised", "rasterising", "raster"},
+		{"optimize", "optimise", "optimised", "optimisation"},
 	}
 	for _, g := range groups {
 		want := Stem(g[0])
@@ -47,6 +51,12 @@ func TestStemConflatesForms(t *testing.T) {
 			if got := Stem(w); got != want {
 				t.Errorf("Stem(%q) = %q, want %q (as %q)", w, got, want, g[0])
 			}
+		}
+	}
+	// A word that ends in -ise of its own is no British form of another.
+	for _, w := range []string{"promise", "exercise", "advise", "wise", "raise"} {
+		if z := Stem(strings.TrimSuffix(w, "ise") + "ize"); Stem(w) == z {
+			t.Errorf("Stem(%q) = %q, the stem of its -ize spelling", w, z)
 		}
 	}
 	if Stem("apply") == Stem("app") {
