@@ -127,7 +127,7 @@ func (p finder) entryOf(c criterion) entry {
 func (p finder) pageEntry(c criterion) entry {
 	best := -1
 	for src := range p.docs {
-		if p.pageOfNamed(c, src) && (best < 0 || p.docRel[src] > p.docRel[best]) && p.hasProse(src) {
+		if p.pageOfNamed(c, src) && !p.docs[src].siteName && (best < 0 || p.docRel[src] > p.docRel[best]) && p.hasProse(src) {
 			best = src
 		}
 	}

@@ -526,10 +526,13 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	// when the sentence names the rest of what is asked ("headers"), but
 	// not when it qualifies an identifier the question names ("SETTING
 	// max_rows"), which a page about something else may share.
+	ew := p.valueEntryWords(i)
 	if caps := slices.DeleteFunc(slices.Clone(c.caps), func(t string) bool { return p.context[t] }); len(caps) > 0 {
 		topical := false
 		for _, t := range caps {
-			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] {
+			// A value's entry may name it ("-density": "… vector formats
+			// such as PDF …", then "The default resolution is 72 …").
+			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] || ew[t] {
 				return true
 			}
 			topical = topical || p.topical[t] && len(c.idents) == 0
@@ -572,7 +575,6 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	if p.inAskedEntry(c, i) {
 		return true // the entry of the thing asked speaks of it
 	}
-	ew := p.valueEntryWords(i)
 	says := func(t string) bool { return s.set[t] || s.head[t] || ew[t] }
 	identWord := text.NewSet(slices.Concat(c.idents...))
 	if len(own) > 0 {

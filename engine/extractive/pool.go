@@ -85,6 +85,9 @@ type doc struct {
 	// "UNITY_BUILD_BATCH_SIZE", "git-config(1)"), that name in lower
 	// case: a reference page of one entry.
 	name string
+	// siteName marks a name that pages of other titles open with too:
+	// the site's, not an entry's (markSiteNames).
+	siteName bool
 }
 
 // pageEntryName returns the name a page of one entry is titled with, the
@@ -102,6 +105,28 @@ func pageEntryName(title string) string {
 		return ""
 	}
 	return strings.ToLower(t)
+}
+
+// markSiteNames marks each page whose title opens with a name that pages
+// of other titles open with too: "Toolkit - Resources" and "Toolkit -
+// Formats" are two pages of a site named Toolkit, not the pages of two
+// entries named "toolkit" (finder.pageEntry).
+func markSiteNames(docs []doc) {
+	first := map[string]int{}
+	shared := map[string]bool{}
+	for i, d := range docs {
+		if d.name == "" {
+			continue
+		}
+		if j, ok := first[d.name]; !ok {
+			first[d.name] = i
+		} else if !maps.Equal(docs[j].title, d.title) {
+			shared[d.name] = true
+		}
+	}
+	for i := range docs {
+		docs[i].siteName = shared[docs[i].name]
+	}
 }
 
 // leadSents is how many opening sentences of a document make its lead.
@@ -195,6 +220,7 @@ func newPool(sources []research.Source, prior []research.PriorSection, banned ma
 	// After the index: a pronoun's subject tells what the sentence is
 	// about, but does not make the subject's words more common.
 	p.resolvePronouns()
+	markSiteNames(p.docs)
 	p.topical = topicalWords(p.docs)
 	p.titled = titleWords(p.docs)
 	p.oneSite = oneSite(sources)
@@ -266,6 +292,13 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				// …" / "The default value is: png.": the paragraphs of a
 				// flattened definition whose term is written as code
 				// are its description, up to the next term or heading.
+				labelEnd = i - 1
+			} else if strings.HasPrefix(label, "-") && flagAhead(body, spans, i) {
+				// "-density width" / "Set the horizontal and vertical
+				// resolution …" / "The default resolution is 72 dots per
+				// inch …" / "-depth value": on a page of option entries,
+				// the paragraphs up to the next option's name are the
+				// option's description.
 				labelEnd = i - 1
 			} else if itemOfLabel(body, spans, i, labelEnd) || strings.HasSuffix(strings.TrimSpace(sp.Text), ":") && itemOfLabel(body, spans, i+1, labelEnd) {
 				// "Possible values:" / "robust – …" / "asynchronous – …":
@@ -1123,6 +1156,25 @@ func termAhead(body string, spans []text.Span, i int) bool {
 		}
 		if term, _, ok := inlineLabel(text.OneLine(spans[k].Text)); ok && startsLine(body, spans[k]) && writtenAsCode(term) {
 			return true
+		}
+	}
+	return false
+}
+
+// flagAheadSpans bounds how far flagAhead looks: an option's description
+// may run to dozens of sentences.
+const flagAheadSpans = 120
+
+// flagAhead reports whether another option's name stands as a label (a
+// flag alone on its line above its description) after spans[i], before
+// any heading: the paragraphs between two such labels describe the first.
+func flagAhead(body string, spans []text.Span, i int) bool {
+	for k := i + 1; k+1 < len(spans) && k <= i+flagAheadSpans; k++ {
+		if strings.HasPrefix(text.OneLine(spans[k].Text), "-") && isLabel(body, spans[k], spans[k+1]) {
+			return true
+		}
+		if isHeading(body, spans[k]) {
+			return false
 		}
 	}
 	return false

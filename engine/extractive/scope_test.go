@@ -1203,3 +1203,41 @@ func TestClosingBraceLabelsNothing(t *testing.T) {
 	p := docPool([2]string{"Data Types", page})
 	wantLabel(t, p, "Each expression in these", "")
 }
+
+// On a page of option entries whose names stand as labels ("-density
+// width" above its paragraphs), the paragraphs up to the next option's
+// name are the option's: "The default resolution is 72 dots per inch" is
+// a statement about -density, which the question never names; the PDF
+// its description names is what the question asks about; "rasterise" is
+// "rasterize"; and the site's name, which opens every page's title
+// ("PixelKit - Formats"), names no entry of its own.
+func TestFlagEntryHoldsItsParagraphs(t *testing.T) {
+	t.Parallel()
+	options := "Annotated List of Command-line Options\n\nBelow is the list of command-line options recognized by the PixelKit command-line tools.\n\n" +
+		"-delay ticks\n\nDisplay the next image after pausing. The default is no delay between each showing of the image sequence.\n\n" +
+		"-density width\n-density widthxheight\n\nSet the horizontal and vertical resolution of an image for rendering to devices.\n\n" +
+		"This option specifies the image resolution to store while encoding a raster image or the canvas resolution while rendering (reading) vector formats such as Postscript, PDF, WMF, and SVG into a raster image. " +
+		"The default unit of measure is in dots per inch (DPI).\n\n" +
+		"The default resolution is 72 dots per inch, which is equivalent to one point per pixel (Macintosh and Postscript standard). " +
+		"Computer screens are normally 72 or 96 dots per inch.\n\n" +
+		"-depth value\n\nDepth of the image. This is the number of bits in a color sample within a pixel.\n\n" +
+		"-page geometry\n\nSet the size and location of an image canvas. The default page dimensions for a TEXT image is 612x792."
+	p := docPool([2]string{"PixelKit - Command-line Options", options})
+	wantLabel(t, p, "The default resolution is 72", "-density width, -density widthxheight")
+	formats := "Supported Image Formats\n\nPixelKit uses an ASCII string known as magick (e.g. GIF) to identify file formats. " +
+		"PDF: Portable Document Format. Requires Ghostscript to read. To convert multiple JPEG images to individual PDF pages, use a single command."
+	src := []research.Source{
+		{ID: "S1", Title: "PixelKit - Formats", Text: formats},
+		{ID: "S2", Title: "PixelKit - Command-line Options", Text: options},
+		{ID: "S3", Title: "PixelKit - Changelog", Text: "Changelog\n\nAdded option pdf:fit-page to scale a pdf to the specified size. Only set PDF page size when explicitly requested."},
+	}
+	pl := newPool(src, nil, nil)
+	c := newCriterion("At what resolution does PixelKit rasterise a PDF page when I don't tell it one?", "", nil, nil)
+	if e := (finder{pl}).pageEntry(c); len(e.sents) > 0 {
+		t.Errorf("the site's name names a page entry %q", e.name)
+	}
+	_, md := synthesize(t, "At what resolution does PixelKit rasterise a PDF page when I don't tell it one?", src, research.DepthStandard)
+	if s := summaryOf(md); !strings.Contains(s, "72 dots per inch") {
+		t.Errorf("the Summary does not give the default resolution:\n%s", md)
+	}
+}
