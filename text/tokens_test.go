@@ -1,9 +1,9 @@
 package text
 
 import (
-	"strings"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
