@@ -116,8 +116,26 @@ var whichNounRe = regexp.MustCompile(`(?i)^which\s+(?:[\w-]+\s+){0,2}?([\w-]+)\s
 // names no figure (not "which value", "which port number").
 func asksName(c string) bool {
 	m := whichNounRe.FindStringSubmatch(strings.TrimSpace(c))
+	if m == nil {
+		m = whichSubject(c)
+	}
 	return m != nil && !valueWords[text.Stem(strings.ToLower(m[1]))] && !attributeWords[text.Stem(strings.ToLower(m[1]))] &&
 		!valueCritRe.MatchString("what "+m[1])
+}
+
+// whichDoesRe matches a question whose which-phrase is the subject of its
+// verb: "Which file records …", "Which option gets rid of …".
+var whichDoesRe = regexp.MustCompile(`(?i)^which\s+(?:[\w-]+\s+){0,2}?([\w-]+)\s+([a-z]+?)(e?s)\b`)
+
+// whichSubject returns whichNounRe's match for a question whose
+// which-phrase does what its verb says ("Which file records …": the noun
+// "file", then a verb in the third person), or nil.
+func whichSubject(c string) []string {
+	m := whichDoesRe.FindStringSubmatch(strings.TrimSpace(c))
+	if m == nil || !lexicon().IsVerb(m[2]) && !lexicon().IsVerb(m[2]+m[3][:len(m[3])-1]) {
+		return nil
+	}
+	return m[:2]
 }
 
 // forwardRe matches a marker that names a cause before it and its effect

@@ -658,3 +658,29 @@ func TestAnswerBesideTheEntry(t *testing.T) {
 		t.Errorf("the Summary does not open with the note that answers:\n%s", md)
 	}
 }
+
+// "Which file records …" asks for a name, as "Which file does …" does;
+// the sentence that says most of what the question names the thing with
+// ("the exact versions of dependencies in your project"), though every
+// page says those words, names it; and its demonstrative subject ("This
+// file keeps …") needs the sentence before it, which names the file.
+func TestWhichThingDoesAnswerWithItsName(t *testing.T) {
+	t.Parallel()
+	q := "Which file records the exact versions of my project's dependencies, so that a build next month uses the same ones?"
+	if !asksName(q) {
+		t.Error("\"Which file records …\" does not ask for a name")
+	}
+	hello := "Hello, Crate!\n\nThis command creates an executable file in target/debug/hello. " +
+		"Running crate build for the first time also causes Crate to create a new file at the top level: Crate.lock. " +
+		"This file keeps track of the exact versions of dependencies in your project."
+	game := "Programming a Guessing Game\n\nWhen you build your project for the first time, Crate figures out the versions of the dependencies and writes them to a file."
+	work := "Crate Workspaces\n\nThe workspace has one lock file, so every crate in the project build uses the same version of all dependencies."
+	p := newPool([]research.Source{{ID: "S1", Title: "Hello, Crate!", Text: hello}, {ID: "S2", Title: "Programming a Guessing Game", Text: game}, {ID: "S3", Title: "Crate Workspaces", Text: work}}, nil, nil)
+	i := sentenceIndex(t, p, "This file keeps track")
+	if c := newCriterion(q, "", nil, nil); !p.namesSubject(c, i) {
+		t.Errorf("%q does not name the subject of %q", p.sents[i].text, q)
+	}
+	if !(picker{p}).refersBack(i) {
+		t.Errorf("%q does not refer back to the sentence before it", p.sents[i].text)
+	}
+}

@@ -578,11 +578,28 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	says := func(t string) bool { return s.set[t] || s.head[t] || ew[t] }
 	identWord := text.NewSet(slices.Concat(c.idents...))
 	if len(own) > 0 {
-		return slices.ContainsFunc(own, func(t string) bool { return says(t) || s.title[t] }) ||
-			slices.ContainsFunc(setting, func(t string) bool { return s.set[t] && !p.topical[t] && identWord[t] })
+		if slices.ContainsFunc(own, func(t string) bool { return says(t) || s.title[t] }) ||
+			slices.ContainsFunc(setting, func(t string) bool { return s.set[t] && !p.topical[t] && identWord[t] }) {
+			return true
+		}
+		// "This file keeps track of the exact versions of dependencies
+		// in your project": words every page says, but most of those the
+		// question names its subject with, say together what it is.
+		subject := slices.DeleteFunc(slices.Concat(own, setting), func(t string) bool { return p.context[t] || c.qualifiers[t] })
+		n := 0
+		for _, t := range subject {
+			if s.set[t] {
+				n++
+			}
+		}
+		return len(subject) >= minSubjectWords && 2*n >= len(subject)
 	}
 	return len(setting) == 0 || slices.ContainsFunc(setting, func(t string) bool { return says(t) || s.title[t] })
 }
+
+// minSubjectWords is the fewest words a subject must be named with for
+// a sentence to name it by saying most of them (namesSubject).
+const minSubjectWords = 4
 
 // namesIdentifiers reports whether sentence i (with its heading or label)
 // holds every part of each identifier c names: "max_clients" is not

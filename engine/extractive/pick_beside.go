@@ -263,6 +263,10 @@ var clauseRefRe = regexp.MustCompile(`(?i)\b(?:said|says|and|but|because)\s+(?:t
 // opening: "Although the dishes are …".
 var definiteRe = regexp.MustCompile(`^(?:[A-Z]\w*\s+){0,3}?(?i:the|these|those|this|that)\s+(\w+)\s+(?:is|are|was|were|will|would|can|could|have|has|had)\b`)
 
+// demonstrativeRe captures the noun of a demonstrative subject opening a
+// sentence: "This file keeps …".
+var demonstrativeRe = regexp.MustCompile(`^(?:This|These|That|Those)\s+(\w+)\s+\w`)
+
 // bearing is withContinuations, less a sentence that follows a pick and
 // holds none of c's own words: "This service sends notifications …" goes
 // on about the thing, not about what was asked of it.
@@ -312,7 +316,13 @@ func (p picker) refersBack(i int) bool {
 	if h < 0 || p.sents[h].src != p.sents[i].src || p.sents[h].pos != p.sents[i].pos-1 {
 		return false
 	}
-	if m := definiteRe.FindStringSubmatch(t); m != nil {
+	m := definiteRe.FindStringSubmatch(t)
+	if m == nil {
+		// "This file keeps track of …" after "… a new file at the top
+		// level: Cargo.lock.": a demonstrative subject, whatever its verb.
+		m = demonstrativeRe.FindStringSubmatch(t)
+	}
+	if m != nil {
 		for _, w := range text.Tokens(m[1]) {
 			if p.sents[h].set[w] {
 				return true
