@@ -302,6 +302,20 @@ func (p *pool) sectionWordsOfValue(i int) text.Set {
 		}
 	}
 	if n == 0 {
+		// "<number> Default: 5000" under "server.keepAliveTimeout", above
+		// "The number of milliseconds of inactivity a server needs to
+		// wait …": the page gives the value before the prose.
+		for j := i + 1; j < len(p.sents) && n < maxValueContext && p.sents[j].src == s.src && p.sents[j].section == s.section && p.sents[j].label == ""; j++ {
+			if p.sents[j].box || givesValue(p.sents[j].text) {
+				continue
+			}
+			n++
+			for t := range p.sents[j].set {
+				out[t] = true
+			}
+		}
+	}
+	if n == 0 {
 		return nil
 	}
 	for t := range s.head {

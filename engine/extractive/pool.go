@@ -1076,7 +1076,8 @@ func isLabel(body string, sp, next text.Span) bool {
 		return false
 	}
 	t := text.OneLine(sp.Text)
-	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) || !startsLine(body, next) || !namesSomething(t) {
+	if len(t) > 60 || len(strings.Fields(t)) > 4 || !aloneOnLine(body, sp) || !startsLine(body, next) || !namesSomething(t) || valueLine(t) {
+		// "<number> Default: 300000" states a value; it names nothing.
 		return false
 	}
 	last, _ := utf8.DecodeLastRuneInString(t)
@@ -1087,6 +1088,17 @@ func isLabel(body string, sp, next text.Span) bool {
 	nf, _ := utf8.DecodeRuneInString(next.Text)
 	nl, _ := utf8.DecodeLastRuneInString(strings.TrimSpace(next.Text))
 	return unicode.IsUpper(nf) && strings.ContainsRune(".!", nl) && len(strings.Fields(next.Text)) >= 2
+}
+
+// typeMarkRe matches the type marks a parameter's line opens with:
+// "<number>", "<string> | <null>".
+var typeMarkRe = regexp.MustCompile(`^(?:<[^<>]+>\s*(?:\|\s*)?)+`)
+
+// valueLine reports whether a line states a value: it gives one
+// outright, or after its type marks is a line of a key/value box
+// ("<number> Default: 300000").
+func valueLine(t string) bool {
+	return givesValue(t) || isBoxLine(typeMarkRe.ReplaceAllString(t, ""))
 }
 
 // namesSomething reports whether a line can be a name: it holds a letter.

@@ -1241,3 +1241,23 @@ func TestFlagEntryHoldsItsParagraphs(t *testing.T) {
 		t.Errorf("the Summary does not give the default resolution:\n%s", md)
 	}
 }
+
+// An API reference gives a property's type and default on a line before
+// its prose ("<number> Default: 2000" under "server.maxHeadersCount"):
+// the line states a value, it names no entry, and the prose after it in
+// its section is what the value is of.
+func TestTypedDefaultLineBeforeItsProse(t *testing.T) {
+	t.Parallel()
+	page := "HTTP\n\nClass: http.Server\n\nserver.maxHeadersCount\n\nAdded in: v0.7.0\n\n<number> Default: 2000\n\n" +
+		"Limits maximum incoming headers count. If set to 0, no limit will be applied.\n\n" +
+		"server.keepAliveTimeout\n\nAdded in: v8.0.0\n\n<number> Timeout in milliseconds. Default: 5000 (5 seconds).\n\n" +
+		"The number of milliseconds of inactivity a server needs to wait for additional incoming data, after it has finished writing the last response, before a socket will be destroyed. " +
+		"If the server receives new data before the keep-alive timeout has fired, it will reset the regular inactivity timeout.\n\n" +
+		"server.setTimeout([msecs][, callback])\n\nBy default, the Server does not timeout sockets. If a callback is assigned to the Server's 'timeout' event, timeouts must be handled explicitly."
+	p := docPool([2]string{"HTTP", page})
+	wantLabel(t, p, "Limits maximum incoming headers count", "")
+	i := sentenceIndex(t, p, "Default: 5000")
+	if !p.valueEntryWords(i)["inact"] && !p.valueEntryWords(i)[text.Stem("inactivity")] {
+		t.Errorf("%q is not read as the value of the prose after it: %v", p.sents[i].text, p.valueEntryWords(i))
+	}
+}
