@@ -854,11 +854,16 @@ func splitLean(c string) (own, lean string, ok bool) {
 	}
 	inner := strings.TrimSuffix(strings.TrimRight(c[i+2:], "?.! "), ")")
 	first := strings.ToLower(firstWord(inner))
-	if !whWords[first] && !auxVerb[first] {
+	if !whWords[first] && !auxVerb[first] && !askerWords[first] {
 		return c, "", false
 	}
 	return c[:i] + "?", inner, true
 }
+
+// askerWords open a statement of the asker's own situation, which a
+// question after it may lean on ("I want a smaller binary …", "My tests
+// write to the same file …").
+var askerWords = map[string]bool{"i": true, "my": true, "we": true, "our": true}
 
 // stripTopicParen removes the " (topic)" appended to a clause criterion,
 // whose words the query gets through prioritise anyway.

@@ -174,7 +174,15 @@ func criteriaFor(q question) (criteria, headings []string) {
 		add(fmt.Sprintf("How do %s and %s differ%s?", a, b, suffix), "Differences")
 	}
 	if len(q.clauses) <= 1 && q.kind != kindCompare {
-		add(q.ask, heading(q.ask))
+		if q.context != "" && leansOnContext(q.ask) {
+			// "I want a smaller release binary and don't need the stack
+			// cleaned up when the program panics. What do I put in
+			// Cargo.toml?": the question asks little of its own; it
+			// carries that statement as context.
+			add(withLean(q.ask, q.context), heading(q.ask))
+		} else {
+			add(q.ask, heading(q.ask))
+		}
 	}
 	if len(q.clauses) > 1 {
 		lead := ""
@@ -320,6 +328,26 @@ func leansOn(q question, c string) bool {
 		}
 	}
 	return own == 0 || len(q.entities) == 0 && !sharesWord(c, q.clauses[0])
+}
+
+// maxOwnContextWords is the most words of its own a question may ask with
+// and still lean on the statement before it (leansOnContext).
+const maxOwnContextWords = 2
+
+// leansOnContext reports whether a question that follows a statement of
+// the asker's situation cannot be answered without it: it asks little of
+// its own ("What do I put in Cargo.toml?"). (One that only points back
+// at it, "Which setting makes it look in the subdirectories too?", asks
+// enough: a statement's words are the asker's, not the page's.)
+func leansOnContext(ask string) bool {
+	ask = stripTopicParen(ask)
+	own := 0
+	for _, w := range keywords(ask) {
+		if t := text.Stem(strings.ToLower(w)); !softWords[t] && !valueWords[t] && !quantityAdjective(w) {
+			own++
+		}
+	}
+	return own <= maxOwnContextWords
 }
 
 // quantityAdjective reports the adjective of a "how long/many …" question.

@@ -3,11 +3,13 @@ package extractive
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/quarryhq/quarry/engine"
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // templateRe matches the criteria the planner once added to every
@@ -258,5 +260,29 @@ func TestAndBetweenSubjectsIsNoSplit(t *testing.T) {
 	if qa := analyse("Does tally document private class members and static file members by default, and which settings change that?"); len(qa.clauses) != 2 ||
 		!strings.HasSuffix(qa.clauses[0], "static file members by default") {
 		t.Errorf("clauses %q, want the members asked together, then the settings", qa.clauses)
+	}
+}
+
+// A question that asks little of its own after a statement of the
+// asker's situation carries the statement as context: its evidence must
+// name some of it. One that asks enough of its own does not.
+func TestQuestionLeansOnTheAskersSituation(t *testing.T) {
+	t.Parallel()
+	spec, _, err := New().Plan(context.Background(), engine.PlanRequest{Question: "I want a smaller release binary and don't need the stack cleaned up when the program panics. What do I put in Crate.toml?", Budget: research.Presets()[research.DepthStandard]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spec.Criteria) == 0 {
+		t.Fatal("no criteria")
+	}
+	if c := newCriterion(spec.Criteria[0], "", nil, nil); !slices.Contains(c.ctx, text.Stem("binary")) || !slices.Contains(c.ctx, text.Stem("panics")) {
+		t.Errorf("criterion %q: context %v lacks the asker's situation", spec.Criteria[0], c.ctx)
+	}
+	spec, _, err = New().Plan(context.Background(), engine.PlanRequest{Question: "My source files are spread over nested folders. Which setting makes the scanner look in the subdirectories too?", Budget: research.Presets()[research.DepthStandard]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := newCriterion(spec.Criteria[0], "", nil, nil); len(c.ctx) > 0 {
+		t.Errorf("criterion %q leans on the situation: %v", spec.Criteria[0], c.ctx)
 	}
 }
