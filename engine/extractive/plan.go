@@ -341,6 +341,9 @@ const maxOwnContextWords = 2
 // enough: a statement's words are the asker's, not the page's.)
 func leansOnContext(ask string) bool {
 	ask = stripTopicParen(ask)
+	if whyCritRe.MatchString(ask) {
+		return false // "… Why?" asks about the statement itself
+	}
 	own := 0
 	for _, w := range keywords(ask) {
 		if t := text.Stem(strings.ToLower(w)); !softWords[t] && !valueWords[t] && !quantityAdjective(w) {
