@@ -582,8 +582,8 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	if named := slices.DeleteFunc(slices.Clone(own), func(t string) bool { return c.qualifiers[t] }); len(named) < len(own) {
 		if len(named) > 0 {
 			own = named
-		} else if s := slices.DeleteFunc(slices.Clone(setting), func(t string) bool { return c.qualifiers[t] || p.context[t] }); len(s) > 0 {
-			own, setting = nil, s
+		} else if kept := slices.DeleteFunc(slices.Clone(setting), func(t string) bool { return c.qualifiers[t] || p.context[t] }); len(kept) > 0 {
+			own, setting = nil, kept
 		}
 	}
 	if p.inAskedEntry(c, i) {
