@@ -45,9 +45,9 @@
 #   octave       bench/answers/octave.tsv       octave-doc octave.html (makeinfo split by node, redirect stubs; held out, written 2026-11-27 before any run; tuned on from session 16)  htdig
 #   libvirt      bench/answers/libvirt.tsv      libvirt-doc html (the project's web site, man pages, kbase, API; held out, written 2026-11-27 before any run; tuned on from session 16)  namazu
 #   doxygen      bench/answers/doxygen.tsv      doxygen-doc html (Doxygen-rendered manual, example API sites; held out, written 2026-11-27 before any run; tuned on from session 16)  pagefind
-#   rustbook     bench/answers/rustbook.tsv     rust-doc html/book (mdBook, print.html, old-edition stubs; held out, written 2026-11-27 before any run)  omega (Xapian)
-#   nodejs       bench/answers/nodejs.tsv       nodejs-doc api (Node's doc tool, one page per module, all.html; held out, written 2026-11-27 before any run)  swishe
-#   imagemagick  bench/answers/imagemagick.tsv  imagemagick-6-doc html/www (hand-written site, command-line-options.html, Doxygen C API; held out, written 2026-11-27 before any run)  swishpp
+#   rustbook     bench/answers/rustbook.tsv     rust-doc html/book (mdBook, print.html, old-edition stubs; held out, written 2026-11-27 before any run; tuned on from session 17)  omega (Xapian)
+#   nodejs       bench/answers/nodejs.tsv       nodejs-doc api (Node's doc tool, one page per module, all.html; held out, written 2026-11-27 before any run; tuned on from session 17)  swishe
+#   imagemagick  bench/answers/imagemagick.tsv  imagemagick-6-doc html/www (hand-written site, command-line-options.html, Doxygen C API; held out, written 2026-11-27 before any run; tuned on from session 17)  swishpp
 #   lua          bench/answers/lua.tsv          lua5.2-doc (the reference manual as one plain page; held out, written 2026-11-27 before any run)  htdig
 #   putty        bench/answers/putty.tsv        putty-doc (Halibut, one page per chapter, FAQ appendix; held out, written 2026-11-27 before any run)  pagefind
 #   commonslang  bench/answers/commonslang.tsv  libcommons-lang3-java-doc api (javadoc: class, class-use and source pages; held out, written 2026-11-27 before any run)  recoll
