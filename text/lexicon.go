@@ -714,7 +714,7 @@ func (l *Lexicon) unitsOfKind(key string) []string {
 // ("memory" of "computer memory unit", "time" of "time unit"), the lemmas
 // of the units of every such kind and of the units below them, in lower
 // case ("byte", "kilobyte", "second" …): the ways an amount of it may be
-// written, so that "How much memory …" is answered by "four bytes". nil
+// written, so that "How much storage …" is answered by "four bytes". nil
 // when no kind of unit is named after word.
 func (l *Lexicon) UnitsMeasuring(word string) []string {
 	if l == nil || word == "" {

@@ -243,9 +243,9 @@ func Stem(w string) string {
 // spelling writes what American writes with z.
 var britishZ = []string{"isations", "isation", "ising", "isers", "iser", "ised", "ises", "ise"}
 
-// americanZ writes a word of British spelling in -ise ("rasterise",
+// americanZ writes a word of British spelling in -ise ("normalise",
 // "optimised", "initialising") with z, as its stem is written in
-// American spelling ("rasterize" → "raster"), unless WordNet lists its
+// American spelling ("normalize" → "normal"), unless WordNet lists its
 // -ise form as a word and no -ize form ("promise", "exercise", "advise").
 func americanZ(w string) string {
 	for _, suf := range britishZ {

@@ -124,12 +124,12 @@ func asksName(c string) bool {
 }
 
 // whichDoesRe matches a question whose which-phrase is the subject of its
-// verb: "Which file records …", "Which option gets rid of …".
+// verb: "Which tool writes …", "Which flag turns off …".
 var whichDoesRe = regexp.MustCompile(`(?i)^which\s+(?:[\w-]+\s+){0,2}?([\w-]+)\s+([a-z]+?)(e?s)\b`)
 
 // whichSubject returns whichNounRe's match for a question whose
-// which-phrase does what its verb says ("Which file records …": the noun
-// "file", then a verb in the third person), or nil.
+// which-phrase does what its verb says ("Which tool writes …": the noun
+// "tool", then a verb in the third person), or nil.
 func whichSubject(c string) []string {
 	m := whichDoesRe.FindStringSubmatch(strings.TrimSpace(c))
 	if m == nil || !lexicon().IsVerb(m[2]) && !lexicon().IsVerb(m[2]+m[3][:len(m[3])-1]) {

@@ -302,7 +302,7 @@ func (p *pool) sectionWordsOfValue(i int) text.Set {
 		}
 	}
 	if n == 0 {
-		// "<number> Default: 5000" under "server.keepAliveTimeout", above
+		// "<number> Default: 5000" under "server.idleTimeout", above
 		// "The number of milliseconds of inactivity a server needs to
 		// wait …": the page gives the value before the prose.
 		for j := i + 1; j < len(p.sents) && n < maxValueContext && p.sents[j].src == s.src && p.sents[j].section == s.section && p.sents[j].label == ""; j++ {
@@ -544,8 +544,8 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	if caps := slices.DeleteFunc(slices.Clone(c.caps), func(t string) bool { return p.context[t] }); len(caps) > 0 {
 		topical := false
 		for _, t := range caps {
-			// A value's entry may name it ("-density": "… vector formats
-			// such as PDF …", then "The default resolution is 72 …").
+			// A value's entry may name it ("-scale": "… formats such as
+			// SVG …", then "The default factor is 2 …").
 			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] || ew[t] {
 				return true
 			}
@@ -569,14 +569,14 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 	for _, t := range c.core {
 		switch {
 		case valueWords[t] || attributeWords[t] || units[t] || t == c.amount:
-			// "How much memory" asks what the units say.
+			// "How much storage" asks what the units say.
 		case p.context[t] || p.topical[t]:
 			setting = append(setting, t)
 		default:
 			own = append(own, t)
 		}
 	}
-	// "a single char value" is a char value: the words that name things
+	// "a single glyph value" is a glyph value: the words that name things
 	// name the subject, when there are any besides the question's
 	// setting.
 	if named := slices.DeleteFunc(slices.Clone(own), func(t string) bool { return c.qualifiers[t] }); len(named) < len(own) {

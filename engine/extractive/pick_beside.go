@@ -319,7 +319,7 @@ func (p picker) refersBack(i int) bool {
 	m := definiteRe.FindStringSubmatch(t)
 	if m == nil {
 		// "This file keeps track of …" after "… a new file at the top
-		// level: Cargo.lock.": a demonstrative subject, whatever its verb.
+		// level: Crate.lock.": a demonstrative subject, whatever its verb.
 		m = demonstrativeRe.FindStringSubmatch(t)
 	}
 	if m != nil {

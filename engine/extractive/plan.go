@@ -175,10 +175,9 @@ func criteriaFor(q question) (criteria, headings []string) {
 	}
 	if len(q.clauses) <= 1 && q.kind != kindCompare {
 		if q.context != "" && leansOnContext(q.ask) {
-			// "I want a smaller release binary and don't need the stack
-			// cleaned up when the program panics. What do I put in
-			// Cargo.toml?": the question asks little of its own; it
-			// carries that statement as context.
+			// "I want a smaller build and don't care about cleanup on a
+			// crash. What goes in the config file?": the question asks
+			// little of its own; it carries that statement as context.
 			add(withLean(q.ask, q.context), heading(q.ask))
 		} else {
 			add(q.ask, heading(q.ask))
@@ -336,8 +335,8 @@ const maxOwnContextWords = 2
 
 // leansOnContext reports whether a question that follows a statement of
 // the asker's situation cannot be answered without it: it asks little of
-// its own ("What do I put in Cargo.toml?"). (One that only points back
-// at it, "Which setting makes it look in the subdirectories too?", asks
+// its own ("What goes in the config file?"). (One that only points back
+// at it, "Which flag makes it scan the nested folders as well?", asks
 // enough: a statement's words are the asker's, not the page's.)
 func leansOnContext(ask string) bool {
 	ask = stripTopicParen(ask)

@@ -294,9 +294,9 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				// are its description, up to the next term or heading.
 				labelEnd = i - 1
 			} else if strings.HasPrefix(label, "-") && flagAhead(body, spans, i) {
-				// "-density width" / "Set the horizontal and vertical
-				// resolution …" / "The default resolution is 72 dots per
-				// inch …" / "-depth value": on a page of option entries,
+				// "-scale factor" / "Set the horizontal and vertical
+				// scale …" / "The default factor is 2 …" / "-shear
+				// angle": on a page of option entries,
 				// the paragraphs up to the next option's name are the
 				// option's description.
 				labelEnd = i - 1
