@@ -95,24 +95,35 @@ func LoadLexicon(dir string) (*Lexicon, error) {
 			return nil, fmt.Errorf("load WordNet: %s holds no lemmas", filepath.Join(dir, "index."+name))
 		}
 	}
-	l.counts = sync.OnceValue(func() map[string]int { return readCounts(filepath.Join(dir, "cntlist.rev"), nil) })
-	l.posCounts = sync.OnceValue(func() [numPOS]map[string]int {
-		var out [numPOS]map[string]int
-		for p, types := range [numPOS]string{"1", "2", "35", "4"} {
-			// a sense key's ss_type: 1 noun, 2 verb, 3 adjective, 4
-			// adverb, 5 adjective satellite
-			out[p] = readCounts(filepath.Join(dir, "cntlist.rev"), func(key string) bool { return key != "" && strings.ContainsRune(types, rune(key[0])) })
-		}
-		return out
-	})
+	l.posCounts = sync.OnceValue(func() [numPOS]map[string]int { return readPOSCounts(filepath.Join(dir, "cntlist.rev")) })
+	l.counts = sync.OnceValue(func() map[string]int { return sumCounts(l.posCounts()) })
 	return l, nil
 }
 
-// readCounts reads cntlist.rev ("choose%2:31:00:: 1 80": sense key, sense
-// number, count) into lemma → count summed over its senses. A missing or
-// unreadable file gives no counts: every word is then rare.
-func readCounts(path string, keep func(senseKey string) bool) map[string]int {
+// sumCounts adds up each lemma's counts over the parts of speech.
+func sumCounts(counts [numPOS]map[string]int) map[string]int {
 	out := map[string]int{}
+	for p := range numPOS {
+		for lemma, n := range counts[p] {
+			out[lemma] += n
+		}
+	}
+	return out
+}
+
+// posOfSense maps the ss_type digit of a sense key ("%3:00:00::") to its
+// part: 1 noun, 2 verb, 3 adjective, 4 adverb, 5 adjective satellite.
+var posOfSense = map[byte]int{'1': noun, '2': verb, '3': adj, '4': adv, '5': adj}
+
+// readPOSCounts reads cntlist.rev ("choose%2:31:00:: 1 80": sense key,
+// sense number, count) in one pass into lemma → count per part of speech,
+// summed over the lemma's senses of that part. A missing or unreadable
+// file gives no counts: every word is then rare.
+func readPOSCounts(path string) [numPOS]map[string]int {
+	var out [numPOS]map[string]int
+	for p := range numPOS {
+		out[p] = map[string]int{}
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return out
@@ -123,11 +134,12 @@ func readCounts(path string, keep func(senseKey string) bool) map[string]int {
 			continue
 		}
 		lemma, key, ok := strings.Cut(f[0], "%")
-		if keep != nil && !keep(key) {
-			continue
+		p, known := 0, false
+		if key != "" {
+			p, known = posOfSense[key[0]]
 		}
-		if n, err := strconv.Atoi(f[2]); ok && err == nil {
-			out[lemma] += n
+		if n, err := strconv.Atoi(f[2]); ok && known && err == nil {
+			out[p][lemma] += n
 		}
 	}
 	return out

@@ -181,20 +181,7 @@ func TestLexiconUnitsOfKind(t *testing.T) {
 		{"qwzxv", nil, nil}, // unknown
 	}
 	for _, tt := range tests {
-		got := l.UnitsOfKind(tt.word)
-		if tt.has == nil && got != nil {
-			t.Errorf("UnitsOfKind(%q) = %d lemmas, want nil", tt.word, len(got))
-		}
-		for _, w := range tt.has {
-			if !slices.Contains(got, w) {
-				t.Errorf("UnitsOfKind(%q) lacks %q", tt.word, w)
-			}
-		}
-		for _, w := range tt.hasnt {
-			if slices.Contains(got, w) {
-				t.Errorf("UnitsOfKind(%q) holds %q", tt.word, w)
-			}
-		}
+		checkLemmas(t, "UnitsOfKind", tt.word, l.UnitsOfKind(tt.word), tt.has, tt.hasnt)
 	}
 }
 
@@ -211,19 +198,25 @@ func TestLexiconUnitsMeasuring(t *testing.T) {
 		{"qwzxv", nil, nil},
 	}
 	for _, tt := range tests {
-		got := l.UnitsMeasuring(tt.word)
-		if tt.has == nil && got != nil {
-			t.Errorf("UnitsMeasuring(%q) = %v, want nil", tt.word, got)
+		checkLemmas(t, "UnitsMeasuring", tt.word, l.UnitsMeasuring(tt.word), tt.has, tt.hasnt)
+	}
+}
+
+// checkLemmas asserts that fn(word) returned got holding every lemma of
+// has and none of hasnt, and nil when has is nil.
+func checkLemmas(t *testing.T, fn, word string, got, has, hasnt []string) {
+	t.Helper()
+	if has == nil && got != nil {
+		t.Errorf("%s(%q) = %v, want nil", fn, word, got)
+	}
+	for _, w := range has {
+		if !slices.Contains(got, w) {
+			t.Errorf("%s(%q) lacks %q", fn, word, w)
 		}
-		for _, w := range tt.has {
-			if !slices.Contains(got, w) {
-				t.Errorf("UnitsMeasuring(%q) lacks %q", tt.word, w)
-			}
-		}
-		for _, w := range tt.hasnt {
-			if slices.Contains(got, w) {
-				t.Errorf("UnitsMeasuring(%q) holds %q", tt.word, w)
-			}
+	}
+	for _, w := range hasnt {
+		if slices.Contains(got, w) {
+			t.Errorf("%s(%q) holds %q", fn, word, w)
 		}
 	}
 }

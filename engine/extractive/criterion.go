@@ -545,7 +545,8 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	case len(cr.ctx) > 0:
 		cr.generic = false
 	}
-	if cr.needsNum && !cr.generic && !whenDateRe.MatchString(c) && !asksMeasure(c) && amountNoun(c) == "" {
+	cr.amount = text.Stem(amountNoun(c))
+	if cr.needsNum && !cr.generic && !whenDateRe.MatchString(c) && !asksMeasure(c) && cr.amount == "" {
 		// "How many jobs run by default?" may be answered by "the number
 		// of logical CPUs": prefer figures, do not require them.
 		cr.needsNum = false
@@ -570,12 +571,10 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	cr.forms = formsOf(c)
 	cr.measures = measured(c)
 	cr.qualifiers = qualifiersOf(c)
-	if w := amountNoun(c); w != "" {
+	if cr.amount != "" {
 		// "four bytes" says how much memory.
-		st := text.Stem(w)
-		cr.amount = st
 		for _, u := range cr.units {
-			cr.meanings[st] = append(cr.meanings[st], text.Tokens(u)...)
+			cr.meanings[cr.amount] = append(cr.meanings[cr.amount], text.Tokens(u)...)
 		}
 	}
 	for _, t := range toks {
