@@ -51,6 +51,9 @@
 #   lua          bench/answers/lua.tsv          lua5.2-doc (the reference manual as one plain page; held out, written 2026-11-27 before any run)  htdig
 #   putty        bench/answers/putty.tsv        putty-doc (Halibut, one page per chapter, FAQ appendix; held out, written 2026-11-27 before any run)  pagefind
 #   commonslang  bench/answers/commonslang.tsv  libcommons-lang3-java-doc api (javadoc: class, class-use and source pages; held out, written 2026-11-27 before any run)  recoll
+#   mkdocs       bench/answers/mkdocs.tsv       mkdocs-doc html (MkDocs site, mkdocs theme, configuration.html; held out, written 2026-11-28 before any run)  omega (Xapian)
+#   glib         bench/answers/glib.tsv         libglib2.0-doc gtk-doc/html/glib (GTK-Doc API reference, one page per section; held out, written 2026-11-28 before any run)  swishpp
+#   erlang       bench/answers/erlang.tsv       erlang-doc (erl_docgen: system guides, erts, 38 applications; held out, written 2026-11-28 before any run)  namazu
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -70,7 +73,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -116,6 +119,9 @@ SETS=(
 	"lua bench/answers/lua.tsv /usr/share/doc/lua5.2 htdig"
 	"putty bench/answers/putty.tsv /usr/share/doc/putty-doc pagefind"
 	"commonslang bench/answers/commonslang.tsv /usr/share/doc/libcommons-lang3-java/api recoll"
+	"mkdocs bench/answers/mkdocs.tsv /usr/share/doc/mkdocs/html omega"
+	"glib bench/answers/glib.tsv /usr/share/gtk-doc/html/glib swishpp"
+	"erlang bench/answers/erlang.tsv /usr/share/doc/erlang-doc namazu"
 )
 chosen=()
 for s in "${SETS[@]}"; do
