@@ -301,7 +301,7 @@ aren as at be because been before being below between both but by can cannot cou
 do does doesn doing don down during each either else etc even ever every few for from further get
 gets got had hadn has hasn have haven having he her here hers herself him himself his how however i
 if in into is isn it its itself just let lets like ll may me might mine more most much must mustn
-my myself neither no nor not now of off often on once one only or other others otherwise ought our
+my myself neither no nor not now of off often on once one ones only or other others otherwise ought our
 ours ourselves out over own per perhaps please quite rather re really same shall shan she should
 shouldn since so some such than that the their theirs them themselves then there thereby therefore
 these they this those though through thus to too toward towards under until up upon us use used

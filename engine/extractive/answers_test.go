@@ -594,12 +594,20 @@ func TestUnsetClauseAsksForTheDefault(t *testing.T) {
 		{"If I leave idle-timeout out of my config, how long does a connection wait?", true},
 		{"What length does the filter use if I give it no options?", true},
 		{"Which port does the daemon use if I don't change anything?", true},
+		{"How many lines does the viewer keep if I haven't changed any settings?", true},
 		{"Which address does the viewer listen on?", false},
 	} {
 		c := newCriterion(tt.q, "", nil, nil)
 		if got := slices.Contains(c.core, text.Stem("default")); got != tt.want {
 			t.Errorf("%q: default in core %v = %v, want %v", tt.q, c.core, got, tt.want)
 		}
+		if slices.Contains(c.core, text.Stem("settings")) || slices.Contains(c.core, "one") {
+			t.Errorf("%q: the settings left alone, or a pronoun, in core %v", tt.q, c.core)
+		}
+	}
+	// "the oldest ones" names nothing by "ones".
+	if c := newCriterion("How many lines does the viewer keep before the oldest ones are dropped?", "", nil, nil); slices.Contains(c.core, "one") {
+		t.Errorf("the pronoun \"ones\" is in core %v", c.core)
 	}
 }
 

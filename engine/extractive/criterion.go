@@ -379,6 +379,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		c = unsetRe.ReplaceAllString(c, "by default")
 		c = unsetAndRe.ReplaceAllString(c, "${1}by default")
 	}
+	c = askerPurposeRe.ReplaceAllString(c, "")
 	var located text.Set
 	if rest := fileLocationRe.ReplaceAllString(c, ""); rest != c && len(text.Tokens(stripTopicParen(rest))) >= 2 {
 		// "… declare an option() in my CMakeLists.txt": the file is
@@ -470,6 +471,11 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.idents = append(cr.idents, g)
 			cr.identTails = append(cr.identTails, qualifiedTail(e))
 			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
+			if name, _, ok := strings.Cut(e, "("); ok && callFormRe.MatchString(e) {
+				// `collectgarbage("count")` calls the function
+				// collectgarbage(), whose entry names it so.
+				cr.identNames = append(cr.identNames, strings.ToLower(name)+"()")
+			}
 		} else if callFormRe.MatchString(e) {
 			// "option()": the page or entry of the command is named so.
 			name, _, _ := strings.Cut(e, "(")
@@ -689,7 +695,8 @@ var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?
 // the clause's structure, whatever the verb:
 //   - "without (giving it) any arguments", "… options", "… flags";
 //   - the asker not acting: "when I don't set one", "if you never change
-//     anything";
+//     anything", "if I haven't changed any settings" (the settings as a
+//     whole name no setting);
 //   - the asker acting otherwise: "unless I change it", "unless I set my
 //     own", "unless I raise its limit" (a determiner's noun stays a word
 //     of the part: "limit");
@@ -702,7 +709,7 @@ var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?
 //     time".
 var unsetRe = regexp.MustCompile(`(?i)` + strings.Join([]string{
 	`\bwithout\s+(?:(?:giving|passing|setting|specifying)\s+(?:it\s+|them\s+)?)?(?:any\s+|a\s+|an\s+)?(?:arguments?|options?|flags?|values?|parameters?)\b`,
-	`\b(?:when|if)\s+(?:i|you|we)\s+(?:do\s+not|don't|don’t|never)\s+[a-z]+` + unsetObject,
+	`\b(?:when|if)\s+(?:i|you|we)\s+(?:do\s+not|don't|don’t|never|have\s+not|haven't|haven’t)\s+[a-z]+` + unsetObject,
 	`\bunless\s+(?:i|you|we)\s+[a-z]+` + unsetObject,
 	`\b(?:if|when)\s+(?:i|you|we)\s+(?:leave|omit|skip)\b`,
 	`\b(?:if|when)\s+(?:i|you|we)\s+(?:give|pass)\s+(?:\S+\s+){0,4}?no\b`,
@@ -713,6 +720,11 @@ var unsetRe = regexp.MustCompile(`(?i)` + strings.Join([]string{
 	`\bwithout\s+(?:(?:my|me|you|your|us|our)\s+)?(?:having\s+to\s+)?[a-z]+ing\b(?:\s+\S+){0,4}?\s+(?:every|each)\s+time\b`,
 }, "|"))
 
+// askerPurposeRe matches a clause that says what the asker will do with
+// the answer ("… so that I can put it in a log message"): the asker's
+// aim, which the page that answers need not name.
+var askerPurposeRe = regexp.MustCompile(`(?i),?\s+(?:so\s+that|so|in\s+order\s+that)\s+(?:i|we)\s+(?:can|could|may|might)\s[^?;]*`)
+
 // unsetAndRe matches the asker not acting as the second verb of a
 // condition: "if I give it a device … and don't name a source file".
 var unsetAndRe = regexp.MustCompile(`(?i)(\b(?:if|when)\s+(?:i|you|we)\s[^,;?]*?)\band\s+(?:do\s+not|don't|don’t|never)\s+[a-z]+` + unsetObject)
@@ -720,7 +732,7 @@ var unsetAndRe = regexp.MustCompile(`(?i)(\b(?:if|when)\s+(?:i|you|we)\s[^,;?]*?
 // unsetObject is what may follow the verb of an unset clause and goes
 // with it: a pronoun ("it", "one", "my own") or a determiner, whose noun
 // stays.
-const unsetObject = `(?:\s+(?:it|one|them|anything(?:\s+else)?|otherwise|that|this|(?:my|your|our|its|their)\s+own|any|a|an|the|my|your|its|their))?\b`
+const unsetObject = `(?:\s+(?:it|one|them|anything(?:\s+else)?|otherwise|that|this|(?:my|your|our|its|their)\s+own|(?:any|the|my|your)\s+(?:settings|configuration)|any|a|an|the|my|your|its|their))?\b`
 
 // fileLocationRe matches a phrase that names the file something is
 // written in: "in my CMakeLists.txt", "in krb5.conf", "into the

@@ -363,6 +363,9 @@ func TestFrontedPhraseQualifiesTheQuestion(t *testing.T) {
 		// A condition before the question, however many "and"s it holds.
 		{"If a download stalls and no bytes move, how many seconds does the server wait?", "How many seconds does the server wait, if a download stalls and no bytes move?"},
 		{"When I kill its processes with kill -9, how often is the scoreboard cleaned?", "How often is the scoreboard cleaned, when I kill its processes with kill -9?"},
+		// A place or time before the question, however long.
+		{"Inside a function that takes ..., how do I count the arguments passed?", "How do I count the arguments passed, inside a function that takes ...?"},
+		{"In a numeric for loop over a table, does Tally evaluate the limit once?", "Does Tally evaluate the limit once, in a numeric for loop over a table?"},
 		// Not a phrase before a question word: left as written.
 		{"What is the default port, and how do I change it?", "What is the default port, and how do I change it?"},
 		{"Tallyproxy and Tallyweb, how do they differ?", "Tallyproxy and Tallyweb, how do they differ?"},
@@ -402,6 +405,8 @@ func TestAndWithinANameDoesNotSplit(t *testing.T) {
 		"How did Tallyland's 2019 growth compare with the projection of its Economic Recovery and Growth Plan?": 1,
 		"Which towns did the Harbour Trade and Shipping Guild visit?":                                           1,
 		"What is the default listen port and the maximum number of connections of Tallyweb?":                    2,
+		// The last item of a series of single words.
+		"How do I round a timestamp down to its day, dropping the hours, minutes and seconds, with Tallytime?": 1,
 	} {
 		if got := analyse(msg).clauses; len(got) != want {
 			t.Errorf("analyse(%q).clauses = %q, want %d", msg, got, want)

@@ -157,7 +157,7 @@ func analyse(msg string) question {
 		// "I run EmberDB on Debian. How do I change the port?": the
 		// criteria come from the questions, the rest is context.
 		q.context = strings.Join(context, " ")
-		q.ask = strings.Join(asks, " ")
+		q.ask = pronounNamed(strings.Join(asks, " "), q.context)
 		body = strings.TrimRight(q.ask, "?.! ")
 	}
 	fronted := ""
@@ -410,10 +410,11 @@ func entities(s string) []string {
 		}
 		r, _ := utf8.DecodeRuneInString(w)
 		switch {
-		case callFormRe.MatchString(fields[i]):
+		case callFormRe.MatchString(strings.TrimLeft(fields[i], "(\"'“‘")):
 			// "option()", "ExternalProject_Add()": a name written as a
-			// call names a function or command, however plain its word.
-			add(strings.TrimRight(fields[i], ",.;:?!'’"))
+			// call names a function or command, however plain its word
+			// (and whatever opens a parenthesis before it).
+			add(strings.TrimRight(strings.TrimLeft(fields[i], "(\"'“‘"), ",.;:?!'’"))
 		case isTechnical(w):
 			add(w)
 		case unicode.IsUpper(r) && (i > 0 || isAcronymOrMixed(w)):
@@ -442,6 +443,38 @@ func isAcronymOrMixed(w string) bool {
 		}
 	}
 	return upper > 0
+}
+
+// itRe matches the pronoun "it" as a word.
+var itRe = regexp.MustCompile(`(?i)\bit\b`)
+
+// pronounNamed replaces the "it" of a question that names nothing written
+// as code with the one name so written in the statement before it: "I'm
+// calling string.find on a line … How do I make it search literally?"
+// asks about string.find, whose entry a reference page labels with that
+// name. A statement naming two such names leaves "it" as it is.
+func pronounNamed(ask, context string) string {
+	if len(codeNames(ask)) > 0 || !itRe.MatchString(ask) {
+		return ask
+	}
+	names := codeNames(context)
+	if len(names) != 1 {
+		return ask
+	}
+	loc := itRe.FindStringIndex(ask)
+	return ask[:loc[0]] + names[0] + ask[loc[1]:]
+}
+
+// codeNames are the entities of s written as code: identifiers, calls,
+// flags; not a quoted figure ("1.5").
+func codeNames(s string) []string {
+	var out []string
+	for _, e := range entities(s) {
+		if callFormRe.MatchString(e) || isTechnical(e) && strings.ContainsFunc(e, unicode.IsLetter) && !strings.Contains(e, " ") {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // splitContext separates the sentences of a message that ask something
@@ -550,6 +583,11 @@ func splitConjunctions(s string) []string {
 			// "and" joins two subjects, not two questions.
 			substantial = false
 		}
+		if substantial && !startsClause && word == "and" && closesSeries(fields, i) {
+			// "dropping the hours, minutes and seconds, with …": the
+			// last item of a series of single words, not a question.
+			substantial = false
+		}
 		if substantial && !startsClause && conj && parallelPhrase(fields[i-1], fields[next:]) {
 			// "Does it document private class members and static file
 			// members by default": two phrases of one head noun are the
@@ -565,6 +603,18 @@ func splitConjunctions(s string) []string {
 	}
 	out = append(out, strings.Join(fields[start:], " "))
 	return out
+}
+
+// closesSeries reports whether the "and" at fields[i] joins the last
+// item of a series of single words written with commas ("hours,
+// minutes and seconds"): the word before it follows a comma, and the
+// word after it ends the clause or is followed by a comma.
+func closesSeries(fields []string, i int) bool {
+	if i < 2 || i+1 >= len(fields) || !strings.HasSuffix(fields[i-2], ",") || strings.ContainsAny(fields[i-1], ",;:") {
+		return false
+	}
+	last := fields[i+1]
+	return i+2 == len(fields) || strings.HasSuffix(last, ",") || strings.HasSuffix(last, "?")
 }
 
 // parallelPhrase reports whether the phrase that opens right ends on the
@@ -692,8 +742,9 @@ func splitFronted(s string) (main, head string, ok bool) {
 
 // frontPrepositions open a phrase that sets the circumstances of the
 // question written before it ("With X switched on", "Under heavy load",
-// "Without a stash file"): a closed class of words, like subordinators.
-var frontPrepositions = set("with without under")
+// "Without a stash file", "Inside a function that takes …", "In a
+// numeric loop"): a closed class of words, like subordinators.
+var frontPrepositions = set("with without under in inside within on during after before")
 
 // maxFrontedSetting is the most words a setting written before a
 // fronted condition may have ("In a libvirt domain XML, if …").
