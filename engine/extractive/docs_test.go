@@ -470,7 +470,7 @@ func TestQualityCountsWordsNotMarks(t *testing.T) {
 	t.Parallel()
 	s := "When the entry matches the same ... , reorder the list of tally index -i , so that the entry marked for moving comes right after " +
 		"the entry to be changed , and change the action of the moved entry from keep to drop or squash or fixup respectively , " +
-		"unless the list is locked … or … the entry was already moved by an earlier run of the reorder step ."
+		"unless the list is locked … , … , … , … , … , … or … the entry was already moved by an earlier run of the reorder step ."
 	if n := len(strings.Fields(s)); n <= maxQuoteWords {
 		t.Fatalf("example has %d fields, want more than %d", n, maxQuoteWords)
 	}

@@ -102,7 +102,7 @@ func (p finder) entryOf(c criterion) entry {
 		}
 		l := strings.ToLower(label)
 		for _, n := range c.identNames {
-			if labelNames(l, n) && (!strings.HasPrefix(n, "-") || p.flagPage(c, src)) && !p.inSetting(n) {
+			if p.labelNamesOn(l, n, src) && (!strings.HasPrefix(n, "-") || p.flagPage(c, src)) && !p.inSetting(n) {
 				return true
 			}
 		}

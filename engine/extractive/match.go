@@ -451,7 +451,7 @@ func (p *pool) inAskedEntry(c criterion, i int) bool {
 	}
 	l := strings.ToLower(s.label)
 	for _, n := range c.identNames {
-		if labelNames(l, n) && (!strings.HasPrefix(n, "-") || p.flagPage(c, s.src)) {
+		if p.labelNamesOn(l, n, s.src) && (!strings.HasPrefix(n, "-") || p.flagPage(c, s.src)) {
 			return true
 		}
 	}
@@ -683,7 +683,7 @@ func (p *pool) labelsAnother(c criterion, i int) bool {
 			continue // "in PostgreSQL" is where, not what, is asked
 		}
 		asked = true
-		if containsTerm(l, name) {
+		if containsTerm(l, name) || p.labelNamesOn(strings.ToLower(s.label), name, s.src) {
 			return false
 		}
 	}
@@ -708,7 +708,8 @@ func labelNames(label, n string) bool {
 		// Each of the names a label gives ("--sort, --no-sort") is the
 		// first term of its part: "200 thread_pool_min" names 200.
 		term, rest, _ := strings.Cut(strings.TrimLeft(alt, " (`"), " ")
-		if strings.Trim(term, "(`)") != n {
+		if strings.Trim(term, "(`)") != n && strings.Trim(term, "`") != n {
+			// "collectgarbage()" names the function a call to it names.
 			continue
 		}
 		// "workspace_client overflows" names a counter after the
@@ -720,6 +721,26 @@ func labelNames(label, n string) bool {
 		}
 	}
 	return false
+}
+
+// labelNamesOn reports whether label, on page src, names identifier n:
+// as labelNames does, or, for a qualified name ("numberutils.toint"), by
+// its last part on the page titled with the rest ("toInt()" on "Class
+// NumberUtils"): an API reference's page per class, an entry per member.
+func (p *pool) labelNamesOn(label, n string, src int) bool {
+	if labelNames(label, n) {
+		return true
+	}
+	k := strings.LastIndex(n, ".")
+	if k <= 0 || k == len(n)-1 || strings.HasPrefix(n, "-") {
+		return false
+	}
+	qual, tail := n[:k], n[k+1:]
+	if !labelNames(label, tail) && !labelNames(label, strings.TrimSuffix(tail, "()")+"()") {
+		return false
+	}
+	qt := text.Tokens(qual)
+	return len(qt) > 0 && !slices.ContainsFunc(qt, func(t string) bool { return !p.docs[src].title[t] })
 }
 
 // exactBoost multiplies the score of a sentence that names an identifier of
@@ -1104,7 +1125,13 @@ func (p *pool) unsaid(c criterion, i int) (n, missing int) {
 func (p *pool) givesReason(c criterion, i int) bool {
 	s := p.sents[i].text
 	if !reasonRe.MatchString(s) {
-		return false
+		// "… the finalizer never runs. Why?": the condition under
+		// which the page says it does not ("if you set a metatable
+		// without a __gc field …, the object will not be marked") is
+		// the cause.
+		// (A bare "Why?" takes its words from the statement before
+		// it: its core.)
+		return negationRe.MatchString(c.text+" "+strings.Join(c.core, " ")) && conditionRe.MatchString(s) && negationRe.MatchString(s)
 	}
 	m := forwardRe.FindStringIndex(s)
 	if m == nil || c.advice || c.purpose || reasonRe.MatchString(s[:m[0]]+s[m[1]:]) {
@@ -1122,6 +1149,13 @@ func (p *pool) givesReason(c criterion, i int) bool {
 	}
 	return na >= nb
 }
+
+// negationRe finds a negation: what does not happen.
+var negationRe = regexp.MustCompile(`(?i)\bnot\b|\bnever\b|n't\b|n’t\b|\bcannot\b|\bno longer\b`)
+
+// conditionRe matches a sentence that opens on a condition and then
+// states what follows from it: "If …, the object will not …".
+var conditionRe = regexp.MustCompile(`(?i)^(?:(?:note|remember) that\s+|moreover,?\s+|however,?\s+|also,?\s+)?(?:if|when|unless)\b[^.;]{5,}?,\s`)
 
 // said reports whether the tokens of set say core word t of c: the word,
 // a word of the same meaning or an alternative the question offers.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -20,7 +21,7 @@ const (
 	maxSourceSents = 25_000    // quotable sentences kept per source
 	maxPoolSents   = 60_000    // quotable sentences kept in all
 	minQuoteWords  = 5
-	maxQuoteWords  = 70
+	maxQuoteWords  = 80
 	maxQuoteBytes  = 600
 	maxCodeBytes   = 160 // a command line appended to the sentence that introduces it
 	maxCandidates  = 80  // sentences considered by diversity selection
@@ -320,6 +321,19 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			last = i
 			continue
 		}
+		if name, ok := declaredName(body, spans, i); ok {
+			// "toInt" above "public static int toInt(String str)": a
+			// member of an API reference, its name above its
+			// declaration. Its description, examples and box are the
+			// member's, to the next member or heading.
+			section++
+			sectionSet = labelSet(name)
+			label, labelEnd, inBox, inEntry = name+"()", i+1, false, true
+			headSet = sectionSet
+			stacked, tail = nil, ""
+			last, consumed = i+1, i+1
+			continue
+		}
 		if inBox && i == labelEnd+1 && aloneOnLine(body, sp) && isBoxLine(text.OneLine(sp.Text)) {
 			// A line of the entry's box: quoted as a statement about the
 			// entry ("`client_body_size` default: 1m;").
@@ -374,13 +388,13 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		// The items of a list a lead-in announces ("… an upper bound on:"
 		// / "The number of columns in a table") are no headings, though
 		// each stands alone on its line without a full stop.
-		listItem := i > 0 && (strings.HasSuffix(strings.TrimSpace(spans[i-1].Text), ":") || inList) && !boxNext
+		listItem := i > 0 && (strings.HasSuffix(strings.TrimSpace(spans[i-1].Text), ":") || inList) && !boxNext || numberedItem(body, spans, i)
 		inList = listItem && isHeading(body, sp)
 		// A row of a table under another row ("990 | used as the default
 		// for …" under "Pin-Priority | effects") is a statement of the
 		// table, however short: no heading.
 		dataRow := i > 0 && isTableRow(text.OneLine(sp.Text)) && isTableRow(text.OneLine(spans[i-1].Text))
-		if isHeading(body, sp) && !listItem && !dataRow {
+		if (isHeading(body, sp) || isSignatureHeading(body, spans, i)) && !listItem && !dataRow {
 			if len(strings.Fields(sp.Text)) > 1 {
 				// A one-word heading inside an entry ("Note", "Warning")
 				// titles a callout; the entry's box may still follow it.
@@ -404,6 +418,11 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				// names the whole page: pageEntry.)
 				label, labelEnd, inEntry = h, i, true
 				headSet = labelSet(label)
+			} else if name, ok := signatureName(h); ok && isSignatureHeading(body, spans, i) {
+				// "string.find (s, pattern [, init [, plain]])": a
+				// function's signature names the entry its paragraphs
+				// describe; its parameters stay words of the heading.
+				label, labelEnd, inEntry = name, i, true
 			}
 			continue
 		}
@@ -793,13 +812,50 @@ func nameWithBox(body string, sp text.Span) (name string, lines []string, ok boo
 	return name, lines, true
 }
 
+// itemNumberRe matches the number an ordered list's item opens with.
+var itemNumberRe = regexp.MustCompile(`^(\d+)\.\s`)
+
+// numberedItem reports whether spans[i] is an item of a numbered list:
+// it opens with a number, and the line right above or below it (no
+// blank line between) opens with the number before or after. "4. start()
+// cannot be called twice without calling reset()" is a statement, not a
+// numbered heading, though short and without a full stop.
+func numberedItem(body string, spans []text.Span, i int) bool {
+	n, ok := itemNumber(spans[i].Text)
+	if !ok {
+		return false
+	}
+	adjacent := func(k, want int) bool {
+		if k < 0 || k >= len(spans) {
+			return false
+		}
+		a, b := spans[min(i, k)], spans[max(i, k)]
+		if strings.Count(body[a.End:b.Start], "\n") != 1 {
+			return false
+		}
+		m, ok := itemNumber(spans[k].Text)
+		return ok && m == want
+	}
+	return adjacent(i-1, n-1) || adjacent(i+1, n+1)
+}
+
+// itemNumber returns the number a line opens with ("4. …"), if any.
+func itemNumber(t string) (int, bool) {
+	m := itemNumberRe.FindStringSubmatch(strings.TrimSpace(t))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}
+
 // isNameLine reports whether span sp of body is the name of an entry alone
 // on its line: a few words without end punctuation, not itself a line of
 // a box.
 func isNameLine(body string, sp text.Span) bool {
 	t := text.OneLine(sp.Text)
 	last, _ := utf8.DecodeLastRuneInString(t)
-	return aloneOnLine(body, sp) && len(t) <= 80 && len(strings.Fields(t)) <= 6 && !strings.ContainsRune(".!?:;,", last) && !isBoxLine(t)
+	return aloneOnLine(body, sp) && len(t) <= 80 && len(strings.Fields(t)) <= 6 && !strings.ContainsRune(".!?:;,", last) && !isBoxLine(t) && namesSomething(t)
 }
 
 // entryName is the name an entry's heading gives it, without a last word
@@ -1068,6 +1124,62 @@ func isHeading(body string, sp text.Span) bool {
 	return unicode.IsUpper(first) || unicode.IsDigit(first) || words >= 3 && strings.ContainsAny(firstWord, "()_")
 }
 
+// isSignatureHeading reports whether spans[i] is a function's signature
+// standing as the heading of its entry: alone on its line, after a
+// finished sentence or a heading, above a sentence that starts anew. A
+// call written inside a description ("The simplest form is" / "plot
+// (y)" / "where y is …") is an example, not a heading.
+func isSignatureHeading(body string, spans []text.Span, i int) bool {
+	if !aloneOnLine(body, spans[i]) || !isSignature(spans[i].Text) || i+1 >= len(spans) {
+		return false
+	}
+	if nf, _ := utf8.DecodeRuneInString(strings.TrimSpace(spans[i+1].Text)); !unicode.IsUpper(nf) {
+		return false
+	}
+	if i == 0 {
+		return true
+	}
+	prev := strings.TrimSpace(spans[i-1].Text)
+	last, _ := utf8.DecodeLastRuneInString(prev)
+	return strings.ContainsRune(".!?)", last) || isHeading(body, spans[i-1])
+}
+
+// signatureRe matches a function's signature written as a heading: a
+// name, qualified or not, then its parameters in parentheses, optional
+// ones in brackets ("string.find (s, pattern [, init [, plain]])").
+// A value in parentheses ("spool_size_limit (default: 10240000)") is
+// no parameter list.
+var signatureRe = regexp.MustCompile(`^[\pL_][\pL\pN_]*(?:[.:][\pL_][\pL\pN_]*)*\s*\((?:[\pL_\[.·…*&][^():=]*)?\)$`)
+
+// isSignature reports whether a line is a function's signature.
+func isSignature(t string) bool {
+	_, ok := signatureName(t)
+	return ok
+}
+
+// signatureName returns the name of the function whose signature line t
+// is, written as a call ("string.find()"), and whether it is one.
+func signatureName(t string) (string, bool) {
+	t = strings.TrimSpace(t)
+	if !signatureRe.MatchString(t) {
+		return "", false
+	}
+	name, params, _ := strings.Cut(t, "(")
+	for _, part := range strings.Split(strings.Trim(params, ")"), ",") {
+		// Each parameter is a name, with its type at most ("String
+		// str"): "Tally (the counting tool)" glosses a name, and a
+		// call with values ("scan (s, 1.5)") is an example.
+		part = strings.Trim(part, "[] ")
+		if len(strings.Fields(part)) > 2 {
+			return "", false
+		}
+		if r, _ := utf8.DecodeRuneInString(part); part != "" && !unicode.IsLetter(r) && !strings.ContainsRune("_.…·*&", r) {
+			return "", false
+		}
+	}
+	return strings.TrimSpace(name) + "()", true
+}
+
 // isLabel reports whether span sp of body names an option or setting that
 // the prose after it describes: alone on its line, at most four words, no
 // end punctuation, written like code (lower case, flags, identifiers).
@@ -1103,9 +1215,41 @@ func valueLine(t string) bool {
 
 // namesSomething reports whether a line can be a name: it holds a letter.
 // The "}" that closes a code listing stands alone on its line above
-// prose too, and labels nothing.
+// prose too, and labels nothing; nor does an example of what a call
+// returns ("Strings.pad("ab", 4) = "ab  "").
 func namesSomething(t string) bool {
-	return strings.ContainsFunc(t, unicode.IsLetter)
+	return strings.ContainsFunc(t, unicode.IsLetter) && !callResultRe.MatchString(t)
+}
+
+// callResultRe matches a call shown with its result.
+var callResultRe = regexp.MustCompile(`\)\s*(?:==?|->|→)\s*\S`)
+
+// memberNameRe matches a member's name as an API reference writes it
+// alone on its line above the member's declaration.
+var memberNameRe = regexp.MustCompile(`^[\pL_$][\pL\pN_$]*$`)
+
+// declaredName returns the name spans[i] gives, when it stands alone on
+// its line above the declaration that names it as a function
+// ("toInt" / "public static int toInt(String str)").
+func declaredName(body string, spans []text.Span, i int) (string, bool) {
+	if i+1 >= len(spans) || !aloneOnLine(body, spans[i]) || !aloneOnLine(body, spans[i+1]) {
+		return "", false
+	}
+	name := text.OneLine(spans[i].Text)
+	decl := text.OneLine(spans[i+1].Text)
+	if !memberNameRe.MatchString(name) || len(decl) > 300 || strings.HasSuffix(decl, ".") {
+		return "", false
+	}
+	k := strings.Index(decl, name+"(")
+	if k < 0 {
+		return "", false
+	}
+	if k > 0 {
+		if r, _ := utf8.DecodeLastRuneInString(decl[:k]); !unicode.IsSpace(r) && r != '.' {
+			return "", false
+		}
+	}
+	return name, true
 }
 
 // isTermLine reports whether span sp of body is a term written like code

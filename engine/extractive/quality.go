@@ -269,6 +269,8 @@ func codeLike(s string) bool {
 		// A sentence's web address and a power written "2^{19937}"
 		// are prose's too.
 		counted = parentheticalRe.ReplaceAllString(urlRe.ReplaceAllString(powerRe.ReplaceAllString(s, "$1"), ""), "$1")
+		// So is a set written in braces: "equal to {1..n}".
+		counted = setNotationRe.ReplaceAllString(counted, "set")
 	}
 	for _, r := range counted {
 		runes++
@@ -286,11 +288,27 @@ func codeLike(s string) bool {
 	if flags >= 2 && strings.Count(s, "[") >= 1 {
 		return true // a synopsis: "cargo add [options] --path path"
 	}
-	if strings.Contains(s, " $ ") || strings.Count(s, "; ") >= 3 || strings.Count(s, ": ") >= 3 && !strings.ContainsAny(s[len(s)-1:], ".!?") {
+	if strings.Contains(s, " $ ") || strings.Count(s, "; ") >= 3 && !listsClauses(s) || strings.Count(s, ": ") >= 3 && !strings.ContainsAny(s[len(s)-1:], ".!?") {
 		return true // terminal output or YAML flattened onto one line
 	}
 	return strings.Contains(s, "();") || strings.Contains(counted, "{") && strings.Contains(counted, "}")
 }
+
+// listsClauses reports whether s is a sentence whose semicolons part
+// clauses of prose, four words or more each on average ("Returns the
+// status as a string: "running", if it is running; "dead" if it has
+// finished."), not statements of code or output on one line.
+func listsClauses(s string) bool {
+	if !strings.ContainsAny(s[len(s)-1:], ".!?") {
+		return false
+	}
+	parts := strings.Split(s, "; ")
+	return len(strings.Fields(s)) >= 4*len(parts)
+}
+
+// setNotationRe matches a set written in braces in prose: "{1..n}",
+// "{a, b, c}".
+var setNotationRe = regexp.MustCompile(`\{\w+(?:\s*(?:,|\.\.|…)\s*\w+)+\}`)
 
 // powerRe matches a power written as TeX does in prose: "2^{19937}".
 var powerRe = regexp.MustCompile(`\^\{(\d+)\}`)

@@ -134,6 +134,14 @@ func (p scorer) rankSection(sec section, exact []string, siblings [][]string) ra
 	// saving lines that begin with a space"): it is evidence too.
 	strict, top := r.accept, r.top
 	r.strictTop = top
+	if top == 0 {
+		// No sentence holds enough: the best scored one alone may say
+		// it in words of its own, as above.
+		for i := range r.scores {
+			top = max(top, r.scores[i])
+		}
+		r.strictTop = top
+	}
 	r.accept = func(i int) bool {
 		if strict(i) {
 			return true
