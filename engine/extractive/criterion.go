@@ -472,8 +472,8 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			cr.identTails = append(cr.identTails, qualifiedTail(e))
 			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
 			if name, _, ok := strings.Cut(e, "("); ok && callFormRe.MatchString(e) {
-				// `collectgarbage("count")` calls the function
-				// collectgarbage(), whose entry names it so.
+				// `tally.stats("size")` calls the function
+				// tally.stats(), whose entry names it so.
 				cr.identNames = append(cr.identNames, strings.ToLower(name)+"()")
 			}
 		} else if callFormRe.MatchString(e) {
@@ -695,7 +695,7 @@ var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?
 // the clause's structure, whatever the verb:
 //   - "without (giving it) any arguments", "… options", "… flags";
 //   - the asker not acting: "when I don't set one", "if you never change
-//     anything", "if I haven't changed any settings" (the settings as a
+//     anything", "if we haven't changed any settings" (the settings as a
 //     whole name no setting);
 //   - the asker acting otherwise: "unless I change it", "unless I set my
 //     own", "unless I raise its limit" (a determiner's noun stays a word
@@ -721,7 +721,7 @@ var unsetRe = regexp.MustCompile(`(?i)` + strings.Join([]string{
 }, "|"))
 
 // askerPurposeRe matches a clause that says what the asker will do with
-// the answer ("… so that I can put it in a log message"): the asker's
+// the answer ("… so that I can paste it into a ticket"): the asker's
 // aim, which the page that answers need not name.
 var askerPurposeRe = regexp.MustCompile(`(?i),?\s+(?:so\s+that|so|in\s+order\s+that)\s+(?:i|we)\s+(?:can|could|may|might)\s[^?;]*`)
 

@@ -709,7 +709,7 @@ func labelNames(label, n string) bool {
 		// first term of its part: "200 thread_pool_min" names 200.
 		term, rest, _ := strings.Cut(strings.TrimLeft(alt, " (`"), " ")
 		if strings.Trim(term, "(`)") != n && strings.Trim(term, "`") != n {
-			// "collectgarbage()" names the function a call to it names.
+			// "tally.stats()" names the function a call to it names.
 			continue
 		}
 		// "workspace_client overflows" names a counter after the
@@ -724,9 +724,9 @@ func labelNames(label, n string) bool {
 }
 
 // labelNamesOn reports whether label, on page src, names identifier n:
-// as labelNames does, or, for a qualified name ("numberutils.toint"), by
-// its last part on the page titled with the rest ("toInt()" on "Class
-// NumberUtils"): an API reference's page per class, an entry per member.
+// as labelNames does, or, for a qualified name ("counters.tocount"), by
+// its last part on the page titled with the rest ("toCount()" on "Class
+// Counters"): an API reference's page per class, an entry per member.
 func (p *pool) labelNamesOn(label, n string, src int) bool {
 	if labelNames(label, n) {
 		return true
@@ -1125,10 +1125,10 @@ func (p *pool) unsaid(c criterion, i int) (n, missing int) {
 func (p *pool) givesReason(c criterion, i int) bool {
 	s := p.sents[i].text
 	if !reasonRe.MatchString(s) {
-		// "… the finalizer never runs. Why?": the condition under
-		// which the page says it does not ("if you set a metatable
-		// without a __gc field …, the object will not be marked") is
-		// the cause.
+		// "… the hook never runs. Why?": the condition under which
+		// the page says it does not ("if you register the table
+		// before its hook field is set, the hook will not be
+		// called") is the cause.
 		// (A bare "Why?" takes its words from the statement before
 		// it: its core.)
 		return negationRe.MatchString(c.text+" "+strings.Join(c.core, " ")) && conditionRe.MatchString(s) && negationRe.MatchString(s)

@@ -322,7 +322,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			continue
 		}
 		if name, ok := declaredName(body, spans, i); ok {
-			// "toInt" above "public static int toInt(String str)": a
+			// "toCount" above "public static int toCount(String s)": a
 			// member of an API reference, its name above its
 			// declaration. Its description, examples and box are the
 			// member's, to the next member or heading.
@@ -419,7 +419,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				label, labelEnd, inEntry = h, i, true
 				headSet = labelSet(label)
 			} else if name, ok := signatureName(h); ok && isSignatureHeading(body, spans, i) {
-				// "string.find (s, pattern [, init [, plain]])": a
+				// "tally.scan (s, sep [, keep])": a
 				// function's signature names the entry its paragraphs
 				// describe; its parameters stay words of the heading.
 				label, labelEnd, inEntry = name, i, true
@@ -817,8 +817,8 @@ var itemNumberRe = regexp.MustCompile(`^(\d+)\.\s`)
 
 // numberedItem reports whether spans[i] is an item of a numbered list:
 // it opens with a number, and the line right above or below it (no
-// blank line between) opens with the number before or after. "4. start()
-// cannot be called twice without calling reset()" is a statement, not a
+// blank line between) opens with the number before or after. "3. begin()
+// cannot be called twice without calling clear()" is a statement, not a
 // numbered heading, though short and without a full stop.
 func numberedItem(body string, spans []text.Span, i int) bool {
 	n, ok := itemNumber(spans[i].Text)
@@ -1146,7 +1146,7 @@ func isSignatureHeading(body string, spans []text.Span, i int) bool {
 
 // signatureRe matches a function's signature written as a heading: a
 // name, qualified or not, then its parameters in parentheses, optional
-// ones in brackets ("string.find (s, pattern [, init [, plain]])").
+// ones in brackets ("tally.scan (s, sep [, keep [, raw]])").
 // A value in parentheses ("spool_size_limit (default: 10240000)") is
 // no parameter list.
 var signatureRe = regexp.MustCompile(`^[\pL_][\pL\pN_]*(?:[.:][\pL_][\pL\pN_]*)*\s*\((?:[\pL_\[.·…*&][^():=]*)?\)$`)
@@ -1158,7 +1158,7 @@ func isSignature(t string) bool {
 }
 
 // signatureName returns the name of the function whose signature line t
-// is, written as a call ("string.find()"), and whether it is one.
+// is, written as a call ("tally.scan()"), and whether it is one.
 func signatureName(t string) (string, bool) {
 	t = strings.TrimSpace(t)
 	if !signatureRe.MatchString(t) {
@@ -1230,7 +1230,7 @@ var memberNameRe = regexp.MustCompile(`^[\pL_$][\pL\pN_$]*$`)
 
 // declaredName returns the name spans[i] gives, when it stands alone on
 // its line above the declaration that names it as a function
-// ("toInt" / "public static int toInt(String str)").
+// ("toCount" / "public static int toCount(String s)").
 func declaredName(body string, spans []text.Span, i int) (string, bool) {
 	if i+1 >= len(spans) || !aloneOnLine(body, spans[i]) || !aloneOnLine(body, spans[i+1]) {
 		return "", false

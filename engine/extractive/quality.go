@@ -269,7 +269,7 @@ func codeLike(s string) bool {
 		// A sentence's web address and a power written "2^{19937}"
 		// are prose's too.
 		counted = parentheticalRe.ReplaceAllString(urlRe.ReplaceAllString(powerRe.ReplaceAllString(s, "$1"), ""), "$1")
-		// So is a set written in braces: "equal to {1..n}".
+		// So is a set written in braces: "its keys are {1..k}".
 		counted = setNotationRe.ReplaceAllString(counted, "set")
 	}
 	for _, r := range counted {
@@ -296,8 +296,8 @@ func codeLike(s string) bool {
 
 // listsClauses reports whether s is a sentence whose semicolons part
 // clauses of prose, four words or more each on average ("Returns the
-// status as a string: "running", if it is running; "dead" if it has
-// finished."), not statements of code or output on one line.
+// state as a string: "ticking", if the timer ticks; "done" if it has
+// stopped."), not statements of code or output on one line.
 func listsClauses(s string) bool {
 	if !strings.ContainsAny(s[len(s)-1:], ".!?") {
 		return false
@@ -306,7 +306,7 @@ func listsClauses(s string) bool {
 	return len(strings.Fields(s)) >= 4*len(parts)
 }
 
-// setNotationRe matches a set written in braces in prose: "{1..n}",
+// setNotationRe matches a set written in braces in prose: "{1..k}",
 // "{a, b, c}".
 var setNotationRe = regexp.MustCompile(`\{\w+(?:\s*(?:,|\.\.|…)\s*\w+)+\}`)
 

@@ -450,9 +450,8 @@ var itRe = regexp.MustCompile(`(?i)\bit\b`)
 
 // pronounNamed replaces the "it" of a question that names nothing written
 // as code with the one name so written in the statement before it: "I'm
-// calling string.find on a line … How do I make it search literally?"
-// asks about string.find, whose entry a reference page labels with that
-// name. A statement naming two such names leaves "it" as it is.
+// calling tally.scan on a line … How do I make it match exactly?" asks
+// about tally.scan, whose entry a reference page labels with that name. A statement naming two such names leaves "it" as it is.
 func pronounNamed(ask, context string) string {
 	if len(codeNames(ask)) > 0 || !itRe.MatchString(ask) {
 		return ask
@@ -584,7 +583,7 @@ func splitConjunctions(s string) []string {
 			substantial = false
 		}
 		if substantial && !startsClause && word == "and" && closesSeries(fields, i) {
-			// "dropping the hours, minutes and seconds, with …": the
+			// "keeping the red, green and blue parts, with …": the
 			// last item of a series of single words, not a question.
 			substantial = false
 		}
@@ -742,8 +741,8 @@ func splitFronted(s string) (main, head string, ok bool) {
 
 // frontPrepositions open a phrase that sets the circumstances of the
 // question written before it ("With X switched on", "Under heavy load",
-// "Without a stash file", "Inside a function that takes …", "In a
-// numeric loop"): a closed class of words, like subordinators.
+// "Without a stash file", "Inside a handler that takes …", "In a
+// counted loop"): a closed class of words, like subordinators.
 var frontPrepositions = set("with without under in inside within on during after before")
 
 // maxFrontedSetting is the most words a setting written before a
