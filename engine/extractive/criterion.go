@@ -177,8 +177,9 @@ const attributeWordList = "default maximum minimum max min limit size length cap
 
 // directValueRe matches a sentence that gives an attribute's value
 // outright: "The default is 64MB", "the maximum value is 1200", "defaults
-// to 7070", "Default: 4.0", "(default: 20)".
-var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|initial|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,3}?\s+(?:is|are|was|of|to|=|will\s+be):?\s+(\S+)|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S|\((?:defaults?|maximum|minimum)\s*[:=]\s*[^\s)]`)
+// to 7070", "Default: 4.0", "(default: 20)", "By default, it reports its
+// kind to the peer as vt52." (the value closing the sentence).
+var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|initial|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,3}?\s+(?:is|are|was|of|to|=|will\s+be):?\s+(\S+)|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S|\((?:defaults?|maximum|minimum)\s*[:=]\s*[^\s)]|\bby\s+default\b[^.;]*?\sas\s+([\w.-]+?)\.?$`)
 
 // givesValue reports whether s gives an attribute's value outright
 // (directValueRe), and not what is done with it: "the default cache size

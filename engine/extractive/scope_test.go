@@ -71,6 +71,9 @@ func TestGivesValue(t *testing.T) {
 		"The default is 64MB.": true,
 		"The value of the default cache size is stored in the 4-byte integer at offset 48.": false,
 		"The maximum page count is set at compile time.":                                    false,
+		// A name given by default, closing the sentence.
+		"By default, the viewer reports its kind to the peer as vt52.":    true,
+		"By default, the viewer reports its kind as soon as it connects.": false,
 	} {
 		if got := givesValue(s); got != want {
 			t.Errorf("givesValue(%q) = %v, want %v", s, got, want)
