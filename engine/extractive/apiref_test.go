@@ -211,3 +211,18 @@ func TestSetNotationIsProse(t *testing.T) {
 		t.Errorf("a block of code in braces reads as prose")
 	}
 }
+
+// A sentence of another entry that names the asked class in the plural
+// ("TickCounters will warn …" for TickCounter) names it.
+func TestPluralNamesTheClass(t *testing.T) {
+	t.Parallel()
+	page := "Class: TickCounter\n\nThe TickCounter class is defined by the tally module.\n\n" +
+		"counter.setMaxTicks(n)\n\nAdded in: v0.3.5\n\n" +
+		"By default TickCounters will print a warning if more than 12 ticks are added for a particular slot. This is a useful default that helps finding leaks.\n\n" +
+		"counter.reset()\n\nAdded in: v0.4.0\n\nClears every slot of the counter.\n"
+	src := []research.Source{{ID: "S1", Title: "Counters | Tally", Text: page}}
+	_, md := synthesize(t, "How many ticks can I add to one slot of a TickCounter before Tally starts warning about a possible leak?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "more than 12 ticks") {
+		t.Errorf("the Summary does not quote the sentence that names TickCounters:\n%s", md)
+	}
+}

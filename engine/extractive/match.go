@@ -683,7 +683,8 @@ func (p *pool) labelsAnother(c criterion, i int) bool {
 			continue // "in PostgreSQL" is where, not what, is asked
 		}
 		asked = true
-		if containsTerm(l, name) || p.labelNamesOn(strings.ToLower(s.label), name, s.src) {
+		// "EventEmitters" names the class EventEmitter.
+		if containsTerm(l, name) || containsTerm(l, name+"s") || p.labelNamesOn(strings.ToLower(s.label), name, s.src) {
 			return false
 		}
 	}
