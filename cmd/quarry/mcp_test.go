@@ -129,6 +129,21 @@ func (p *progressLog) snapshot() []progressItem {
 	return slices.Clone(p.items)
 }
 
+// settled is snapshot once the notification final has been handled, or
+// after wait: the SDK's client handles a notification apart from the
+// call it belongs to, so the last one, sent before the result, can be
+// handled just after the call returns (as mcpserver's forwarder knows).
+func (p *progressLog) settled(final string, wait time.Duration) []progressItem {
+	deadline := time.Now().Add(wait)
+	for {
+		items := p.snapshot()
+		if n := len(items); n > 0 && items[n-1].message == final || time.Now().After(deadline) {
+			return items
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // connectHTTP opens an MCP session on url with token ("" for none).
 func connectHTTP(ctx context.Context, url, token string, progress *progressLog) (*mcp.ClientSession, error) {
 	opts := &mcp.ClientOptions{}
@@ -293,7 +308,7 @@ func TestMCPOverHTTP(t *testing.T) {
 		t.Fatalf("research failed: %s", toolText(res))
 	}
 	checkReport(t, result, site.URL)
-	items := progress.snapshot()
+	items := progress.settled("Report ready", 2*time.Second)
 	checkProgress(t, items)
 	t.Logf("MCP research over HTTP (Go SDK): first progress notification after %v, result after %v (%d notifications)",
 		items[0].at.Round(time.Millisecond), total.Round(time.Millisecond), len(items))
@@ -448,7 +463,7 @@ func TestMCPOverHTTP(t *testing.T) {
 			t.Fatalf("research through the forwarder: %s", toolText(res))
 		}
 		checkReport(t, result, site.URL)
-		checkProgress(t, progress.snapshot())
+		checkProgress(t, progress.settled("Report ready", 2*time.Second))
 		md, err := client.ReadResource(cctx, &mcp.ReadResourceParams{URI: "quarry://runs/" + result.RunID + "/report.md"})
 		if err != nil || !strings.Contains(md.Contents[0].Text, "[S1]") {
 			t.Errorf("resource through the forwarder: %v", err)
@@ -579,7 +594,7 @@ func TestMCPStdio(t *testing.T) {
 		t.Fatalf("research: %s", toolText(res))
 	}
 	checkReport(t, result, site.URL)
-	items := progress.snapshot()
+	items := progress.settled("Report ready", 2*time.Second)
 	checkProgress(t, items)
 	t.Logf("MCP research over stdio (in process): first progress notification after %v, result after %v",
 		items[0].at.Round(time.Millisecond), total.Round(time.Millisecond))
