@@ -737,8 +737,8 @@ func (p *pool) labelNamesOn(label, n string, src int) bool {
 		return false
 	}
 	qual, tail := n[:k], n[k+1:]
-	if !labelNames(label, tail) && !labelNames(label, strings.TrimSuffix(tail, "()")+"()") {
-		return false
+	if !labelNames(label, tail) {
+		return false // ("toCount()" names "toCount" and "toCount()" both)
 	}
 	qt := text.Tokens(qual)
 	return len(qt) > 0 && !slices.ContainsFunc(qt, func(t string) bool { return !p.docs[src].title[t] })

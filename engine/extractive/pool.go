@@ -394,7 +394,8 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		// for …" under "Pin-Priority | effects") is a statement of the
 		// table, however short: no heading.
 		dataRow := i > 0 && isTableRow(text.OneLine(sp.Text)) && isTableRow(text.OneLine(spans[i-1].Text))
-		if (isHeading(body, sp) || isSignatureHeading(body, spans, i)) && !listItem && !dataRow {
+		sigName, sigHead := signatureHeading(body, spans, i)
+		if (isHeading(body, sp) || sigHead) && !listItem && !dataRow {
 			if len(strings.Fields(sp.Text)) > 1 {
 				// A one-word heading inside an entry ("Note", "Warning")
 				// titles a callout; the entry's box may still follow it.
@@ -418,11 +419,11 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				// names the whole page: pageEntry.)
 				label, labelEnd, inEntry = h, i, true
 				headSet = labelSet(label)
-			} else if name, ok := signatureName(h); ok && isSignatureHeading(body, spans, i) {
-				// "tally.scan (s, sep [, keep])": a
-				// function's signature names the entry its paragraphs
-				// describe; its parameters stay words of the heading.
-				label, labelEnd, inEntry = name, i, true
+			} else if sigHead {
+				// "tally.scan (s, sep [, keep])": a function's
+				// signature names the entry its paragraphs describe;
+				// its parameters stay words of the heading.
+				label, labelEnd, inEntry = sigName, i, true
 			}
 			continue
 		}
@@ -1124,24 +1125,26 @@ func isHeading(body string, sp text.Span) bool {
 	return unicode.IsUpper(first) || unicode.IsDigit(first) || words >= 3 && strings.ContainsAny(firstWord, "()_")
 }
 
-// isSignatureHeading reports whether spans[i] is a function's signature
-// standing as the heading of its entry: alone on its line, after a
-// finished sentence or a heading, above a sentence that starts anew. A
-// call written inside a description ("The simplest form is" / "plot
-// (y)" / "where y is …") is an example, not a heading.
-func isSignatureHeading(body string, spans []text.Span, i int) bool {
-	if !aloneOnLine(body, spans[i]) || !isSignature(spans[i].Text) || i+1 >= len(spans) {
-		return false
+// signatureHeading returns the name of the function whose signature
+// spans[i] is (signatureName), when it stands as the heading of its
+// entry: alone on its line, after a finished sentence or a heading, above
+// a sentence that starts anew. A call written inside a description ("The
+// simplest form is" / "plot (y)" / "where y is …") is an example, not a
+// heading.
+func signatureHeading(body string, spans []text.Span, i int) (string, bool) {
+	if i+1 >= len(spans) || !aloneOnLine(body, spans[i]) {
+		return "", false
 	}
 	if nf, _ := utf8.DecodeRuneInString(strings.TrimSpace(spans[i+1].Text)); !unicode.IsUpper(nf) {
-		return false
+		return "", false
 	}
-	if i == 0 {
-		return true
+	name, ok := signatureName(spans[i].Text)
+	if !ok || i == 0 {
+		return name, ok
 	}
 	prev := strings.TrimSpace(spans[i-1].Text)
 	last, _ := utf8.DecodeLastRuneInString(prev)
-	return strings.ContainsRune(".!?)", last) || isHeading(body, spans[i-1])
+	return name, strings.ContainsRune(".!?)", last) || isHeading(body, spans[i-1])
 }
 
 // signatureRe matches a function's signature written as a heading: a
@@ -1150,12 +1153,6 @@ func isSignatureHeading(body string, spans []text.Span, i int) bool {
 // A value in parentheses ("spool_size_limit (default: 10240000)") is
 // no parameter list.
 var signatureRe = regexp.MustCompile(`^[\pL_][\pL\pN_]*(?:[.:][\pL_][\pL\pN_]*)*\s*\((?:[\pL_\[.·…*&][^():=]*)?\)$`)
-
-// isSignature reports whether a line is a function's signature.
-func isSignature(t string) bool {
-	_, ok := signatureName(t)
-	return ok
-}
 
 // signatureName returns the name of the function whose signature line t
 // is, written as a call ("tally.scan()"), and whether it is one.

@@ -451,7 +451,8 @@ var itRe = regexp.MustCompile(`(?i)\bit\b`)
 // pronounNamed replaces the "it" of a question that names nothing written
 // as code with the one name so written in the statement before it: "I'm
 // calling tally.scan on a line … How do I make it match exactly?" asks
-// about tally.scan, whose entry a reference page labels with that name. A statement naming two such names leaves "it" as it is.
+// about tally.scan, whose entry a reference page labels with that name.
+// A statement naming two such names leaves "it" as it is.
 func pronounNamed(ask, context string) string {
 	if len(codeNames(ask)) > 0 || !itRe.MatchString(ask) {
 		return ask
@@ -605,8 +606,8 @@ func splitConjunctions(s string) []string {
 }
 
 // closesSeries reports whether the "and" at fields[i] joins the last
-// item of a series of single words written with commas ("hours,
-// minutes and seconds"): the word before it follows a comma, and the
+// item of a series of single words written with commas ("red, green
+// and blue"): the word before it follows a comma, and the
 // word after it ends the clause or is followed by a comma.
 func closesSeries(fields []string, i int) bool {
 	if i < 2 || i+1 >= len(fields) || !strings.HasSuffix(fields[i-2], ",") || strings.ContainsAny(fields[i-1], ",;:") {
