@@ -54,6 +54,9 @@
 #   mkdocs       bench/answers/mkdocs.tsv       mkdocs-doc html (MkDocs site, mkdocs theme, configuration.html; held out, written 2026-11-28 before any run)  omega (Xapian)
 #   glib         bench/answers/glib.tsv         libglib2.0-doc gtk-doc/html/glib (GTK-Doc API reference, one page per section; held out, written 2026-11-28 before any run)  swishpp
 #   erlang       bench/answers/erlang.tsv       erlang-doc (erl_docgen: system guides, erts, 38 applications; held out, written 2026-11-28 before any run)  namazu
+#   qt           bench/answers/qt.tsv           qtbase5-doc-html (qdoc: class pages with one entry per member, members lists, qmake manual; held out, written 2026-11-28 before any run)  swishe
+#   boost        bench/answers/boost.tsv        libboost1.74-doc doc/html (BoostBook subset: library chapters, one reference page per class or macro; held out, written 2026-11-28 before any run)  htdig
+#   racket       bench/answers/racket.tsv       racket-doc (Scribble: the Reference, the Guide and 121 other manuals; held out, written 2026-11-28 before any run)  pagefind
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -73,7 +76,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -122,6 +125,9 @@ SETS=(
 	"mkdocs bench/answers/mkdocs.tsv /usr/share/doc/mkdocs/html omega"
 	"glib bench/answers/glib.tsv /usr/share/gtk-doc/html/glib swishpp"
 	"erlang bench/answers/erlang.tsv /usr/share/doc/erlang-doc namazu"
+	"qt bench/answers/qt.tsv /usr/share/qt5/doc swishe"
+	"boost bench/answers/boost.tsv /usr/share/doc/libboost1.74-doc/doc/html htdig"
+	"racket bench/answers/racket.tsv /usr/share/doc/racket pagefind"
 )
 chosen=()
 for s in "${SETS[@]}"; do
