@@ -477,6 +477,10 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 				// tally.stats(), whose entry names it so.
 				cr.identNames = append(cr.identNames, strings.ToLower(name)+"()")
 			}
+		} else if isTechnical(e) && len(g) == 1 && strings.ContainsAny(e, "_.") {
+			// "g_strsplit": one word beside a prefix too short to be a
+			// token, still a name an entry is labelled with.
+			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
 		} else if callFormRe.MatchString(e) {
 			// "option()": the page or entry of the command is named so.
 			name, _, _ := strings.Cut(e, "(")

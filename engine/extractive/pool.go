@@ -241,6 +241,8 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	titleToks := text.Tokens(title)
 	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), command: commandTokens(title), lead: text.Set{}, name: pageEntryName(title)}
 	spans := joinTableRows(body, splitParameterRows(text.Sentences(body)))
+	recurs := recurringHeadings(body, spans)
+	partsOf, parts := "", map[string]bool{} // the recurring headings met in entry partsOf
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above
 	var tableHead text.Set   // tokens of the first row of the table being read
@@ -395,6 +397,20 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		// table, however short: no heading.
 		dataRow := i > 0 && isTableRow(text.OneLine(sp.Text)) && isTableRow(text.OneLine(spans[i-1].Text))
 		sigName, sigHead := signatureHeading(body, spans, i)
+		if h := text.Fold(text.OneLine(sp.Text)); inEntry && label != "" && !sigHead && recurs[h] && isHeading(body, sp) && !listItem && !dataRow &&
+			len(p.sents) > 0 && p.sents[len(p.sents)-1].src == src && p.sents[len(p.sents)-1].label == label {
+			// "Parameters" / "Returns" under every function of an API
+			// page, after the function's description: a part of each
+			// entry, not a section of the page. Met twice, it is the
+			// part of an entry whose name was not seen.
+			if partsOf != label {
+				partsOf, parts = label, map[string]bool{}
+			}
+			if !parts[h] {
+				parts[h] = true
+				continue
+			}
+		}
 		if (isHeading(body, sp) || sigHead) && !listItem && !dataRow {
 			if len(strings.Fields(sp.Text)) > 1 {
 				// A one-word heading inside an entry ("Note", "Warning")
@@ -1135,16 +1151,59 @@ func signatureHeading(body string, spans []text.Span, i int) (string, bool) {
 	if i+1 >= len(spans) || !aloneOnLine(body, spans[i]) {
 		return "", false
 	}
+	name, ok := signatureName(spans[i].Text)
+	if ok && declares(spans[i+1].Text, strings.TrimSuffix(name, "()")) {
+		// "g_timeout_add ()" above "guint g_timeout_add (guint
+		// interval, …);": the heading of an entry whose declaration
+		// follows it, wherever the entry before ended.
+		return name, true
+	}
 	if nf, _ := utf8.DecodeRuneInString(strings.TrimSpace(spans[i+1].Text)); !unicode.IsUpper(nf) {
 		return "", false
 	}
-	name, ok := signatureName(spans[i].Text)
 	if !ok || i == 0 {
 		return name, ok
 	}
 	prev := strings.TrimSpace(spans[i-1].Text)
 	last, _ := utf8.DecodeLastRuneInString(prev)
 	return name, strings.ContainsRune(".!?)", last) || isHeading(body, spans[i-1])
+}
+
+// minRecurring is how often a heading must recur on a page to title a
+// part of each entry rather than a section.
+const minRecurring = 3
+
+// recurringHeadings returns the headings of body (folded) that recur on
+// it at least minRecurring times: the same subheading under each entry
+// of a reference page.
+func recurringHeadings(body string, spans []text.Span) map[string]bool {
+	n := map[string]int{}
+	for _, sp := range spans {
+		if isHeading(body, sp) {
+			n[text.Fold(text.OneLine(sp.Text))]++
+		}
+	}
+	out := map[string]bool{}
+	for h, c := range n {
+		if c >= minRecurring {
+			out[h] = true
+		}
+	}
+	return out
+}
+
+// declares reports whether t, the line below a signature heading,
+// declares the function name: its name called with parameters after a
+// word or more of type ("guint g_timeout_add (guint interval, …").
+func declares(t, name string) bool {
+	k := strings.Index(t, name)
+	if k <= 0 || strings.TrimSpace(t[:k]) == "" {
+		return false
+	}
+	if r, _ := utf8.DecodeLastRuneInString(t[:k]); !unicode.IsSpace(r) && r != '*' {
+		return false
+	}
+	return strings.HasPrefix(strings.TrimLeft(t[k+len(name):], " \t\n"), "(")
 }
 
 // signatureRe matches a function's signature written as a heading: a

@@ -158,7 +158,9 @@ const maxCellWords = 12
 // prose rather than a fragment of pipes.
 func rowSentence(s string) string {
 	var cells []string
-	for _, c := range strings.Split(s, " | ") {
+	// An empty last cell leaves its bar at the row's end ("interval |
+	// the time between calls |").
+	for _, c := range strings.Split(strings.TrimSuffix(strings.TrimSpace(s), " |"), " | ") {
 		if c = strings.TrimSpace(c); c != "" && c != "-" && c != "—" {
 			cells = append(cells, c)
 		}
@@ -237,6 +239,9 @@ var codeStarts = []string{"$ ", "# ", ">>> ", "% ", "import ", "func ", "def ", 
 // rather than prose.
 // parentheticalRe matches words in parentheses: "(seconds)", "(see
 // below)".
+// namedCallRe matches a function named in prose by an empty call.
+var namedCallRe = regexp.MustCompile(`([\pL\pN_.:]+)\(\)`)
+
 var parentheticalRe = regexp.MustCompile(`\(([\pL][\pL ,.'-]*)\)`)
 
 func codeLike(s string) bool {
@@ -271,6 +276,9 @@ func codeLike(s string) bool {
 		counted = parentheticalRe.ReplaceAllString(urlRe.ReplaceAllString(powerRe.ReplaceAllString(s, "$1"), ""), "$1")
 		// So is a set written in braces: "its keys are {1..k}".
 		counted = setNotationRe.ReplaceAllString(counted, "set")
+		// And a function named by its call ("Use g_strfreev() to free
+		// it.").
+		counted = namedCallRe.ReplaceAllString(counted, "$1")
 	}
 	for _, r := range counted {
 		runes++
