@@ -295,7 +295,30 @@ func askedUnits(c string) []string {
 	if !howMany || w == "" || text.IsStopword(w) {
 		return nil
 	}
+	if next := countedHead(c, w); next != "" {
+		// "How many Erlang processes …": the count is of processes;
+		// the word before qualifies them, whatever else it may mean.
+		w = next
+	}
 	return lexicon().UnitsOfKind(w)
+}
+
+// countedHeadRe finds the word after "how many" and the one after it.
+var countedHeadRe = regexp.MustCompile(`(?i)\bhow\s+many\s+[\pL-]+\s+([\pL-]+)`)
+
+// countedHead returns the plural noun after w in a "how many w" part
+// when w, singular, only qualifies it ("how many Erlang processes"), or
+// "".
+func countedHead(c, w string) string {
+	m := countedHeadRe.FindStringSubmatch(c)
+	if m == nil || strings.HasSuffix(w, "s") {
+		return ""
+	}
+	next := strings.ToLower(m[1])
+	if !strings.HasSuffix(next, "s") || text.IsStopword(next) || auxVerb[next] {
+		return ""
+	}
+	return next
 }
 
 // qualifiersOf returns the stems of the words of c that are mainly
@@ -380,6 +403,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		c = unsetRe.ReplaceAllString(c, "by default")
 		c = unsetAndRe.ReplaceAllString(c, "${1}by default")
 	}
+	c = defaultSettingsRe.ReplaceAllString(c, "by default")
 	c = askerPurposeRe.ReplaceAllString(c, "")
 	var located text.Set
 	if rest := fileLocationRe.ReplaceAllString(c, ""); rest != c && len(text.Tokens(stripTopicParen(rest))) >= 2 {
@@ -710,6 +734,8 @@ var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?
 //   - what is configured saying nothing: "if the configuration doesn't
 //     set …", "sets nothing", "when nothing tells it which …";
 //   - "out of the box";
+//   - the asker saying nothing of it: "without saying anything about
+//     access rights" (the thing named stays a word of the part);
 //   - the asker spared an act each time: "without my passing -c every
 //     time".
 var unsetRe = regexp.MustCompile(`(?i)` + strings.Join([]string{
@@ -722,13 +748,19 @@ var unsetRe = regexp.MustCompile(`(?i)` + strings.Join([]string{
 	`\b(?:sets|says|specifies|configures)\s+nothing\b`,
 	`\b(?:when|if)\s+nothing\s+(?:else\s+)?(?:tells|says|sets|specifies|names|asks|requests|chooses|configures|is\s+(?:set|given|specified|configured))\b[^,;?]*`,
 	`\bout\s+of\s+the\s+box\b`,
+	`\bwithout\s+(?:saying|specifying|setting|giving|mentioning|stating)\s+anything\s+(?:about|for|on|of)\b`,
 	`\bwithout\s+(?:(?:my|me|you|your|us|our)\s+)?(?:having\s+to\s+)?[a-z]+ing\b(?:\s+\S+){0,4}?\s+(?:every|each)\s+time\b`,
 }, "|"))
 
+// defaultSettingsRe matches "with its default settings": the settings as
+// a whole name no setting; the part asks what holds by default.
+var defaultSettingsRe = regexp.MustCompile(`(?i)\b(?:with|under|in)\s+(?:its|the|their|my|our|your)\s+default\s+(?:settings|configuration|config|values|options)\b`)
+
 // askerPurposeRe matches a clause that says what the asker will do with
-// the answer ("… so that I can paste it into a ticket"): the asker's
-// aim, which the page that answers need not name.
-var askerPurposeRe = regexp.MustCompile(`(?i),?\s+(?:so\s+that|so|in\s+order\s+that)\s+(?:i|we)\s+(?:can|could|may|might)\s[^?;]*`)
+// the answer ("… so that I can paste it into a ticket") or must do past
+// it ("… before I need to raise the limit"): the asker's aim, which the
+// page that answers need not name.
+var askerPurposeRe = regexp.MustCompile(`(?i),?\s+(?:(?:so\s+that|so|in\s+order\s+that)\s+(?:i|we)\s+(?:can|could|may|might)|before\s+(?:i|we)\s+(?:need|have|must|would\s+need|would\s+have)\s+to)\s[^?;]*`)
 
 // unsetAndRe matches the asker not acting as the second verb of a
 // condition: "if I give it a device … and don't name a source file".

@@ -549,6 +549,12 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] || ew[t] {
 				return true
 			}
+			if h := nounAfter(c.text, t); h != "" && (s.head[h] || s.title[h]) {
+				// "an OTP supervisor" on the page titled "Supervisor
+				// Behaviour": the capitals qualify the thing the page
+				// is about.
+				return true
+			}
 			topical = topical || p.topical[t] && len(c.idents) == 0
 		}
 		if !topical {
@@ -609,6 +615,19 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 		return len(subject) >= minSubjectWords && 2*n >= len(subject)
 	}
 	return len(setting) == 0 || slices.ContainsFunc(setting, func(t string) bool { return says(t) || s.title[t] })
+}
+
+// nounAfter returns the token of the word that follows the word whose
+// token is t in c ("supervisor" after "OTP" in "an OTP supervisor"),
+// when it is a word of content, or "".
+func nounAfter(c, t string) string {
+	words := text.Words(c)
+	for k := 0; k+1 < len(words); k++ {
+		if words[k].Stem == t && !words[k+1].Stop && !words[k+1].Num && !auxVerb[words[k+1].Lower] {
+			return words[k+1].Stem
+		}
+	}
+	return ""
 }
 
 // minSubjectWords is the fewest words a subject must be named with for
@@ -889,9 +908,13 @@ func (p *pool) entryWord(c criterion) string {
 			}
 		}
 		kind := askedHead(c.text)
+		counted := text.Set{}
+		for _, m := range countedRe.FindAllStringSubmatch(c.text, -1) {
+			counted[strings.ToLower(m[1])] = true // "how many seconds": the answer's unit
+		}
 		for _, w := range c.words {
 			toks := text.Tokens(w)
-			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) || strings.EqualFold(w, kind) {
+			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) || strings.EqualFold(w, kind) || counted[strings.ToLower(w)] {
 				continue // "At what score …": the noun asked for is the answer's kind, not the thing it is asked of
 			}
 			if slices.Contains(c.caps, toks[0]) {
@@ -911,6 +934,10 @@ func (p *pool) entryWord(c criterion) string {
 	p.entryWords[c.text] = best
 	return best
 }
+
+// countedRe finds each noun a part counts ("how many restarts within how
+// many seconds").
+var countedRe = regexp.MustCompile(`(?i)\bhow\s+many\s+([\pL-]+)`)
 
 // askedHead returns, lower case, the last word of the noun phrase a
 // "which" or "what" asks for, up to its verb ("Which environment

@@ -1,0 +1,85 @@
+package extractive
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/quarryhq/quarry/research"
+)
+
+// Questions that ask a count or a default in the asker's own words: the
+// noun counted, the asker's next step, "without saying anything about
+// it", "with its default settings", and a name in capitals that
+// qualifies the thing asked about.
+
+// "How many Tesla workers": the count is of workers, whatever else the
+// word before them may mean (a tesla is a unit).
+func TestCountedNounIsTheHeadOfItsPhrase(t *testing.T) {
+	t.Parallel()
+	if u := askedUnits("How many Tesla workers can one pool keep alive at once?"); u != nil {
+		t.Errorf("askedUnits = %v, want none", u)
+	}
+	if u := askedUnits("How many seconds does a worker wait?"); !slices.Contains(u, "second") && !slices.Contains(u, "seconds") {
+		t.Errorf("askedUnits = %v, want the units of time", u)
+	}
+}
+
+// What the asker must do past the limit is no word the sentence stating
+// the limit must say.
+func TestAskersNextStepIsNotAsked(t *testing.T) {
+	t.Parallel()
+	c := newCriterion("How many workers can one pool keep alive before I need to raise the limit with a flag?", "", nil, nil)
+	for _, w := range []string{"rais", "flag"} {
+		if slices.Contains(c.core, w) {
+			t.Errorf("core %v holds %q", c.core, w)
+		}
+	}
+}
+
+// "without saying anything about access rights" and "with its default
+// settings" ask what holds by default.
+func TestSayingNothingAsksTheDefault(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{
+		"If I create a tally table without saying anything about access rights, can other processes write to it?",
+		"How many retries does a tally client make with its default settings?",
+	} {
+		c := newCriterion(q, "", nil, nil)
+		if !slices.Contains(c.core, defaultToken) {
+			t.Errorf("%q: core %v lacks %q", q, c.core, defaultToken)
+		}
+		if slices.Contains(c.core, "anyth") || slices.Contains(c.core, "set") {
+			t.Errorf("%q: core %v keeps the words of the clause", q, c.core)
+		}
+	}
+}
+
+// A name in capitals that qualifies a noun ("an ACME supervisor") is
+// named by the page titled with that noun; the unit a "how many" counts
+// in names no entry.
+func TestCapitalsQualifierAndCountedUnits(t *testing.T) {
+	t.Parallel()
+	pages := []research.Source{
+		{ID: "S1", Title: "Supervisor Behaviour", Text: "Supervisor Behaviour\n\n" +
+			"A supervisor restarts its children when they fail, up to a limit.\n\n" +
+			"Tuning the intensity and period\n\n" +
+			"The default values are 1 restart per 5 seconds.\n\n" +
+			"If more restarts occur within the period, the supervisor terminates all its children and then itself.\n"},
+		{ID: "S2", Title: "Time units", Text: "Time units\n\n" +
+			"seconds\n\nSame as second.\n\n" +
+			"millis\n\nSame as millisecond.\n\n" +
+			"A timer keeps its children waiting for 2 seconds by default.\n"},
+		{ID: "S3", Title: "Release notes", Text: "Release notes\n\n" +
+			"ACME 2 put the runtime on a new scheduler and put the old one aside.\n\n" +
+			"ACME 3 put a limit on the number of atoms a node may create.\n\n" +
+			"ACME 4 put every supervisor report into the system log.\n"},
+	}
+	_, md := synthesize(t, "How many restarts within how many seconds does an ACME supervisor put up with before it shuts down its children, with its default settings?", pages, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "1 restart per 5 seconds") {
+		t.Errorf("the Summary does not state the default limit:\n%s", md)
+	}
+	if strings.Contains(md, "Same as second") {
+		t.Errorf("the unit's entry is quoted:\n%s", md)
+	}
+}
