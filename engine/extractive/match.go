@@ -908,13 +908,9 @@ func (p *pool) entryWord(c criterion) string {
 			}
 		}
 		kind := askedHead(c.text)
-		counted := text.Set{}
-		for _, m := range countedRe.FindAllStringSubmatch(c.text, -1) {
-			counted[strings.ToLower(m[1])] = true // "how many seconds": the answer's unit
-		}
 		for _, w := range c.words {
 			toks := text.Tokens(w)
-			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) || strings.EqualFold(w, kind) || counted[strings.ToLower(w)] {
+			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) || strings.EqualFold(w, kind) {
 				continue // "At what score …": the noun asked for is the answer's kind, not the thing it is asked of
 			}
 			if slices.Contains(c.caps, toks[0]) {
@@ -934,10 +930,6 @@ func (p *pool) entryWord(c criterion) string {
 	p.entryWords[c.text] = best
 	return best
 }
-
-// countedRe finds each noun a part counts ("how many restarts within how
-// many seconds").
-var countedRe = regexp.MustCompile(`(?i)\bhow\s+many\s+([\pL-]+)`)
 
 // askedHead returns, lower case, the last word of the noun phrase a
 // "which" or "what" asks for, up to its verb ("Which environment
