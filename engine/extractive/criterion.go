@@ -56,6 +56,10 @@ type criterion struct {
 	// group is the plural noun of the enumeration a member question leans
 	// on ("Which one is the default (which codecs does it ship)?" → codec).
 	group string
+	// compounds maps a closed compound the pages write ("timezone") to
+	// the stems of the two words the question writes it as ("time
+	// zone"): a sentence saying it says both (finder.closedCompounds).
+	compounds map[string][]string
 	// identNames are the identifiers named, lower case as written
 	// ("cache.size"), to tell them from longer ones ("cache.sizeLimit").
 	identNames []string

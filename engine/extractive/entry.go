@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -51,6 +52,7 @@ func findEntries(pl *pool, secs []section) [][]entry {
 		out[si] = make([]entry, len(sec.criteria))
 		for ci := range sec.criteria {
 			p.labelledNames(&sec.criteria[ci])
+			p.closedCompounds(&sec.criteria[ci])
 			out[si][ci] = p.entryOf(sec.criteria[ci])
 		}
 	}
@@ -73,6 +75,44 @@ func (p finder) labelledNames(c *criterion) {
 		c.identTails = append(c.identTails, nil)
 		c.identNames = append(c.identNames, w)
 	}
+}
+
+// closedCompounds finds the pairs of c's words that the pages read write
+// as one word ("time zone" as "timezone", "keep alive" as "keepalive"):
+// the compound joins c's query, and a sentence that says it says both
+// words (isEvidenceAt).
+func (p finder) closedCompounds(c *criterion) {
+	words := text.Words(c.text)
+	for k := 0; k+1 < len(words); k++ {
+		a, b := words[k], words[k+1]
+		if a.Stop || b.Stop || a.Num || b.Num || !slices.Contains(c.core, a.Stem) || !slices.Contains(c.core, b.Stem) {
+			continue
+		}
+		toks := text.Tokens(a.Lower + b.Lower)
+		if len(toks) != 1 || p.index.DF(toks[0]) == 0 || !p.writesWord(a.Lower+b.Lower) {
+			continue
+		}
+		if c.compounds == nil {
+			c.compounds = map[string][]string{}
+		}
+		c.compounds[toks[0]] = []string{a.Stem, b.Stem}
+		c.query.Add(toks, max(c.query[a.Stem], c.query[b.Stem]))
+	}
+}
+
+// writesWord reports whether some sentence writes w as a word of prose:
+// in lower case or with a capital first, not inside a name written as
+// code ("notes.mergeStrategy" does not write "mergestrategy").
+func (p finder) writesWord(w string) bool {
+	re := regexp.MustCompile(`(?i)(?:^|[^\pL\pN_.])(` + regexp.QuoteMeta(w) + `)(?:$|[^\pL\pN_.(])`)
+	for i := range p.sents {
+		for _, m := range re.FindAllStringSubmatch(p.sents[i].text, -1) {
+			if rest := m[1][1:]; rest == strings.ToLower(rest) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // entryOf returns the entry whose label names what c asks about — a flag

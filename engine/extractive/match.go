@@ -379,15 +379,24 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 			break
 		}
 	}
+	implied := text.Set{}
+	for t, parts := range c.compounds {
+		if s.set[t] || s.head[t] {
+			// "timezone" says "time zone".
+			named = true
+			for _, w := range parts {
+				implied[w] = true
+			}
+		}
+	}
 	if !named || !p.namesIdentifiers(c, i) || p.labelsAnother(c, i) || !p.asksKeyOf(c, i) {
 		return false
 	}
 	if p.namesFlag(c, i) && !c.needsNum && len(c.ctx) == 0 {
 		return true // "-q: Suppress all output": the asked flag's own words
 	}
-	implied := text.Set{}
 	if c.style == styleValue && s.hasNum && !c.member {
-		implied = text.Set(maps.Clone(valueWords))
+		maps.Copy(implied, valueWords)
 	}
 	if c.style == styleValue && !p.namesSubject(c, i) {
 		return false // "well within the 16kB maximum" of something else

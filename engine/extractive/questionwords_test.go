@@ -79,3 +79,24 @@ func TestCapitalsQualifierAndCountedUnits(t *testing.T) {
 		t.Errorf("the Summary does not state the default limit:\n%s", md)
 	}
 }
+
+// Two words of the question that the pages write as one ("host names",
+// "hostnames") are said by the sentence that writes the one; a name
+// written as code ("notes.hostNames") writes no such word.
+func TestClosedCompoundSaysBothWords(t *testing.T) {
+	t.Parallel()
+	src := []research.Source{{ID: "S1", Title: "Tally naming rules", Text: "Tally naming rules\n\n" +
+		"Tally keeps a name for every client it serves, as the client sends it.\n\n" +
+		"Only letters, digits and hyphens may appear in hostnames; every other character is replaced.\n\n" +
+		"Names of zones may hold any character the records of the zone use.\n"}}
+	_, md := synthesize(t, "Which characters may appear in host names that Tally keeps?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "letters, digits and hyphens") {
+		t.Errorf("the Summary does not quote the sentence that writes hostnames:\n%s", md)
+	}
+	p := finder{newPool([]research.Source{{ID: "S1", Title: "Notes", Text: "Notes\n\nThe option notes.mergeStrategy picks how notes are merged by default.\n"}}, nil, nil)}
+	c := newCriterion("Which merge strategy does tally use by default?", "", nil, nil)
+	p.closedCompounds(&c)
+	if len(c.compounds) > 0 {
+		t.Errorf("compounds %v taken from a name written as code", c.compounds)
+	}
+}
