@@ -260,8 +260,10 @@ func (p picker) withContinuations(picks []int) []int {
 var clauseRefRe = regexp.MustCompile(`(?i)\b(?:said|says|and|but|because)\s+(?:this|that|these|those)\s+(?:is|was|are|were)\b`)
 
 // definiteRe captures the noun of a definite subject near a sentence's
-// opening: "Although the dishes are …".
-var definiteRe = regexp.MustCompile(`^(?:[A-Z]\w*\s+){0,3}?(?i:the|these|those|this|that)\s+(\w+)\s+(?:is|are|was|were|will|would|can|could|have|has|had)\b`)
+// opening: "Although the dishes are …", or the definite object of the
+// phrase that opens the subject: "A common way to avoid the overhead is
+// …".
+var definiteRe = regexp.MustCompile(`^(?:[A-Z]\w*\s+){0,3}?(?i:the|these|those|this|that)\s+(\w+)\s+(?:is|are|was|were|will|would|can|could|have|has|had)\b|^[A-Z][^,.;:]{0,40}?\s(?:to|of)\s+\w+\s+(?:the|these|those|this|that)\s+(\w+)\s+(?:is|are|was|were)\b`)
 
 // demonstrativeRe captures the noun of a demonstrative subject opening a
 // sentence: "This file keeps …".
@@ -323,7 +325,7 @@ func (p picker) refersBack(i int) bool {
 		m = demonstrativeRe.FindStringSubmatch(t)
 	}
 	if m != nil {
-		for _, w := range text.Tokens(m[1]) {
+		for _, w := range text.Tokens(m[1] + " " + m[len(m)-1]) {
 			if p.sents[h].set[w] {
 				return true
 			}

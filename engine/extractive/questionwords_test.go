@@ -100,3 +100,25 @@ func TestClosedCompoundSaysBothWords(t *testing.T) {
 		t.Errorf("compounds %v taken from a name written as code", c.compounds)
 	}
 }
+
+// A lead whose subject phrase names, with "the", what the sentence
+// before it described ("… to avoid the slowness is …" after "…, which is
+// slow …") is quoted with that sentence: there is the reason.
+func TestLeadRefersBackByItsObject(t *testing.T) {
+	t.Parallel()
+	page := "Tally Lists\n\n" +
+		"Tally keeps lists of elements, each linked to the next one and the one before it.\n\n" +
+		"t_list_append ()\n\n" +
+		"TList *\nt_list_append (TList *list, void *data);\n\n" +
+		"Adds a new element on to the end of the list.\n\n" +
+		"Note that t_list_append() has to walk the whole list to find its end, which is slow when adding many elements. " +
+		"A common idiom to avoid the slowness is to prepend the elements and reverse the list once all elements have been added.\n\n" +
+		"t_list_reverse ()\n\n" +
+		"TList *\nt_list_reverse (TList *list);\n\n" +
+		"Reverses a list in place and returns its new start.\n"
+	src := []research.Source{{ID: "S1", Title: "Tally Lists", Text: page}}
+	_, md := synthesize(t, "Why do Tally programs build lists by prepending elements and reversing them instead of appending?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "walk the whole list") {
+		t.Errorf("the Summary does not give the reason the lead refers back to:\n%s", md)
+	}
+}
