@@ -51,9 +51,9 @@
 #   lua          bench/answers/lua.tsv          lua5.2-doc (the reference manual as one plain page; held out, written 2026-11-27 before any run)  htdig
 #   putty        bench/answers/putty.tsv        putty-doc (Halibut, one page per chapter, FAQ appendix; held out, written 2026-11-27 before any run)  pagefind
 #   commonslang  bench/answers/commonslang.tsv  libcommons-lang3-java-doc api (javadoc: class, class-use and source pages; held out, written 2026-11-27 before any run)  recoll
-#   mkdocs       bench/answers/mkdocs.tsv       mkdocs-doc html (MkDocs site, mkdocs theme, configuration.html; held out, written 2026-11-28 before any run)  omega (Xapian)
-#   glib         bench/answers/glib.tsv         libglib2.0-doc gtk-doc/html/glib (GTK-Doc API reference, one page per section; held out, written 2026-11-28 before any run)  swishpp
-#   erlang       bench/answers/erlang.tsv       erlang-doc (erl_docgen: system guides, erts, 38 applications; held out, written 2026-11-28 before any run)  namazu
+#   mkdocs       bench/answers/mkdocs.tsv       mkdocs-doc html (MkDocs site, mkdocs theme, configuration.html; held out, written 2026-11-28 before any run; tuned on from session 19)  omega (Xapian)
+#   glib         bench/answers/glib.tsv         libglib2.0-doc gtk-doc/html/glib (GTK-Doc API reference, one page per section; held out, written 2026-11-28 before any run; tuned on from session 19)  swishpp
+#   erlang       bench/answers/erlang.tsv       erlang-doc (erl_docgen: system guides, erts, 38 applications; held out, written 2026-11-28 before any run; tuned on from session 19)  namazu
 #   qt           bench/answers/qt.tsv           qtbase5-doc-html (qdoc: class pages with one entry per member, members lists, qmake manual; held out, written 2026-11-28 before any run)  swishe
 #   boost        bench/answers/boost.tsv        libboost1.74-doc doc/html (BoostBook subset: library chapters, one reference page per class or macro; held out, written 2026-11-28 before any run)  htdig
 #   racket       bench/answers/racket.tsv       racket-doc (Scribble: the Reference, the Guide and 121 other manuals; held out, written 2026-11-28 before any run)  pagefind
