@@ -300,7 +300,7 @@ func askedUnits(c string) []string {
 		return nil
 	}
 	if next := countedHead(c, w); next != "" {
-		// "How many Erlang processes …": the count is of processes;
+		// "How many Tesla workers …": the count is of workers;
 		// the word before qualifies them, whatever else it may mean.
 		w = next
 	}
@@ -311,7 +311,7 @@ func askedUnits(c string) []string {
 var countedHeadRe = regexp.MustCompile(`(?i)\bhow\s+many\s+[\pL-]+\s+([\pL-]+)`)
 
 // countedHead returns the plural noun after w in a "how many w" part
-// when w, singular, only qualifies it ("how many Erlang processes"), or
+// when w, singular, only qualifies it ("how many Tesla workers"), or
 // "".
 func countedHead(c, w string) string {
 	m := countedHeadRe.FindStringSubmatch(c)
@@ -506,7 +506,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 				cr.identNames = append(cr.identNames, strings.ToLower(name)+"()")
 			}
 		} else if isTechnical(e) && len(g) == 1 && strings.ContainsAny(e, "_.") {
-			// "g_strsplit": one word beside a prefix too short to be a
+			// "t_strsplit": one word beside a prefix too short to be a
 			// token, still a name an entry is labelled with.
 			cr.identNames = append(cr.identNames, strings.ToLower(strings.Trim(e, "`")))
 		} else if callFormRe.MatchString(e) {
@@ -739,7 +739,7 @@ var phrasalRe = regexp.MustCompile(`(?i)\b(?:turn|turning|switch|switching)\s+(?
 //     set …", "sets nothing", "when nothing tells it which …";
 //   - "out of the box";
 //   - the asker saying nothing of it: "without saying anything about
-//     access rights" (the thing named stays a word of the part);
+//     its colour" (the thing named stays a word of the part);
 //   - the asker spared an act each time: "without my passing -c every
 //     time".
 var unsetRe = regexp.MustCompile(`(?i)` + strings.Join([]string{
@@ -762,7 +762,7 @@ var defaultSettingsRe = regexp.MustCompile(`(?i)\b(?:with|under|in)\s+(?:its|the
 
 // askerPurposeRe matches a clause that says what the asker will do with
 // the answer ("… so that I can paste it into a ticket") or must do past
-// it ("… before I need to raise the limit"): the asker's aim, which the
+// it ("… before I have to buy more disks"): the asker's aim, which the
 // page that answers need not name.
 var askerPurposeRe = regexp.MustCompile(`(?i),?\s+(?:(?:so\s+that|so|in\s+order\s+that)\s+(?:i|we)\s+(?:can|could|may|might)|before\s+(?:i|we)\s+(?:need|have|must|would\s+need|would\s+have)\s+to)\s[^?;]*`)
 

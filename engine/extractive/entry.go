@@ -102,7 +102,7 @@ func (p finder) closedCompounds(c *criterion) {
 
 // writesWord reports whether some sentence writes w as a word of prose:
 // in lower case or with a capital first, not inside a name written as
-// code ("notes.mergeStrategy" does not write "mergestrategy").
+// code ("tally.keepAlive" does not write "keepalive").
 func (p finder) writesWord(w string) bool {
 	re := regexp.MustCompile(`(?i)(?:^|[^\pL\pN_.])(` + regexp.QuoteMeta(w) + `)(?:$|[^\pL\pN_.(])`)
 	for i := range p.sents {

@@ -559,9 +559,9 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 				return true
 			}
 			if h := nounAfter(c.text, t); h != "" && (s.head[h] || s.title[h]) {
-				// "an OTP supervisor" on the page titled "Supervisor
-				// Behaviour": the capitals qualify the thing the page
-				// is about.
+				// "an ACME supervisor" on the page titled "Supervisor
+				// Guide": the capitals qualify the thing the page is
+				// about.
 				return true
 			}
 			topical = topical || p.topical[t] && len(c.idents) == 0
@@ -627,7 +627,7 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 }
 
 // nounAfter returns the token of the word that follows the word whose
-// token is t in c ("supervisor" after "OTP" in "an OTP supervisor"),
+// token is t in c ("supervisor" after "ACME" in "an ACME supervisor"),
 // when it is a word of content, or "".
 func nounAfter(c, t string) string {
 	words := text.Words(c)

@@ -1153,7 +1153,7 @@ func signatureHeading(body string, spans []text.Span, i int) (string, bool) {
 	}
 	name, ok := signatureName(spans[i].Text)
 	if ok && declares(spans[i+1].Text, strings.TrimSuffix(name, "()")) {
-		// "g_timeout_add ()" above "guint g_timeout_add (guint
+		// "t_timeout_add ()" above "guint t_timeout_add (guint
 		// interval, …);": the heading of an entry whose declaration
 		// follows it, wherever the entry before ended.
 		return name, true
@@ -1194,7 +1194,7 @@ func recurringHeadings(body string, spans []text.Span) map[string]bool {
 
 // declares reports whether t, the line below a signature heading,
 // declares the function name: its name called with parameters after a
-// word or more of type ("guint g_timeout_add (guint interval, …").
+// word or more of type ("guint t_timeout_add (guint interval, …").
 func declares(t, name string) bool {
 	k := strings.Index(t, name)
 	if k <= 0 || strings.TrimSpace(t[:k]) == "" {

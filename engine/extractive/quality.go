@@ -235,15 +235,15 @@ func dangling(s string) bool {
 var codeStarts = []string{"$ ", "# ", ">>> ", "% ", "import ", "func ", "def ", "class ", "var ", "const ",
 	"let ", "package ", "#include", "//", "/*", "{", "}", "@", "<?", "</", "<!"}
 
-// codeLike reports whether s looks like a line of code or a shell command
-// rather than prose.
 // parentheticalRe matches words in parentheses: "(seconds)", "(see
 // below)".
+var parentheticalRe = regexp.MustCompile(`\(([\pL][\pL ,.'-]*)\)`)
+
 // namedCallRe matches a function named in prose by an empty call.
 var namedCallRe = regexp.MustCompile(`([\pL\pN_.:]+)\(\)`)
 
-var parentheticalRe = regexp.MustCompile(`\(([\pL][\pL ,.'-]*)\)`)
-
+// codeLike reports whether s looks like a line of code or a shell command
+// rather than prose.
 func codeLike(s string) bool {
 	for _, p := range codeStarts {
 		if strings.HasPrefix(s, p) {
@@ -276,7 +276,7 @@ func codeLike(s string) bool {
 		counted = parentheticalRe.ReplaceAllString(urlRe.ReplaceAllString(powerRe.ReplaceAllString(s, "$1"), ""), "$1")
 		// So is a set written in braces: "its keys are {1..k}".
 		counted = setNotationRe.ReplaceAllString(counted, "set")
-		// And a function named by its call ("Use g_strfreev() to free
+		// And a function named by its call ("Use t_strfreev() to free
 		// it.").
 		counted = namedCallRe.ReplaceAllString(counted, "$1")
 	}
