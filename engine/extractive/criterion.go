@@ -89,6 +89,10 @@ type criterion struct {
 	// caps are the tokens of the words the criterion writes in capitals
 	// ("LISTEN", "TCP"): names a value criterion's evidence must say.
 	caps []string
+	// capsNoun maps a token of caps to the stem of the word of content
+	// that follows it, the noun it qualifies ("supervisor" after "ACME"
+	// in "an ACME supervisor"; nounAfter).
+	capsNoun map[string]string
 	// attrNoun are the stems of the noun its attribute word qualifies
 	// ("page" of "the default page size"), or nil (attributeNoun).
 	attrNoun []string
@@ -325,6 +329,19 @@ func countedHead(c, w string) string {
 	return next
 }
 
+// nounAfter returns the token of the word that follows the word whose
+// token is t in c ("supervisor" after "ACME" in "an ACME supervisor"),
+// when it is a word of content, or "".
+func nounAfter(c, t string) string {
+	words := text.Words(c)
+	for k := 0; k+1 < len(words); k++ {
+		if words[k].Stem == t && !words[k+1].Stop && !words[k+1].Num && !auxVerb[words[k+1].Lower] {
+			return words[k+1].Stem
+		}
+	}
+	return ""
+}
+
 // qualifiersOf returns the stems of the words of c that are mainly
 // adjectives.
 func qualifiersOf(c string) text.Set {
@@ -523,6 +540,14 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		for _, w := range strings.Fields(stripTopicParen(c)) {
 			if w = strings.Trim(w, ".,;:!?()\"'`"); isCapitalsWord(w) && len(w) >= 3 {
 				cr.caps = append(cr.caps, text.Tokens(w)...)
+			}
+		}
+		for _, t := range cr.caps {
+			if h := nounAfter(cr.text, t); h != "" {
+				if cr.capsNoun == nil {
+					cr.capsNoun = map[string]string{}
+				}
+				cr.capsNoun[t] = h
 			}
 		}
 	}

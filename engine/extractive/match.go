@@ -558,7 +558,7 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 			if s.set[t] || s.head[t] || s.title[t] || p.docs[s.src].lead[t] || ew[t] {
 				return true
 			}
-			if h := nounAfter(c.text, t); h != "" && (s.head[h] || s.title[h]) {
+			if h := c.capsNoun[t]; h != "" && (s.head[h] || s.title[h]) {
 				// "an ACME supervisor" on the page titled "Supervisor
 				// Guide": the capitals qualify the thing the page is
 				// about.
@@ -624,19 +624,6 @@ func (p *pool) namesSubject(c criterion, i int) bool {
 		return len(subject) >= minSubjectWords && 2*n >= len(subject)
 	}
 	return len(setting) == 0 || slices.ContainsFunc(setting, func(t string) bool { return says(t) || s.title[t] })
-}
-
-// nounAfter returns the token of the word that follows the word whose
-// token is t in c ("supervisor" after "ACME" in "an ACME supervisor"),
-// when it is a word of content, or "".
-func nounAfter(c, t string) string {
-	words := text.Words(c)
-	for k := 0; k+1 < len(words); k++ {
-		if words[k].Stem == t && !words[k+1].Stop && !words[k+1].Num && !auxVerb[words[k+1].Lower] {
-			return words[k+1].Stem
-		}
-	}
-	return ""
 }
 
 // minSubjectWords is the fewest words a subject must be named with for

@@ -325,7 +325,7 @@ func (p picker) refersBack(i int) bool {
 		m = demonstrativeRe.FindStringSubmatch(t)
 	}
 	if m != nil {
-		for _, w := range text.Tokens(m[1] + " " + m[len(m)-1]) {
+		for _, w := range text.Tokens(strings.Join(m[1:], " ")) {
 			if p.sents[h].set[w] {
 				return true
 			}

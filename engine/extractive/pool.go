@@ -241,7 +241,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	titleToks := text.Tokens(title)
 	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), command: commandTokens(title), lead: text.Set{}, name: pageEntryName(title)}
 	spans := joinTableRows(body, splitParameterRows(text.Sentences(body)))
-	recurs := recurringHeadings(body, spans)
+	var recurs map[string]bool              // recurringHeadings, read on first need
 	partsOf, parts := "", map[string]bool{} // the recurring headings met in entry partsOf
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above
@@ -397,8 +397,12 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		// table, however short: no heading.
 		dataRow := i > 0 && isTableRow(text.OneLine(sp.Text)) && isTableRow(text.OneLine(spans[i-1].Text))
 		sigName, sigHead := signatureHeading(body, spans, i)
-		if h := text.Fold(text.OneLine(sp.Text)); inEntry && label != "" && !sigHead && recurs[h] && isHeading(body, sp) && !listItem && !dataRow &&
+		if inEntry && label != "" && !sigHead && !listItem && !dataRow && isHeading(body, sp) &&
 			len(p.sents) > 0 && p.sents[len(p.sents)-1].src == src && p.sents[len(p.sents)-1].label == label {
+			if recurs == nil {
+				recurs = recurringHeadings(body, spans)
+			}
+			h := text.Fold(text.OneLine(sp.Text))
 			// "Parameters" / "Returns" under every function of an API
 			// page, after the function's description: a part of each
 			// entry, not a section of the page. Met twice, it is the
@@ -406,7 +410,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			if partsOf != label {
 				partsOf, parts = label, map[string]bool{}
 			}
-			if !parts[h] {
+			if recurs[h] && !parts[h] {
 				parts[h] = true
 				continue
 			}
@@ -1296,6 +1300,10 @@ func declaredName(body string, spans []text.Span, i int) (string, bool) {
 	if !memberNameRe.MatchString(name) || len(decl) > 300 || strings.HasSuffix(decl, ".") {
 		return "", false
 	}
+	// The call follows at once, after white space or a qualifier's dot
+	// (declares, below a signature heading, also takes a pointer's star
+	// and a space before the parenthesis: here that would make a C
+	// prototype's return type the member above it).
 	k := strings.Index(decl, name+"(")
 	if k < 0 {
 		return "", false
