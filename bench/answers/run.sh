@@ -57,6 +57,9 @@
 #   qt           bench/answers/qt.tsv           qtbase5-doc-html (qdoc: class pages with one entry per member, members lists, qmake manual; held out, written 2026-11-28 before any run)  swishe
 #   boost        bench/answers/boost.tsv        libboost1.74-doc doc/html (BoostBook subset: library chapters, one reference page per class or macro; held out, written 2026-11-28 before any run)  htdig
 #   racket       bench/answers/racket.tsv       racket-doc (Scribble: the Reference, the Guide and 121 other manuals; held out, written 2026-11-28 before any run)  pagefind
+#   ruststd      bench/answers/ruststd.tsv      rust-doc html/std (rustdoc: one page per struct, fn, trait, macro or module of std; held out, written 2026-11-28 before any run)  omega (Xapian)
+#   ghcbase      bench/answers/ghcbase.tsv      ghc-doc libraries/base-4.15.1.0 (Haddock: one page per module of base, HsColour sources; held out, written 2026-11-28 before any run)  recoll
+#   gap          bench/answers/gap.tsv          gap-doc /usr/share/gap/doc (GAPDoc: Reference, Tutorial and HPC-GAP books, one page per chapter; held out, written 2026-11-28 before any run)  swishpp
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -76,7 +79,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc ghc-doc gap-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -128,6 +131,9 @@ SETS=(
 	"qt bench/answers/qt.tsv /usr/share/qt5/doc swishe"
 	"boost bench/answers/boost.tsv /usr/share/doc/libboost1.74-doc/doc/html htdig"
 	"racket bench/answers/racket.tsv /usr/share/doc/racket pagefind"
+	"ruststd bench/answers/ruststd.tsv /usr/share/doc/rust-doc/html/std omega"
+	"ghcbase bench/answers/ghcbase.tsv /usr/share/doc/ghc-doc/html/libraries/base-4.15.1.0 recoll"
+	"gap bench/answers/gap.tsv /usr/share/gap/doc swishpp"
 )
 chosen=()
 for s in "${SETS[@]}"; do
