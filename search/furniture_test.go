@@ -129,4 +129,19 @@ func TestHarvestFurnitureByStructure(t *testing.T) {
 	if len(got) != 1 || got[0].URL != "https://files.example.org/docs/simplyfound-1.html" {
 		t.Errorf("a hit named by its file name yielded %+v, want the one file", got)
 	}
+
+	// A reference's search that names each hit by the module it
+	// documents, with nothing beside it: the names are results, not a
+	// menu, though each is one word.
+	modules := `<html><body><form action="/search"><input name="q" value="buffer"></form><p>3 results</p><ol>` +
+		`<li><a href="/docs/Tally-Stream-Buffer.html">Tally.Stream.Buffer</a></li>` +
+		`<li><a href="/docs/src/Tally-Stream.html">Tally/Stream.hs</a></li>` +
+		`<li><a href="/docs/Tally-Buffer.html">Tally.Buffer</a></li></ol></body></html>`
+	got, err = Harvest("url:https://ref.example.org/search?q={query}", "https://ref.example.org/search?q=buffer", modules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0].URL != "https://ref.example.org/docs/Tally-Stream-Buffer.html" {
+		t.Errorf("hits named by their modules yielded %+v, want the three modules", got)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -395,13 +396,25 @@ const menuTitleWords = 2
 // file name ("report-1.html" linking to …/report-1.html), which no menu
 // entry is written as.
 func isMenu(blocks []block) bool {
+	named := 0
 	for _, b := range blocks {
 		if b.snippet != "" || len(strings.Fields(b.title)) > menuTitleWords || namesFile(b) {
 			return false
 		}
+		if qualifiedNameRe.MatchString(strings.TrimSpace(b.title)) {
+			named++
+		}
 	}
-	return len(blocks) > 0
+	// A reference's search names its hits by the modules or files they
+	// document ("Tally.Stream.Buffer", "Tally/Stream.hs"): a menu names
+	// its entries in words.
+	return len(blocks) > 0 && 2*named < len(blocks)
 }
+
+// qualifiedNameRe matches a name of parts joined by dots, slashes or
+// colons, each starting with a letter ("Tally.Stream.Buffer",
+// "Tally/Stream.hs", "tally::stream").
+var qualifiedNameRe = regexp.MustCompile(`^[\pL_][\pL\pN_]*(?:(?:\.|/|::)[\pL_][\pL\pN_]*)+$`)
 
 // namesFile reports a block whose link text is the file name its link
 // points to, extension included.
