@@ -211,7 +211,28 @@ func (p finder) headingWords(c criterion) []string {
 // entrySpelling is entryOf for a question that names no identifier: the
 // entry, on the most relevant page, whose label spells out what it asks.
 func (p finder) entrySpelling(c criterion) entry {
-	return p.bestEntry(func(label string, _ int) bool { return p.spells(c, label) })
+	return p.bestEntry(func(label string, src int) bool {
+		return p.spells(c, label) && p.camelOnItsPage(c, label, src)
+	})
+}
+
+// camelOnItsPage reports whether a camelCase label that spells c's words
+// ("defaultMode" for "the default mode of acme's reader") is on a page
+// whose title names something else the question does ("acme"): the same
+// words name a member of many classes or modules, and the question says
+// which. Another label holds.
+func (p finder) camelOnItsPage(c criterion, label string, src int) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(label), " ")
+	run := camelTokens(strings.Trim(first, ",:`"))
+	if run == nil {
+		return true
+	}
+	for _, t := range c.core {
+		if p.docs[src].title[t] && !slices.Contains(run, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // entryByWord is entryOf for a question that names no identifier, flag

@@ -720,6 +720,11 @@ func (p *pool) hasEvidence(c criterion) bool {
 // term: the label's first term is n, not a longer name that contains it
 // ("cache.size" is not named by "cache.sizeLimit").
 func labelNames(label, n string) bool {
+	if m := callLabelRe.FindStringSubmatch(label); m != nil && m[1]+"()" == n {
+		// "waitforit(int msecs = 300)": a function's label with its
+		// parameters names the function.
+		return true
+	}
 	for _, alt := range strings.Split(label, ",") {
 		// Each of the names a label gives ("--sort, --no-sort") is the
 		// first term of its part: "200 thread_pool_min" names 200.
@@ -738,6 +743,10 @@ func labelNames(label, n string) bool {
 	}
 	return false
 }
+
+// callLabelRe matches a label that is a function's name and its
+// parameters with a default value among them (declarationLabel).
+var callLabelRe = regexp.MustCompile(`^([\pL_][\pL\pN_]*)\(.*=.*\)$`)
 
 // labelNamesOn reports whether label, on page src, names identifier n:
 // as labelNames does, or, for a qualified name ("counters.tocount"), by
@@ -848,6 +857,11 @@ func (p *pool) spells(c criterion, label string) bool {
 	first, _, _ := strings.Cut(strings.TrimSpace(label), " ")
 	first = strings.Trim(first, ",:`")
 	kebab := strings.Contains(first, "-") && keyTermRe.MatchString(first)
+	if lt := camelTokens(first); lt != nil {
+		// "maxLength" for "its maximum length": the question's words,
+		// one after another, written as one camelCase name.
+		return len(lt) >= 2 && runOf(text.Tokens(c.text), lt)
+	}
 	if !strings.Contains(first, "_") && !(strings.Contains(first, ".") && isTechnical(first)) && !kebab {
 		return false // a name written as code: snake_case, dotted or kebab-case
 	}
@@ -884,6 +898,29 @@ func (p *pool) spells(c criterion, label string) bool {
 		}
 	}
 	return named >= 3 || named >= 2 && (c.counted != "" || c.asked != "")
+}
+
+// camelRe matches where a camelCase name starts a word: a lower-case
+// letter or digit before a capital.
+var camelRe = regexp.MustCompile(`([\p{Ll}\pN])(\p{Lu})`)
+
+// camelTokens returns the tokens of the words of a camelCase name
+// ("maxLength": maximum, length), or nil for another word.
+func camelTokens(name string) []string {
+	if !camelRe.MatchString(name) {
+		return nil
+	}
+	return text.Tokens(camelRe.ReplaceAllString(name, "${1}_${2}"))
+}
+
+// runOf reports whether run occurs in toks as consecutive tokens.
+func runOf(toks, run []string) bool {
+	for k := 0; k+len(run) <= len(toks); k++ {
+		if slices.Equal(toks[k:k+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
 
 // entryWord is the word of c that names its entry (entryByWord), or "".

@@ -282,6 +282,12 @@ func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []st
 			// opening that only says what the members did.
 			l.sents = p.answerFirst(c, l.sents)
 		}
+		if len(l.sents) == 0 && len(l.items) == 0 {
+			// Every sentence was about something else (a comparison's
+			// lead that names neither side): nothing states the part,
+			// and the Summary says so rather than stay empty.
+			return lead{}
+		}
 		st.add(slices.Concat(l.sents, l.items)...)
 	}
 	return l

@@ -1156,6 +1156,9 @@ func signatureHeading(body string, spans []text.Span, i int) (string, bool) {
 		return "", false
 	}
 	name, ok := signatureName(spans[i].Text)
+	if !ok {
+		name, ok = declarationLabel(spans[i].Text)
+	}
 	if ok && declares(spans[i+1].Text, strings.TrimSuffix(name, "()")) {
 		// "t_timeout_add ()" above "guint t_timeout_add (guint
 		// interval, …);": the heading of an entry whose declaration
@@ -1238,6 +1241,98 @@ func signatureName(t string) (string, bool) {
 		}
 	}
 	return strings.TrimSpace(name) + "()", true
+}
+
+// declarationRe matches a member declared as its reference's heading, in
+// the form of a typed language: tags in brackets, the return type, the
+// name qualified by its class, the parameters with their types and
+// default values, the qualifiers after ("[virtual] bool
+// Tally::waitForIt(int msecs = 300) const"); the parameters may hold a
+// call as a default ("const Name &n = Name()"). The name is written
+// against its parenthesis, as code: "Type of file (first character)"
+// is a heading of prose with a gloss.
+var declarationRe = regexp.MustCompile(`^(?:\[[\pL ]+\]\s*)*((?:[\pL_][\pL\pN_:<>,]*[\s*&]+)*)((?:[\pL_][\pL\pN_]*::)*~?[\pL_][\pL\pN_]*)\(((?:[^()]|\([^()]*\))*)\)(?:\s*(?:const|override|noexcept|final|volatile|&{1,2}|=\s*0|=\s*default|=\s*delete))*$`)
+
+// propertyRe matches a typed member written as its heading, name and
+// type apart by a colon between spaces ("maxSize : int").
+var propertyRe = regexp.MustCompile(`^([\pL_][\pL\pN_]*) : ([\pL_][\pL\pN_:<>]*)(?:\s*[*&])?$`)
+
+// declarationLabel returns the label of the entry a declaration heading
+// t opens (declarationRe, propertyRe), and whether t is one. A function
+// is labelled with its name as a call ("waitForIt()"), or, when a
+// parameter has a default value, with its name and parameters as the
+// page wrote them ("waitForIt(int msecs = 300)"): the default is a
+// statement about the function a quote must keep. A declaration needs a
+// return type or a class before its name, and a type and a name in each
+// parameter, so a call written as an example is none.
+func declarationLabel(t string) (string, bool) {
+	t = text.OneLine(strings.TrimSpace(t))
+	if m := propertyRe.FindStringSubmatch(t); m != nil && !isCapitalsWord(m[2]) {
+		// "Required : NO" is a row of a box, not a property.
+		return m[1], true
+	}
+	m := declarationRe.FindStringSubmatch(t)
+	if m == nil || strings.Contains(m[3], ";") {
+		return "", false // "for(int i = 0; i < n; i++)" is a loop
+	}
+	name := m[2]
+	if k := strings.LastIndex(name, "::"); k >= 0 {
+		name = name[k+2:]
+	}
+	defaults := false
+	if params := strings.TrimSpace(m[3]); params != "" && params != "void" {
+		for _, part := range splitParams(params) {
+			decl, _, hasDefault := strings.Cut(part, "=")
+			decl = strings.TrimSpace(decl)
+			if decl == "..." {
+				continue
+			}
+			// "int msecs", "const Name &n", "char *buf": a type, then
+			// the parameter's name.
+			f := strings.Fields(decl)
+			if len(f) < 2 && !strings.ContainsAny(decl, "*&") || !paramNameRe.MatchString(f[len(f)-1]) {
+				return "", false
+			}
+			defaults = defaults || hasDefault
+		}
+	}
+	switch {
+	case defaults:
+		return name + "(" + strings.TrimSpace(m[3]) + ")", true
+	case strings.Contains(m[2], "::") && (strings.TrimSpace(m[1]) != "" || strings.HasSuffix(m[2], name+"::"+name)):
+		// "void Tally::reset()", "Tally::Tally()"; "io::stdin()" alone
+		// is a call.
+		return name + "()", true
+	}
+	// A line that ends with a call ("Invalid tally_free()") may be a
+	// heading of prose: only a class's name or a default value says
+	// it is a declaration.
+	return "", false
+}
+
+// paramNameRe matches the last word of a parameter's declaration: its
+// name, after the marks of a pointer or reference.
+var paramNameRe = regexp.MustCompile(`^[*&]*[\pL_][\pL\pN_]*(?:\[\d*\])?$`)
+
+// splitParams splits a parameter list at the commas outside parentheses
+// and angle brackets.
+func splitParams(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for k, r := range s {
+		switch r {
+		case '(', '<':
+			depth++
+		case ')', '>':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:k])
+				start = k + 1
+			}
+		}
+	}
+	return append(out, s[start:])
 }
 
 // isLabel reports whether span sp of body names an option or setting that
