@@ -48,6 +48,8 @@ func TestDeclarationHeadingNamesItsEntry(t *testing.T) {
 		"return count(x);":               "",
 		"Invalid tally_free()":           "",
 		"io::stdin()":                    "",
+		"[virtual] Tally::~Tally()":      "~Tally()",
+		"Tally::Tally()":                 "Tally()",
 		"Required : NO":                  "",
 		"for(int i = 0; i < n; i++)":     "",
 		"Type of file (first character)": "",
@@ -134,5 +136,51 @@ func TestCamelLabelOnItsOwnPage(t *testing.T) {
 	}
 	if !f.camelOnItsPage(c, "mode", 1) {
 		t.Error("a label that is no camelCase name is held back")
+	}
+}
+
+// A remark inside a member's entry ("Warning: …", "Note: …"), written as
+// a term of one title word, is the member's: it and the paragraphs after
+// it stay in the entry, to the next member.
+func TestRemarkStaysInItsEntry(t *testing.T) {
+	t.Parallel()
+	page := "Member Function Documentation\n\n" +
+		"[slot] void Tally::halt()\n\nHalts the tally at once. Use Tally::wait() after halt(), to be sure.\n\n" +
+		"Warning: This function is dangerous and its use is discouraged. The tally can be halted while it writes a count.\n\n" +
+		"Halting can be turned off by calling Tally::setHaltable().\n\n" +
+		"Note: This function is thread-safe.\n\n" +
+		"See also setHaltable().\n\n" +
+		"[virtual] Tally::~Tally()\n\nDestroys the tally.\n"
+	for _, s := range newPool([]research.Source{{ID: "S1", Title: "Tally Class", Text: page}}, nil, nil).sents {
+		want := "halt()"
+		if s.text == "Destroys the tally." {
+			want = "~Tally()"
+		}
+		if s.label != want {
+			t.Errorf("%q: label %q, want %q", s.text, s.label, want)
+		}
+	}
+}
+
+// A heading that ends with a call ("Member Function flush()") above the
+// line that declares it ("bool flush();") opens the member's entry; its
+// "Returns:" and "Throws:" paragraphs are the member's.
+func TestHeadingAboveDeclarationOpensEntry(t *testing.T) {
+	t.Parallel()
+	page := "Class tally\n\ntally public member functions\n\n" +
+		"Member Function flush()\n\nbool flush();\n\n" +
+		"Effects: Writes every count held to the stream.\n\n" +
+		"Returns: true when at least one count was written, false otherwise.\n\n" +
+		"Throws: Nothing.\n\n" +
+		"Member Function reset()\n\nvoid reset();\n\n" +
+		"Effects: Sets every count back to zero.\n"
+	for _, s := range newPool([]research.Source{{ID: "S1", Title: "Class tally", Text: page}}, nil, nil).sents {
+		want := "flush()"
+		if strings.Contains(s.text, "back to zero") {
+			want = "reset()"
+		}
+		if s.label != want {
+			t.Errorf("%q: label %q, want %q", s.text, s.label, want)
+		}
 	}
 }

@@ -491,7 +491,14 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			headSet = labelSet(label)
 			continue
 		}
-		if term, rest, ok := inlineLabel(s); ok && startsLine(body, sp) || capsLabelled(body, spans, i) {
+		// "Warning: This function is dangerous …" inside a member's
+		// entry: a remark of the entry, written as a term of one title
+		// word, not an entry of its own.
+		remark := false
+		if t, _, ok := strings.Cut(s, ": "); ok && inEntry && label != "" && titleTermRe.MatchString(t) {
+			remark = true
+		}
+		if term, rest, ok := inlineLabel(s); !remark && (ok && startsLine(body, sp) || capsLabelled(body, spans, i)) {
 			if !ok {
 				term, rest, _ = strings.Cut(s, ": ")
 			}
@@ -1159,6 +1166,14 @@ func signatureHeading(body string, spans []text.Span, i int) (string, bool) {
 	if !ok {
 		name, ok = declarationLabel(spans[i].Text)
 	}
+	if !ok {
+		// "Member Function tally()" above "bool tally();": a heading
+		// that ends with the call its next line declares.
+		if f := strings.Fields(spans[i].Text); len(f) > 1 && len(f) <= 4 && callNameRe.MatchString(f[len(f)-1]) &&
+			declares(spans[i+1].Text, strings.TrimSuffix(f[len(f)-1], "()")) {
+			return f[len(f)-1], true
+		}
+	}
 	if ok && declares(spans[i+1].Text, strings.TrimSuffix(name, "()")) {
 		// "t_timeout_add ()" above "guint t_timeout_add (guint
 		// interval, …);": the heading of an entry whose declaration
@@ -1243,6 +1258,9 @@ func signatureName(t string) (string, bool) {
 	return strings.TrimSpace(name) + "()", true
 }
 
+// callNameRe matches a name written as a call without arguments.
+var callNameRe = regexp.MustCompile(`^[\pL_][\pL\pN_]*\(\)$`)
+
 // declarationRe matches a member declared as its reference's heading, in
 // the form of a typed language: tags in brackets, the return type, the
 // name qualified by its class, the parameters with their types and
@@ -1299,9 +1317,9 @@ func declarationLabel(t string) (string, bool) {
 	switch {
 	case defaults:
 		return name + "(" + strings.TrimSpace(m[3]) + ")", true
-	case strings.Contains(m[2], "::") && (strings.TrimSpace(m[1]) != "" || strings.HasSuffix(m[2], name+"::"+name)):
-		// "void Tally::reset()", "Tally::Tally()"; "io::stdin()" alone
-		// is a call.
+	case strings.Contains(m[2], "::") && (strings.TrimSpace(m[1]) != "" || strings.HasSuffix(m[2], strings.TrimPrefix(name, "~")+"::"+name)):
+		// "void Tally::reset()", "Tally::Tally()", "Tally::~Tally()";
+		// "io::stdin()" alone is a call.
 		return name + "()", true
 	}
 	// A line that ends with a call ("Invalid tally_free()") may be a
