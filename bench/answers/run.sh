@@ -54,9 +54,9 @@
 #   mkdocs       bench/answers/mkdocs.tsv       mkdocs-doc html (MkDocs site, mkdocs theme, configuration.html; held out, written 2026-11-28 before any run; tuned on from session 19)  omega (Xapian)
 #   glib         bench/answers/glib.tsv         libglib2.0-doc gtk-doc/html/glib (GTK-Doc API reference, one page per section; held out, written 2026-11-28 before any run; tuned on from session 19)  swishpp
 #   erlang       bench/answers/erlang.tsv       erlang-doc (erl_docgen: system guides, erts, 38 applications; held out, written 2026-11-28 before any run; tuned on from session 19)  namazu
-#   qt           bench/answers/qt.tsv           qtbase5-doc-html (qdoc: class pages with one entry per member, members lists, qmake manual; held out, written 2026-11-28 before any run)  swishe
-#   boost        bench/answers/boost.tsv        libboost1.74-doc doc/html (BoostBook subset: library chapters, one reference page per class or macro; held out, written 2026-11-28 before any run)  htdig
-#   racket       bench/answers/racket.tsv       racket-doc (Scribble: the Reference, the Guide and 121 other manuals; held out, written 2026-11-28 before any run)  pagefind
+#   qt           bench/answers/qt.tsv           qtbase5-doc-html (qdoc: class pages with one entry per member, members lists, qmake manual; held out, written 2026-11-28 before any run; tuned on from session 20)  swishe
+#   boost        bench/answers/boost.tsv        libboost1.74-doc doc/html (BoostBook subset: library chapters, one reference page per class or macro; held out, written 2026-11-28 before any run; tuned on from session 20)  htdig
+#   racket       bench/answers/racket.tsv       racket-doc (Scribble: the Reference, the Guide and 121 other manuals; held out, written 2026-11-28 before any run; tuned on from session 20)  pagefind
 #   ruststd      bench/answers/ruststd.tsv      rust-doc html/std (rustdoc: one page per struct, fn, trait, macro or module of std; held out, written 2026-11-28 before any run)  omega (Xapian)
 #   ghcbase      bench/answers/ghcbase.tsv      ghc-doc libraries/base-4.15.1.0 (Haddock: one page per module of base, HsColour sources; held out, written 2026-11-28 before any run)  recoll
 #   gap          bench/answers/gap.tsv          gap-doc /usr/share/gap/doc (GAPDoc: Reference, Tutorial and HPC-GAP books, one page per chapter; held out, written 2026-11-28 before any run)  swishpp
