@@ -1281,8 +1281,9 @@ var propertyRe = regexp.MustCompile(`^([\pL_][\pL\pN_]*) : ([\pL_][\pL\pN_:<>]*)
 // parameter has a default value, with its name and parameters as the
 // page wrote them ("waitForIt(int msecs = 300)"): the default is a
 // statement about the function a quote must keep. A declaration needs a
-// return type or a class before its name, and a type and a name in each
-// parameter, so a call written as an example is none.
+// type and a name in each parameter, and either a default value or the
+// class before its name with a return type (or the class's own name: a
+// constructor), so a call written as an example is none.
 func declarationLabel(t string) (string, bool) {
 	t = text.OneLine(strings.TrimSpace(t))
 	if m := propertyRe.FindStringSubmatch(t); m != nil && !isCapitalsWord(m[2]) {
