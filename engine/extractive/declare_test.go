@@ -71,11 +71,21 @@ func TestPropertyHeadingHoldsItsParagraphs(t *testing.T) {
 		"maxSize : int\n\nThis property holds the largest number of events the tally keeps.\n\n" +
 		"When the tally is full, the oldest events are dropped.\n\n" +
 		"By default, this property contains a value of 4096.\n"
-	pl := newPool([]research.Source{{ID: "S1", Title: "Tally Class", Text: page}}, nil, nil)
-	for _, s := range pl.sents {
-		want := "autoFlush"
-		if strings.Contains(s.text, "events the tally keeps") || strings.Contains(s.text, "oldest") || strings.Contains(s.text, "4096") {
-			want = "maxSize"
+	checkLabels(t, "Tally Class", page, "autoFlush", map[string]string{
+		"events the tally keeps": "maxSize", "oldest": "maxSize", "4096": "maxSize",
+	})
+}
+
+// checkLabels reads page into a pool and checks each sentence's label:
+// the label of a key of others the sentence holds, else def.
+func checkLabels(t *testing.T, title, page, def string, others map[string]string) {
+	t.Helper()
+	for _, s := range newPool([]research.Source{{ID: "S1", Title: title, Text: page}}, nil, nil).sents {
+		want := def
+		for k, l := range others {
+			if strings.Contains(s.text, k) {
+				want = l
+			}
 		}
 		if s.label != want {
 			t.Errorf("%q: label %q, want %q", s.text, s.label, want)
@@ -151,15 +161,7 @@ func TestRemarkStaysInItsEntry(t *testing.T) {
 		"Note: This function is thread-safe.\n\n" +
 		"See also setHaltable().\n\n" +
 		"[virtual] Tally::~Tally()\n\nDestroys the tally.\n"
-	for _, s := range newPool([]research.Source{{ID: "S1", Title: "Tally Class", Text: page}}, nil, nil).sents {
-		want := "halt()"
-		if s.text == "Destroys the tally." {
-			want = "~Tally()"
-		}
-		if s.label != want {
-			t.Errorf("%q: label %q, want %q", s.text, s.label, want)
-		}
-	}
+	checkLabels(t, "Tally Class", page, "halt()", map[string]string{"Destroys the tally.": "~Tally()"})
 }
 
 // A heading that ends with a call ("Member Function flush()") above the
@@ -174,13 +176,5 @@ func TestHeadingAboveDeclarationOpensEntry(t *testing.T) {
 		"Throws: Nothing.\n\n" +
 		"Member Function reset()\n\nvoid reset();\n\n" +
 		"Effects: Sets every count back to zero.\n"
-	for _, s := range newPool([]research.Source{{ID: "S1", Title: "Class tally", Text: page}}, nil, nil).sents {
-		want := "flush()"
-		if strings.Contains(s.text, "back to zero") {
-			want = "reset()"
-		}
-		if s.label != want {
-			t.Errorf("%q: label %q, want %q", s.text, s.label, want)
-		}
-	}
+	checkLabels(t, "Class tally", page, "flush()", map[string]string{"back to zero": "reset()"})
 }
