@@ -684,3 +684,19 @@ func TestWhichThingDoesAnswerWithItsName(t *testing.T) {
 		t.Errorf("%q does not refer back to the sentence before it", p.sents[i].text)
 	}
 }
+
+// A comparison whose lead loses every sentence, none naming either side,
+// states nothing: the Summary says that no source read states it rather
+// than stay empty. (Two paragraphs of the Racket documentation, MIT or
+// Apache-2.0, where "let" is a stop word and "let*" no term.)
+func TestEmptiedLeadSaysNothingIsStated(t *testing.T) {
+	t.Parallel()
+	src := []research.Source{
+		{ID: "S1", Title: "Racket Documentation", URL: "https://docs.example.org/", Text: "This is an installation-specific listing. Running raco docs (or Racket Documentation on Windows or Mac OS) may open a different page with local and user-specific documentation, including documentation for installed packages. Searching or following a “top” link will go to a different starting point that includes user-specific information. [Go to user-specific start] [Forget user-specific start]"},
+		{ID: "S2", Title: "3 Libraries Provided With Typed Racket", URL: "https://docs.example.org/typed.html", Text: "To adapt a Racket library not included with Typed Racket, the following steps are required:\n- Determine the data manipulated by the library, and how it will be represented in Typed Racket.\n- Specify that data in Typed Racket, using require/typed and #:opaque and/or #:struct.\n- Use the data types to import the various functions and constants of the library.\n- Provide all the relevant identifiers from the new adapter module."},
+	}
+	_, md := synthesize(t, "What is the difference between let and let* in Racket?", src, research.DepthStandard)
+	if sum := summaryOf(md); !strings.Contains(sum, "None of the sources read states") {
+		t.Errorf("the Summary is not the statement that nothing read states it:\n%s", md)
+	}
+}
