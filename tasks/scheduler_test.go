@@ -483,11 +483,8 @@ func TestSchedulerTickDiesMidway(t *testing.T) {
 	// cancel (database/sql does it in the background), and until then
 	// its row lock makes a tick skip the task (SKIP LOCKED): tick until
 	// the slot is made, then once more, which must not make it again.
-	for deadline := time.Now().Add(10 * time.Second); len(r.slots(t, task.ID)) == 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(10 * time.Second); len(r.slots(t, task.ID)) == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		r.tick(t)
-		if len(r.slots(t, task.ID)) == 0 {
-			time.Sleep(20 * time.Millisecond)
-		}
 	}
 	r.tick(t)
 	if got := r.slots(t, task.ID); len(got) != 1 || !got[0].Equal(slot) {

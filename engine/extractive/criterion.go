@@ -15,6 +15,7 @@ import (
 type criterion struct {
 	text     string
 	words    []string   // the words of text as phrases compare them (phraseWords)
+	tokens   []string   // the tokens of text, in order (text.Tokens)
 	counted  string     // the stem of the noun a "how many" part counts (countedNoun)
 	core     []string   // tokens that decide whether a sentence is evidence
 	query    text.Query // tokens that rank sentences
@@ -441,7 +442,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		}
 	}
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
-	cr := criterion{text: full, words: phraseWords(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
+	cr := criterion{text: full, words: phraseWords(full), tokens: text.Tokens(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
 	var hints []string
 	if m := howQuantityRe.FindStringSubmatch(c); m != nil && asksQuantity(m[1]) {
 		// "How large is Titan?": "large" asks for a figure, it is not a topic word.

@@ -720,10 +720,12 @@ func (p *pool) hasEvidence(c criterion) bool {
 // term: the label's first term is n, not a longer name that contains it
 // ("cache.size" is not named by "cache.sizeLimit").
 func labelNames(label, n string) bool {
-	if m := callLabelRe.FindStringSubmatch(label); m != nil && m[1]+"()" == n {
+	if strings.Contains(label, "=") {
 		// "waitforit(int msecs = 300)": a function's label with its
 		// parameters names the function.
-		return true
+		if m := callLabelRe.FindStringSubmatch(label); m != nil && m[1]+"()" == n {
+			return true
+		}
 	}
 	for _, alt := range strings.Split(label, ",") {
 		// Each of the names a label gives ("--sort, --no-sort") is the
@@ -860,7 +862,7 @@ func (p *pool) spells(c criterion, label string) bool {
 	if lt := camelTokens(first); lt != nil {
 		// "maxLength" for "its maximum length": the question's words,
 		// one after another, written as one camelCase name.
-		return len(lt) >= 2 && runOf(text.Tokens(c.text), lt)
+		return len(lt) >= 2 && runOf(c.tokens, lt)
 	}
 	if !strings.Contains(first, "_") && !(strings.Contains(first, ".") && isTechnical(first)) && !kebab {
 		return false // a name written as code: snake_case, dotted or kebab-case

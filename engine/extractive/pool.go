@@ -495,7 +495,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		// entry: a remark of the entry, written as a term of one title
 		// word, not an entry of its own.
 		remark := false
-		if t, _, ok := strings.Cut(s, ": "); ok && inEntry && label != "" && titleTermRe.MatchString(t) {
+		if t, _, ok := strings.Cut(s, ": "); inEntry && label != "" && ok && titleTermRe.MatchString(t) {
 			remark = true
 		}
 		if term, rest, ok := inlineLabel(s); !remark && (ok && startsLine(body, sp) || capsLabelled(body, spans, i)) {
@@ -1169,7 +1169,7 @@ func signatureHeading(body string, spans []text.Span, i int) (string, bool) {
 	if !ok {
 		// "Member Function tally()" above "bool tally();": a heading
 		// that ends with the call its next line declares.
-		if f := strings.Fields(spans[i].Text); len(f) > 1 && len(f) <= 4 && callNameRe.MatchString(f[len(f)-1]) &&
+		if f := strings.Fields(spans[i].Text); strings.HasSuffix(strings.TrimSpace(spans[i].Text), "()") && len(f) > 1 && len(f) <= 4 && callNameRe.MatchString(f[len(f)-1]) &&
 			declares(spans[i+1].Text, strings.TrimSuffix(f[len(f)-1], "()")) {
 			return f[len(f)-1], true
 		}
@@ -1285,6 +1285,9 @@ var propertyRe = regexp.MustCompile(`^([\pL_][\pL\pN_]*) : ([\pL_][\pL\pN_:<>]*)
 // class before its name with a return type (or the class's own name: a
 // constructor), so a call written as an example is none.
 func declarationLabel(t string) (string, bool) {
+	if !strings.Contains(t, "(") && !strings.Contains(t, " : ") {
+		return "", false // most lines: no parameters and no type
+	}
 	t = text.OneLine(strings.TrimSpace(t))
 	if m := propertyRe.FindStringSubmatch(t); m != nil && !isCapitalsWord(m[2]) {
 		// "Required : NO" is a row of a box, not a property.
