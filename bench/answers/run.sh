@@ -60,6 +60,8 @@
 #   ruststd      bench/answers/ruststd.tsv      rust-doc html/std (rustdoc: one page per struct, fn, trait, macro or module of std; held out, written 2026-11-28 before any run)  omega (Xapian)
 #   ghcbase      bench/answers/ghcbase.tsv      ghc-doc libraries/base-4.15.1.0 (Haddock: one page per module of base, HsColour sources; held out, written 2026-11-28 before any run)  recoll
 #   gap          bench/answers/gap.tsv          gap-doc /usr/share/gap/doc (GAPDoc: Reference, Tutorial and HPC-GAP books, one page per chapter; held out, written 2026-11-28 before any run)  swishpp
+#   cppreference bench/answers/cppreference.tsv cppreference-doc-en-html (MediaWiki: the cppreference.com offline archive, one page per class, member or topic; held out, written 2026-11-28 before any run)  groonga (bench/answers/groonga.py)
+#   gtk4         bench/answers/gtk4.tsv         libgtk-4-doc gtk4 (gi-docgen: one page per method, property, signal or class, prose guides; held out, written 2026-11-28 before any run)  groonga (bench/answers/groonga.py)
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -67,6 +69,9 @@
 # (default /usr/bin/chromium). Reports stay in OUT/<set>/NN.json (NN.log
 # beside it); OUT/times.txt records how long each question and the whole
 # run took. Rescore with `python3 bench/answers/score.py OUT`.
+#
+# The groonga sets are served by bench/answers/groonga.py (Groonga's own
+# HTTP server behind a results page), which takes docsqa's flags.
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as
 # root, otherwise it prints the apt-get command to run.
@@ -79,7 +84,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc ghc-doc gap-doc npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc ghc-doc gap-doc cppreference-doc-en-html libgtk-4-doc groonga-bin npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -134,6 +139,8 @@ SETS=(
 	"ruststd bench/answers/ruststd.tsv /usr/share/doc/rust-doc/html/std omega"
 	"ghcbase bench/answers/ghcbase.tsv /usr/share/doc/ghc-doc/html/libraries/base-4.15.1.0 recoll"
 	"gap bench/answers/gap.tsv /usr/share/gap/doc swishpp"
+	"cppreference bench/answers/cppreference.tsv /usr/share/cppreference/doc/html groonga"
+	"gtk4 bench/answers/gtk4.tsv /usr/share/doc/libgtk-4-doc/gtk4 groonga"
 )
 chosen=()
 for s in "${SETS[@]}"; do
@@ -152,6 +159,16 @@ go build -o "$tmp/quarry" ./cmd/quarry
 go build -o "$tmp/docsqa" ./bench/docsqa
 git log -1 --format='commit %H %s' >"$OUT/commit.txt" 2>/dev/null || true
 
+# server PROGRAM: the command that indexes and serves a tree behind
+# PROGRAM (bench/docsqa's flags either way).
+server() {
+	if [ "$1" = groonga ]; then
+		echo python3 bench/answers/groonga.py
+	else
+		echo "$tmp/docsqa"
+	fi
+}
+
 # Build every index first, one at a time, so a broken program stops the
 # run before any question is asked.
 for s in "${chosen[@]}"; do
@@ -160,7 +177,7 @@ for s in "${chosen[@]}"; do
 		echo "run.sh: $docs is missing" >&2
 		exit 1
 	fi
-	"$tmp/docsqa" -engine "$program" -dir "$docs" -index-only
+	$(server "$program") -engine "$program" -dir "$docs" -index-only
 done
 
 # run_set serves one source behind its program and asks its questions.
@@ -168,7 +185,7 @@ run_set() {
 	local name=$1 qs=$2 docs=$3 program=$4
 	local out=$OUT/$name
 	mkdir -p "$out"
-	"$tmp/docsqa" -engine "$program" -dir "$docs" -addr-file "$tmp/$name.addr" \
+	$(server "$program") -engine "$program" -dir "$docs" -addr-file "$tmp/$name.addr" \
 		-template-file "$tmp/$name.template" 2>"$out/serve.log" &
 	echo $! >"$tmp/$name.pid"
 	for _ in $(seq 600); do [ -s "$tmp/$name.template" ] && break; sleep 0.1; done
