@@ -288,6 +288,9 @@ func endsSentence(s string, segStart, i int, r rune, j, k, end int) bool {
 	if !isOpener(next) {
 		return false
 	}
+	if r == '.' && strings.HasPrefix(s[i:], "..") && !strings.HasPrefix(s[i:], "...") {
+		return false // two dots write a range ("[-2^29 .. 2^29-1]"), an ellipsis three
+	}
 	if r != '.' || j > i+1 && s[i+1] == '.' {
 		return true // "!", "?", or an ellipsis before a capital
 	}

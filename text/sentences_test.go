@@ -32,6 +32,8 @@ func TestSentences(t *testing.T) {
 		{"inc mid", "Acme Inc. Research published it.", []string{"Acme Inc. Research published it."}},
 		{"url", "Visit example.com/docs. It helps.", []string{"Visit example.com/docs.", "It helps."}},
 		{"ellipsis", "Wait... What happened?", []string{"Wait...", "What happened?"}},
+		{"two dots write a range", "An integer type with at least the range [-2^29 .. 2^29-1]. The exact range is given by Bounded.",
+			[]string{"An integer type with at least the range [-2^29 .. 2^29-1].", "The exact range is given by Bounded."}},
 		{"cjk", "今日は晴れ。明日は雨。", []string{"今日は晴れ。", "明日は雨。"}},
 		{"empty", "  \n\n ", nil},
 		{"inline code split into paragraphs", "To run on all targets, use the\n\n--all-targets\n\nflag. This aligns it.\n\nNext heading",
