@@ -427,6 +427,9 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	}
 	c = defaultSettingsRe.ReplaceAllString(c, "by default")
 	c = askerPurposeRe.ReplaceAllString(c, "")
+	if m := contrastRe.FindStringIndex(c); m != nil && !conditionWordRe.MatchString(c[:m[0]]) {
+		c = c[:m[0]] + c[m[1]:]
+	}
 	var located text.Set
 	if rest := fileLocationRe.ReplaceAllString(c, ""); rest != c && len(text.Tokens(stripTopicParen(rest))) >= 2 {
 		// "… declare an option() in my CMakeLists.txt": the file is
@@ -791,6 +794,18 @@ var defaultSettingsRe = regexp.MustCompile(`(?i)\b(?:with|under|in)\s+(?:its|the
 // it ("… before I have to buy more disks"): the asker's aim, which the
 // page that answers need not name.
 var askerPurposeRe = regexp.MustCompile(`(?i),?\s+(?:(?:so\s+that|so|in\s+order\s+that)\s+(?:i|we)\s+(?:can|could|may|might)|before\s+(?:i|we)\s+(?:need|have|must|would\s+need|would\s+have)\s+to)\s[^?;]*`)
+
+// contrastRe matches the alternative a question sets its ask against
+// ("… as a real primality test rather than a probable-prime check",
+// "… gives me Nothing instead of crashing"): what the answer is not,
+// whose words it need not say.
+//
+// Inside a condition ("if I pass NULL instead of a hash function") it
+// says what the asker does, and stays (conditionWordRe).
+var contrastRe = regexp.MustCompile(`(?i),?\s+(?:rather\s+than|instead\s+of)\s[^?;,()]*`)
+
+// conditionWordRe finds a word that opens a condition.
+var conditionWordRe = regexp.MustCompile(`(?i)\b(?:if|when|whenever|unless|while)\b`)
 
 // unsetAndRe matches the asker not acting as the second verb of a
 // condition: "if I give it a device … and don't name a source file".

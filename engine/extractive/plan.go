@@ -35,7 +35,13 @@ var (
 	howWorkRe  = regexp.MustCompile(`(?i)^how\s+(?:does|do)\s+(.+?)\s+work$`)
 	leadConjRe = regexp.MustCompile(`(?i)^(?:and|but|also|plus|then|or)\s+`)
 	pronounRe  = regexp.MustCompile(`(?i)\b(it|they|them|its|their)\b`)
-	vagueRe    = regexp.MustCompile(`\b(?:stuff|things|something|anything|everything|best|good|latest)\b`)
+	bareWhyRe  = regexp.MustCompile(`(?i)^\W*why\W*$`)
+	// doLeadRe matches the opening of a question asking how the asker
+	// does something: a later part that opens on a verb asks the same of
+	// a second action ("How do I call it from a script and get the
+	// results back?" asks "How do I get the results back?").
+	doLeadRe = regexp.MustCompile(`(?i)^how\s+(?:do|does|can|could|should|would)\s+(?:i|you|we|one)\b`)
+	vagueRe  = regexp.MustCompile(`\b(?:stuff|things|something|anything|everything|best|good|latest)\b`)
 )
 
 // Plan routes the message and, for research, builds a TaskSpec from the
@@ -187,17 +193,25 @@ func criteriaFor(q question) (criteria, headings []string) {
 		lead := ""
 		if m := leadRe.FindStringSubmatch(q.clauses[0]); m != nil {
 			lead = capitalise(strings.ToLower(m[1])) + " " + strings.ToLower(m[2])
+		} else if m := doLeadRe.FindString(q.clauses[0]); m != "" {
+			lead = capitalise(strings.ToLower(m[:1])) + m[1:]
 		}
 		prev := ""
 		for i, c := range q.clauses {
 			cr := clauseCriterion(q, i, c, lead)
+			if q.context != "" && bareWhyRe.MatchString(c) {
+				// "… and a changed as well. Why, and how do I …": the
+				// reason asked for is the statement's, as for a question
+				// of a bare "Why?" alone.
+				cr = "Why?"
+			}
 			h := heading(cr)
 			if prev != "" && leansOn(q, cr) && !sharesPredicate(prev, cr) {
 				// "… and why is there such a limit?" asks about what the
 				// part before it named: it carries that part as context.
 				cr = withLean(cr, prev)
 			}
-			if prev == "" {
+			if prev == "" && cr != "Why?" {
 				prev = stripTopicParen(cr)
 			}
 			add(cr, h)
@@ -231,8 +245,9 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 		}
 	}
 	if !mentions && i > 0 && !sharesPredicate(q.clauses[i-1], c) {
-		// "… and how do I change it": "it" is what the clause before asked about.
-		if loc := pronounRe.FindStringIndex(c); loc != nil {
+		// "… and how do I change it": "it" is what the clause before asked
+		// about; "on its own" points at the clause's own subject.
+		if loc := pronounRe.FindStringIndex(c); loc != nil && !strings.HasPrefix(strings.ToLower(c[loc[1]:]), " own") {
 			sub := clauseSubject(q.clauses[i-1])
 			plural := strings.HasPrefix(strings.ToLower(c[loc[0]:loc[1]]), "th")
 			if sub == "" && plural {
@@ -256,6 +271,9 @@ func clauseCriterion(q question, i int, clause, lead string) string {
 		first = strings.ToLower(strings.Trim(w[1], ",;:?")) // "On which port …"
 	}
 	if !whWords[first] && !auxVerb[first] && !isImperative(first) {
+		if doLeadRe.MatchString(lead) && !lexicon().IsVerb(first) {
+			lead = "" // "How do I …" leads a second action, not a thing
+		}
 		if lead != "" {
 			c = lead + " " + c
 		} else {

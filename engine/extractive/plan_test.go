@@ -286,3 +286,51 @@ func TestQuestionLeansOnTheAskersSituation(t *testing.T) {
 		t.Errorf("criterion %q leans on the situation: %v", spec.Criteria[0], c.ctx)
 	}
 }
+
+// The parts of a question as a reader means them: a later part that
+// opens on a verb asks "how do I" of a second action; a bare "Why," after
+// a statement asks the reason for the statement; "I" after a name is the
+// asker, not part of the name; "on its own" is the clause's own subject;
+// a fronted "Besides X and Y" names what the answer leaves out; a
+// statement that says what a name is tells what "it" stands for.
+func TestCriteriaReadTheQuestionsParts(t *testing.T) {
+	t.Parallel()
+	criteria := func(q string) []string {
+		c, _ := criteriaFor(analyse(q))
+		return c
+	}
+	if c := criteria("How do I call Tally from a Python script and get the results back?"); len(c) != 2 || !strings.HasPrefix(c[1], "How do I get the results back") {
+		t.Errorf("criteria %q, want the second action asked with \"How do I\"", c)
+	}
+	c := criteria("In Tally I wrote b := a; for a list a, changed an entry of b, and a changed as well. Why, and how do I get a copy I can change on its own?")
+	if len(c) != 2 || c[0] != "Why?" {
+		t.Fatalf("criteria %q, want the bare reason first", c)
+	}
+	if strings.Contains(c[1], "Tally I") || strings.Contains(c[1], "Tally's own") || strings.Contains(c[1], "(why") {
+		t.Errorf("criterion %q names the asker, replaces \"its own\" or leans on the bare why", c[1])
+	}
+	if c := criteria("Besides Row and Table, which container types does Tally's core library provide?"); len(c) != 1 || strings.Contains(c[0], "Row") || strings.Contains(c[0], "What about") {
+		t.Errorf("criteria %q, want one part without the excluded names", c)
+	}
+	if c := criteria("Whole is a fixed-size type in Tally. What range of values is it guaranteed to cover at minimum?"); len(c) != 1 || !strings.Contains(c[0], "is Whole guaranteed") {
+		t.Errorf("criteria %q, want \"it\" read as the name the statement defines", c)
+	}
+}
+
+// The alternative a question sets its ask against ("rather than …",
+// "instead of …") is what the answer is not: its words are no part of
+// the criterion's core.
+func TestContrastIsNoPartOfTheCore(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{
+		"Up to what size of number can I trust Tally's isPrime as a real primality test rather than a probable-prime check?",
+		"How can I turn a string into a whole number so that bad input gives me an empty value instead of crashing the program?",
+	} {
+		c := newCriterion(q, "", nil, nil)
+		for _, bad := range []string{"probabl", "check", "crash"} {
+			if slices.Contains(c.core, text.Stem(bad)) {
+				t.Errorf("%q: core %v holds %q of the alternative", q, c.core, bad)
+			}
+		}
+	}
+}

@@ -168,6 +168,12 @@ func analyse(msg string) question {
 		body, fronted = main, head
 		q.fronted = head
 		q.ask = withFronted(main, head) + "?"
+		if exclusions[strings.ToLower(firstWord(head))] {
+			// "Besides X and Y, which …?" asks for what is not X or Y:
+			// their words are not the answer's.
+			fronted, q.fronted, q.ask = "", "", main+"?"
+			q.entities = entities(main)
+		}
 	}
 	q.kind = kindOf(body)
 	if sides, aspect := comparison(body); len(sides) == 2 {
@@ -426,6 +432,9 @@ func entities(s string) []string {
 				if next == "" || !unicode.IsUpper(nr) || strings.ContainsAny(fields[i], ",.;:?!") || isTechnical(next) {
 					break // an identifier after a name ("Tallyshell AUTO_ENTER") is one of its own
 				}
+				if next == "I" {
+					break // "In Tally I wrote …": the asker, not a part of the name
+				}
 				span += " " + next
 				i++
 			}
@@ -452,14 +461,25 @@ var itRe = regexp.MustCompile(`(?i)\bit\b`)
 // as code with the one name so written in the statement before it: "I'm
 // calling tally.scan on a line … How do I make it match exactly?" asks
 // about tally.scan, whose entry a reference page labels with that name.
-// A statement naming two such names leaves "it" as it is.
+// A statement naming two such names leaves "it" as it is, unless it opens
+// by saying what one name is ("Tally is a …").
 func pronounNamed(ask, context string) string {
 	if len(codeNames(ask)) > 0 || !itRe.MatchString(ask) {
 		return ask
 	}
 	names := codeNames(context)
 	if len(names) != 1 {
-		return ask
+		// "Int is a fixed-size type. What range is it guaranteed to
+		// cover?": a statement that says what a name is is about it.
+		names = nil
+		if f := strings.Fields(context); len(f) > 2 && (f[1] == "is" || f[1] == "are") && !text.IsStopword(strings.ToLower(f[0])) {
+			if r, _ := utf8.DecodeRuneInString(f[0]); unicode.IsUpper(r) {
+				names = f[:1]
+			}
+		}
+		if names == nil {
+			return ask
+		}
 	}
 	loc := itRe.FindStringIndex(ask)
 	return ask[:loc[0]] + names[0] + ask[loc[1]:]
@@ -743,8 +763,13 @@ func splitFronted(s string) (main, head string, ok bool) {
 // frontPrepositions open a phrase that sets the circumstances of the
 // question written before it ("With X switched on", "Under heavy load",
 // "Without a stash file", "Inside a handler that takes …", "In a
-// counted loop"): a closed class of words, like subordinators.
-var frontPrepositions = set("with without under in inside within on during after before")
+// counted loop", "Besides X and Y", exclusions): a closed class of
+// words, like subordinators.
+var frontPrepositions = set("with without under in inside within on during after before besides except")
+
+// exclusions open a fronted phrase that names what the question leaves
+// out ("Besides X and Y", "Except for Z").
+var exclusions = set("besides except")
 
 // maxFrontedSetting is the most words a setting written before a
 // fronted condition may have ("In a libvirt domain XML, if …").
