@@ -686,3 +686,23 @@ func TestWhyAfterAStatementIsNotAnsweredByItsRestatement(t *testing.T) {
 		t.Errorf("the Summary does not give the reason:\n%s", md)
 	}
 }
+
+// A bare "Why?" after a statement is answered by the sentence a
+// consequence restating the statement is drawn from ("… holds a
+// half-open handle … It follows that an attempt to write to a file …
+// opened by load will usually fail"), though the cause shares few of the
+// statement's words.
+func TestWhyIsTheCauseAConsequenceIsDrawnFrom(t *testing.T) {
+	t.Parallel()
+	src := []research.Source{{ID: "S1", URL: "http://tally.test/io.html", Title: "Tally.IO", Text: "Tally.IO\n\n" +
+		"Files and handles\n\n" +
+		"The load operation reads a whole file lazily, as its text is consumed.\n\n" +
+		"Warning: the load operation holds a half-open handle on the file until the entire contents of the file have been consumed. " +
+		"It follows that an attempt to write to a file (using save, for example) that was earlier opened by load will usually result in failure with an in-use error.\n\n" +
+		"The save operation writes a string to a file, replacing what was there.\n\n" +
+		"Handles are closed when they are no longer referenced."}}
+	_, md := synthesize(t, "I read a config file with load, change the text and save it back to the same path, but the write fails because the file is still in use. Why?", src, research.DepthStandard)
+	if !strings.Contains(summaryOf(md), "half-open handle") {
+		t.Errorf("the Summary does not give the cause:\n%s", md)
+	}
+}

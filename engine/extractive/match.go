@@ -439,8 +439,32 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 		}
 		return have >= ctxThreshold || p.explains(c, i)
 	}
-	return have >= cover
+	return have >= cover || c.style == styleReason && p.causeOfNext(c, i)
 }
+
+// causeOfNext reports whether sentence i is the cause the sentence after
+// it draws a consequence from, when that sentence restates what a reason
+// is asked for: "the readFile operation holds a semi-closed handle … It
+// follows that an attempt to write to a file … opened by readFile will
+// usually result in failure" answers why the write fails.
+func (p *pool) causeOfNext(c criterion, i int) bool {
+	j := i + 1
+	if j >= len(p.sents) || p.sents[j].src != p.sents[i].src || p.sents[j].pos != p.sents[i].pos+1 || !consequenceRe.MatchString(p.sents[j].text) {
+		return false
+	}
+	n := 0
+	for _, t := range c.core {
+		if p.sents[j].set[t] {
+			n++
+		}
+	}
+	return n >= max(minRestated, len(c.core)/4)
+}
+
+// minRestated is the fewest of a why-question's words a consequence must
+// hold to restate what the question asks the reason for (a quarter of
+// them, when that is more).
+const minRestated = 3
 
 // pageOfNamed reports whether page src is a page of one entry titled
 // with a name c gives ("option" for "option()").

@@ -180,7 +180,7 @@ var pronounSubjectRe = regexp.MustCompile(`^[A-Z][^,.;:]{0,50},\s+(?:it|this|the
 
 // consequenceRe opens a sentence that draws a consequence from the one
 // before it.
-var consequenceRe = regexp.MustCompile(`^(?:As a (?:consequence|result)|For (?:this|that|these) reasons?|This is why|That(?:'s|’s| is) why|Therefore|Hence|Thus|Consequently|Because of this|This means that)\b`)
+var consequenceRe = regexp.MustCompile(`^(?:As a (?:consequence|result)|For (?:this|that|these) reasons?|This is why|That(?:'s|’s| is) why|Therefore|Hence|Thus|Consequently|Because of this|This means that|It follows that)\b`)
 
 // withExplanation adds, beside the lead of a why-question that only
 // restates what was asked ("Setting X to a high value may cause
