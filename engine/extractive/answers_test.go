@@ -706,3 +706,35 @@ func TestWhyIsTheCauseAConsequenceIsDrawnFrom(t *testing.T) {
 		t.Errorf("the Summary does not give the cause:\n%s", md)
 	}
 }
+
+// "Key: value" lines after a sentence that announces them are its list:
+// each an entry of its own, quoted under it, not a box of an entry the
+// first line names. A list question asks for them, whatever the
+// classifier it asks with ("container types"), and whatever it leaves
+// out ("Besides Row and Table"); a count whose noun phrase ends before
+// the group's noun ("three primary cursors almost every container
+// should provide") counts something else.
+func TestAnnouncedKeyLinesAnswerAListQuestion(t *testing.T) {
+	t.Parallel()
+	src := append(loadSources(t), research.Source{ID: "S99", URL: "http://tally.test/containers/", Title: "Module tally::containers", Text: "Module tally::containers\n\n" +
+		"Tally’s standard container library provides efficient implementations of the most common general purpose data structures.\n\n" +
+		"To get this out of the way: you should probably just use Row or Table.\n\n" +
+		"Tally’s containers can be grouped into four major categories:\n\n" +
+		"Sequences: Row, Ring, Chain\n\nMaps: Table, Tree\n\nSets: Bag, TreeBag\n\nMisc: Heap\n\n" +
+		"When Should You Use Which Container?\n\n" +
+		"These are fairly high-level and quick break-downs of when each container should be considered.\n\n" +
+		"The three primary cursors almost every container of the standard library should provide are walk, walk_mut, and into_walk.\n\n" +
+		"walk provides a cursor of shared references to all the contents of a container in its natural order.\n\n" +
+		"walk_mut provides a cursor of mutable references in the same order as walk.\n\n" +
+		"into_walk turns the container itself into a cursor over its contents by value."})
+	_, md := synthesize(t, "Besides Row and Table, which container types does Tally's standard library provide?", src, research.DepthStandard)
+	sum := summaryOf(md)
+	for _, want := range []string{"four major categories", "`Sequences`: Row, Ring, Chain", "`Sets`: Bag, TreeBag", "`Misc`: Heap"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("the Summary lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(sum, "walk_mut") {
+		t.Errorf("the Summary lists the cursors:\n%s", md)
+	}
+}

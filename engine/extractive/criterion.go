@@ -68,6 +68,10 @@ type criterion struct {
 	// ("Which journal modes does …" → mode): its answer is every item
 	// the best source lists, not one sentence.
 	enum string
+	// enumKind is the token of the noun a classifier of the enumeration
+	// qualifies: "collection" of "which collection types": a list may
+	// announce collections, whose members are types too.
+	enumKind string
 	// compare is set when the question compares sides: what each side's
 	// entry says is the answer, not only the sentence that states a value.
 	compare bool
@@ -624,6 +628,9 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	}
 	cr.year, cr.asked, cr.units = asksYear(c), askedNoun(full), askedUnits(c)
 	cr.enum = enumNoun(stripTopicParen(c))
+	if m := classifiedRe.FindStringSubmatch(stripTopicParen(c)); m != nil {
+		cr.enumKind = text.Stem(strings.ToLower(m[1]))
+	}
 	cr.query.Add(hints, 0.7)
 	cr.query.Add(goal, 0.4)
 	cr.query.Add(extra, 0.4)
@@ -872,6 +879,10 @@ var enumRes = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\bthe\s+other\s+([\w-]+[^s\W]s)\b`),
 	regexp.MustCompile(`(?i)^(?:list|name|enumerate)\s+(?:all\s+|the\s+)*(?:[\w-]+\s+){0,3}?([\w-]+[^s\W]s)\b`),
 }
+
+// classifiedRe matches an enumeration asked with a classifier ("Which
+// collection types does it provide?"), the classified noun first.
+var classifiedRe = regexp.MustCompile(`(?i)^(?:which|what)\s+(?:[\w-]+\s+){0,2}?([\w-]+)\s+(?:types|kinds|sorts)\s+(?:does|do|did|can|could|may|might|should|are|were|exist|will|is)\b`)
 
 // pluralOfRe matches a question for the things of a kind that something
 // has: "What are the possible values of X?". The members are asked for

@@ -65,11 +65,11 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 	// three backends: …"); a list that only names the group ("Entries are
 	// grouped by level and contain the following:", "The following list
 	// gives the parameters of the memfile backend.") last.
-	bestOf := func(tier int) int {
+	bestOf := func(tier int, group string) int {
 		best := -1
 		for i := range p.sents {
 			s := &p.sents[i]
-			if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[c.enum] || best >= 0 && scores[i] <= scores[best] {
+			if scores[i] <= 0 || scores[i] < minRelative*top || !s.set[group] || best >= 0 && scores[i] <= scores[best] {
 				continue
 			}
 			switch lists := introducesList(s.text); {
@@ -84,9 +84,16 @@ func (p picker) bestAnnouncement(c criterion, picks []int, scores []float64) int
 		}
 		return best
 	}
-	for tier := range 3 {
-		if i := bestOf(tier); i >= 0 {
-			return i
+	// A list of the noun a classifier qualifies ("collections" for
+	// "which collection types") answers when none of the group does.
+	for _, group := range []string{c.enum, c.enumKind} {
+		if group == "" {
+			continue
+		}
+		for tier := range 3 {
+			if i := bestOf(tier, group); i >= 0 {
+				return i
+			}
 		}
 	}
 	return -1

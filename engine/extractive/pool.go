@@ -257,7 +257,10 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	inEntry := false     // the label names an entry with a box: it holds to the next heading
 	codeTerm := ""       // the last inline term written as code: it holds to the next label or heading
 	inList := false      // sp follows the items of a list a lead-in announced
-	rowEnd := -1         // the span of a parameter row, whose label ends with it
+	// announced: sp follows a sentence that announces a list of
+	// "Key: value" lines, or such a line of it (announcesItems).
+	announced := false
+	rowEnd := -1 // the span of a parameter row, whose label ends with it
 	// tail is the entry whose description may end with its box
 	// ("Minimum: 1" / "Default: 10" below the prose): the last entry
 	// label, until a heading or another entry.
@@ -312,6 +315,18 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				label, headSet = "", sectionSet
 			}
 		}
+		if line := text.OneLine(sp.Text); aloneOnLine(body, sp) && keyLine(line) && (announced || i > 0 && announcesItems(body, spans, i-1)) {
+			// "… can be grouped into four categories:" / "Sequences: A,
+			// B" / "Maps: C, D": the "Key: value" lines a sentence
+			// announces are the items of its list, each its own entry,
+			// not the box of an entry the first names.
+			key, value, _ := strings.Cut(boxText(line), ": ")
+			p.addItem(id, src, key, value, headSet, titleSet, pos, section, &d, banned)
+			pos++
+			announced, last = true, i
+			continue
+		}
+		announced = false
 		if k := nameKey(entryKey); k != "" && aloneOnLine(body, sp) && nameKey(text.OneLine(sp.Text)) == k {
 			// "Option: Aptitude::Get-Root-Command" after "Option:
 			// Aptitude::Always-Use-Safe-Resolver" and its box: the key
@@ -575,7 +590,12 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		}
 		if strings.HasSuffix(s, ":") && i+1 < len(spans) && len(strings.Fields(s)) >= 4 {
 			// "To install it, run:" is only worth quoting with its command.
-			if isCommand(body, spans[i+1]) {
+			if announcesItems(body, spans, i) {
+				// "… can be grouped into four categories:" above its
+				// items (added as entries after it): quoted as the
+				// sentence that announces them.
+				q = quality(strings.TrimSuffix(s, ":") + ".")
+			} else if isCommand(body, spans[i+1]) {
 				code, consumed = codeBlock(body, spans, i+1)
 				q = 0.95
 			} else if len(strings.Fields(s)) >= 10 {
@@ -665,6 +685,44 @@ func (p *pool) addBoxLine(id string, src int, label, s string, head, title text.
 		head: head, title: title, quality: boxQuality, hasNum: statesFigure(s, toks), pos: pos,
 		section: section, para: true, box: true, entry: true,
 	})
+}
+
+// addItem adds an item of a list of "Key: value" lines a sentence
+// announces: a statement about its key, quoted as "`Key`: value".
+func (p *pool) addItem(id string, src int, key, value string, head, title text.Set, pos, section int, d *doc, banned map[string]bool) {
+	k := text.Fold(key + ": " + value)
+	if banned[k] || len(p.ids[k]) > 0 || len(p.sents) >= maxPoolSents {
+		return
+	}
+	p.ids[k] = []string{id}
+	toks := append(text.Tokens(key+" "+value), flagTokens(value)...)
+	d.toks = append(d.toks, toks...)
+	p.sents = append(p.sents, sentence{
+		src: src, text: value, label: key, key: k, toks: toks, set: text.NewSet(toks),
+		head: head, title: title, quality: itemQuality, hasNum: statesFigure(value, toks), pos: pos,
+		section: section, para: true,
+	})
+}
+
+// minAnnouncingWords is the fewest words of a line ending in a colon that
+// announces a list: a sentence ("Collections fall into four
+// categories:"), not a key ("Options:").
+const minAnnouncingWords = 4
+
+// announcesItems reports whether spans[i] is a sentence alone on its line
+// that ends in a colon and announces the "Key: value" lines below it, two
+// at least.
+func announcesItems(body string, spans []text.Span, i int) bool {
+	t := text.OneLine(spans[i].Text)
+	return strings.HasSuffix(t, ":") && len(strings.Fields(t)) >= minAnnouncingWords && !isBoxLine(t) && aloneOnLine(body, spans[i]) &&
+		i+2 < len(spans) && aloneOnLine(body, spans[i+1]) && keyLine(text.OneLine(spans[i+1].Text)) && aloneOnLine(body, spans[i+2]) && keyLine(text.OneLine(spans[i+2].Text))
+}
+
+// keyLine reports whether s is a "Key: value" line (isBoxLine) written
+// with a colon, not a row of a table ("Tally::Left | 0x0001 | …") or a
+// qualified name.
+func keyLine(s string) bool {
+	return isBoxLine(s) && strings.Contains(s, ": ") && !strings.Contains(s, "::") && !isTableRow(s)
 }
 
 // boxQuality is the quality of a line of a key/value box: a statement of
