@@ -738,3 +738,21 @@ func TestAnnouncedKeyLinesAnswerAListQuestion(t *testing.T) {
 		t.Errorf("the Summary lists the cursors:\n%s", md)
 	}
 }
+
+// Rows of a table after a sentence that announces it ("The horizontal
+// flags are:" / "Tally::AlignLeft | 0x0001 | Aligns with the left
+// edge.") are no "Key: value" items: a qualified name is not a key.
+func TestAnnouncedTableRowsAreNoKeyItems(t *testing.T) {
+	t.Parallel()
+	p := docPool([2]string{"Tally Namespace", "Tally Namespace\n\n" +
+		"The horizontal flags that align a widget are:\n\n" +
+		"Tally::AlignLeft | 0x0001 | Aligns with the left edge.\n\n" +
+		"Tally::AlignRight | 0x0002 | Aligns with the right edge.\n\n" +
+		"Tally::AlignCenter | 0x0004 | Centers in the available space.\n\n" +
+		"The vertical flags follow."})
+	for _, s := range p.sents {
+		if s.label == "Tally" {
+			t.Errorf("a table row was read as an item keyed %q: %q", s.label, s.text)
+		}
+	}
+}
