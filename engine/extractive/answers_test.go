@@ -651,7 +651,7 @@ func TestFileNameAnswersWhatAFileIsCalled(t *testing.T) {
 }
 
 // A part that names something no page read mentions ("a Confluence
-// space") is stated by none of them, however much they say beside it;
+// space", "Bazel BUILD files") is stated by none of them, however much they say beside it;
 // a name in the question's setting ("on Linux") need not be read.
 func TestNameNoPageReadIsNotStated(t *testing.T) {
 	t.Parallel()
@@ -667,6 +667,13 @@ func TestNameNoPageReadIsNotStated(t *testing.T) {
 	_, md = synthesize(t, "Which startup file does the tool read when it launches on Linux?", src, research.DepthStandard)
 	if !strings.Contains(summaryOf(md), ".toolrc") {
 		t.Errorf("a name in the question's setting silenced the answer:\n%s", md)
+	}
+	// A name of several words is read only where all of them are: pages
+	// that say "generated pages" name no "Bazel BUILD" files.
+	src = append(src, research.Source{ID: "S3", Title: "Building", Text: "Building\n\nRun the build step to make the tool write its generated pages and their index files into the output directory."})
+	_, md = synthesize(t, "How do I make the tool write Bazel BUILD files for its generated pages?", src, research.DepthStandard)
+	if s := summaryOf(md); !strings.HasPrefix(s, research.NotStatedLead) || strings.Contains(md, "[S3]") {
+		t.Errorf("the report answers a question about a name no page holds all of:\n%s", md)
 	}
 }
 

@@ -1394,9 +1394,10 @@ func (p *pool) describedEntryUnder(c criterion, rare []string) entry {
 const minDescribedWords = 2
 
 // absentName returns a name part c writes with a capital ("Confluence",
-// "Ansible") of which no page read holds a word, in its sentences,
-// headings or title: whatever a page says beside it, none says anything
-// of the thing named. "" when every name is read somewhere.
+// "Ansible", "Bazel BUILD") of which no page read holds some word, in
+// its sentences, headings or title: whatever a page says beside it, none
+// says anything of the thing named. "" when every name is read
+// somewhere.
 func (p *pool) absentName(c criterion) string {
 	for _, e := range entities(c.text) {
 		r, _ := utf8.DecodeRuneInString(e)
@@ -1405,7 +1406,9 @@ func (p *pool) absentName(c criterion) string {
 			!slices.ContainsFunc(toks, func(t string) bool { return slices.Contains(c.core, t) }) {
 			continue // the question's setting ("on Linux") or its source ("according to …")
 		}
-		if !slices.ContainsFunc(toks, p.reads) {
+		if slices.ContainsFunc(toks, func(t string) bool { return !p.reads(t) }) {
+			// "Bazel BUILD files": a page that named the thing would
+			// hold every word of its name.
 			return e
 		}
 	}
