@@ -763,3 +763,27 @@ func TestAnnouncedTableRowsAreNoKeyItems(t *testing.T) {
 		}
 	}
 }
+
+// Two entries compared, their descriptions worded alike: the Summary
+// quotes each side's own description, though one side's mentions the
+// other's word ("… in the server's pool" of max-npool-ttl) and its
+// default sits in its box.
+func TestComparedEntriesEachGiveTheirDescription(t *testing.T) {
+	t.Parallel()
+	entry := func(name, desc, def string) string {
+		return name + ": Grammar: " + name + " <duration>;\n\nBlocks: options, view\n\nTags: server\n\n" + desc + "\n\nThe default " + name + " is " + def + ".\n\n"
+	}
+	src := append(loadSources(t), research.Source{ID: "S99", URL: "http://tally.test/reference.html", Title: "Tally Configuration Reference", Text: "Tally Configuration Reference\n\n" +
+		"The pool options\n\n" +
+		entry("min-pool-ttl", "Specifies the minimum time (in seconds) that the server pools ordinary (positive) answers.", "0 (no minimum)") +
+		entry("max-npool-ttl", "Specifies the maximum retention time (in seconds) for storage of negative answers in the server's pool.", "10800 seconds (3 hours)") +
+		entry("max-pool-ttl", "Specifies the maximum time (in seconds) that the server pools ordinary (positive) answers.", "604800 (one week)") +
+		"attach-pool: The current implementation requires the following options be consistent among these views: max-pool-ttl, max-npool-ttl and min-pool-ttl."})
+	_, md := synthesize(t, "What is the difference between max-pool-ttl and max-npool-ttl in Tally?", src, research.DepthStandard)
+	sum := summaryOf(md)
+	for _, want := range []string{"storage of negative answers", "pools ordinary (positive) answers"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("the Summary lacks %q:\n%s", want, md)
+		}
+	}
+}

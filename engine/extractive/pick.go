@@ -230,8 +230,11 @@ func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []st
 		if j >= 0 && !st.quoted[j] && !slices.Contains(l.sents, j) {
 			l.sents = slices.Insert(l.sents, 1, j)
 			// The answer is this entry's: what other entries say
-			// bears on it only where they name it.
-			l.sents = p.ofEntry(l.sents, first)
+			// bears on it only where they name it. (A comparison's is
+			// its sides' entries too.)
+			if len(sides) != 2 {
+				l.sents = p.ofEntry(l.sents, first)
+			}
 			sc.scopes = append(sc.scopes, first)
 		} else if p.sents[first].box && len(sides) == 0 && len(c.identNames) <= 1 && p.answerTier(c, first) == 3 {
 			// The lead is the asked value in an entry's box: the

@@ -356,9 +356,16 @@ func (p picker) withCounterparts(picks []int, sides []string) []int {
 	for _, i := range picks {
 		var other, otherOwn, own []string
 		switch {
-		case p.opensWith(i, a) || p.labelIs(i, a) || p.mentionsOnly(i, ownA, ownB):
+		// An entry's label says which side it is, whatever its
+		// sentence mentions ("max-ncache-ttl: … in the server's
+		// cache" is not of max-cache-ttl).
+		case p.labelIs(i, a):
 			other, otherOwn, own = b, ownB, ownA
-		case p.opensWith(i, b) || p.labelIs(i, b) || p.mentionsOnly(i, ownB, ownA):
+		case p.labelIs(i, b):
+			other, otherOwn, own = a, ownA, ownB
+		case p.opensWith(i, a) || p.mentionsOnly(i, ownA, ownB):
+			other, otherOwn, own = b, ownB, ownA
+		case p.opensWith(i, b) || p.mentionsOnly(i, ownB, ownA):
 			other, otherOwn, own = a, ownA, ownB
 		default:
 			continue
@@ -416,14 +423,16 @@ func labelIs(l string, side []string) bool {
 	return slices.Equal(text.Tokens(l), side)
 }
 
-// entryOpening returns the first sentence of the entry labelled side, on
-// the most relevant page that has one, or -1.
+// entryOpening returns the opening sentence of the entry labelled side
+// (entry.opening), on the most relevant page that has one, or -1.
 func (p picker) entryOpening(side []string) int {
 	e := finder{p.pool}.bestEntry(func(label string, _ int) bool { return labelIs(label, side) })
 	if len(e.sents) == 0 {
 		return -1
 	}
-	return e.sents[0]
+	// Its prose says what it is; a line of its box ("Grammar: …") only
+	// how it is written.
+	return e.opening(p.pool)
 }
 
 // opensWith reports whether sentence i's first tokens are side's, as its
