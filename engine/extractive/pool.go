@@ -315,7 +315,8 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				label, headSet = "", sectionSet
 			}
 		}
-		if line := text.OneLine(sp.Text); aloneOnLine(body, sp) && keyLine(line) && (announced || i > 0 && announcesItems(body, spans, i-1)) {
+		if (announced || i > 0 && announcesItems(body, spans, i-1)) && aloneOnLine(body, sp) && keyLine(text.OneLine(sp.Text)) {
+			line := text.OneLine(sp.Text)
 			// "… can be grouped into four categories:" / "Sequences: A,
 			// B" / "Maps: C, D": the "Key: value" lines a sentence
 			// announces are the items of its list, each its own entry,
@@ -713,8 +714,11 @@ const minAnnouncingWords = 4
 // that ends in a colon and announces the "Key: value" lines below it, two
 // at least.
 func announcesItems(body string, spans []text.Span, i int) bool {
+	if !strings.HasSuffix(strings.TrimSpace(spans[i].Text), ":") {
+		return false // the check every line meets, before any other
+	}
 	t := text.OneLine(spans[i].Text)
-	return strings.HasSuffix(t, ":") && len(strings.Fields(t)) >= minAnnouncingWords && !isBoxLine(t) && aloneOnLine(body, spans[i]) &&
+	return len(strings.Fields(t)) >= minAnnouncingWords && !isBoxLine(t) && aloneOnLine(body, spans[i]) &&
 		i+2 < len(spans) && aloneOnLine(body, spans[i+1]) && keyLine(text.OneLine(spans[i+1].Text)) && aloneOnLine(body, spans[i+2]) && keyLine(text.OneLine(spans[i+2].Text))
 }
 
