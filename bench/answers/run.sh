@@ -57,9 +57,9 @@
 #   qt           bench/answers/qt.tsv           qtbase5-doc-html (qdoc: class pages with one entry per member, members lists, qmake manual; held out, written 2026-11-28 before any run; tuned on from session 20)  swishe
 #   boost        bench/answers/boost.tsv        libboost1.74-doc doc/html (BoostBook subset: library chapters, one reference page per class or macro; held out, written 2026-11-28 before any run; tuned on from session 20)  htdig
 #   racket       bench/answers/racket.tsv       racket-doc (Scribble: the Reference, the Guide and 121 other manuals; held out, written 2026-11-28 before any run; tuned on from session 20)  pagefind
-#   ruststd      bench/answers/ruststd.tsv      rust-doc html/std (rustdoc: one page per struct, fn, trait, macro or module of std; held out, written 2026-11-28 before any run)  omega (Xapian)
-#   ghcbase      bench/answers/ghcbase.tsv      ghc-doc libraries/base-4.15.1.0 (Haddock: one page per module of base, HsColour sources; held out, written 2026-11-28 before any run)  recoll
-#   gap          bench/answers/gap.tsv          gap-doc /usr/share/gap/doc (GAPDoc: Reference, Tutorial and HPC-GAP books, one page per chapter; held out, written 2026-11-28 before any run)  swishpp
+#   ruststd      bench/answers/ruststd.tsv      rust-doc html/std (rustdoc: one page per struct, fn, trait, macro or module of std; held out, written 2026-11-28 before any run; tuned on from session 21)  omega (Xapian)
+#   ghcbase      bench/answers/ghcbase.tsv      ghc-doc libraries/base-4.15.1.0 (Haddock: one page per module of base, HsColour sources; held out, written 2026-11-28 before any run; tuned on from session 21)  recoll
+#   gap          bench/answers/gap.tsv          gap-doc /usr/share/gap/doc (GAPDoc: Reference, Tutorial and HPC-GAP books, one page per chapter; held out, written 2026-11-28 before any run; tuned on from session 21)  swishpp
 #   cppreference bench/answers/cppreference.tsv cppreference-doc-en-html (MediaWiki: the cppreference.com offline archive, one page per class, member or topic; held out, written 2026-11-28 before any run)  groonga (bench/answers/groonga.py)
 #   gtk4         bench/answers/gtk4.tsv         libgtk-4-doc gtk4 (gi-docgen: one page per method, property, signal or class, prose guides; held out, written 2026-11-28 before any run)  groonga (bench/answers/groonga.py)
 #
