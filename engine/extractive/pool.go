@@ -674,33 +674,32 @@ func labelSet(label string) text.Set {
 // addBoxLine adds line s of the key/value box of entry label as a
 // quotable sentence.
 func (p *pool) addBoxLine(id string, src int, label, s string, head, title text.Set, pos, section int, d *doc, banned map[string]bool) {
-	key := text.Fold(label + " " + s)
+	toks := append(text.Tokens(s), flagTokens(s)...)
+	p.addLabelled(id, text.Fold(label+" "+s), toks, d, banned, sentence{
+		src: src, text: s, label: label, head: head, title: title, quality: boxQuality, pos: pos,
+		section: section, para: true, box: true, entry: true,
+	})
+}
+
+// addLabelled adds s, a statement about its label outside the page's
+// sentences (a box line, a list's item), under key with tokens toks,
+// unless the key is banned or already quoted or the pool is full.
+func (p *pool) addLabelled(id, key string, toks []string, d *doc, banned map[string]bool, s sentence) {
 	if banned[key] || len(p.ids[key]) > 0 || len(p.sents) >= maxPoolSents {
 		return
 	}
 	p.ids[key] = []string{id}
-	toks := append(text.Tokens(s), flagTokens(s)...)
 	d.toks = append(d.toks, toks...)
-	p.sents = append(p.sents, sentence{
-		src: src, text: s, label: label, key: key, toks: toks, set: text.NewSet(toks),
-		head: head, title: title, quality: boxQuality, hasNum: statesFigure(s, toks), pos: pos,
-		section: section, para: true, box: true, entry: true,
-	})
+	s.key, s.toks, s.set, s.hasNum = key, toks, text.NewSet(toks), statesFigure(s.text, toks)
+	p.sents = append(p.sents, s)
 }
 
 // addItem adds an item of a list of "Key: value" lines a sentence
 // announces: a statement about its key, quoted as "`Key`: value".
 func (p *pool) addItem(id string, src int, key, value string, head, title text.Set, pos, section int, d *doc, banned map[string]bool) {
-	k := text.Fold(key + ": " + value)
-	if banned[k] || len(p.ids[k]) > 0 || len(p.sents) >= maxPoolSents {
-		return
-	}
-	p.ids[k] = []string{id}
 	toks := append(text.Tokens(key+" "+value), flagTokens(value)...)
-	d.toks = append(d.toks, toks...)
-	p.sents = append(p.sents, sentence{
-		src: src, text: value, label: key, key: k, toks: toks, set: text.NewSet(toks),
-		head: head, title: title, quality: itemQuality, hasNum: statesFigure(value, toks), pos: pos,
+	p.addLabelled(id, text.Fold(key+": "+value), toks, d, banned, sentence{
+		src: src, text: value, label: key, head: head, title: title, quality: itemQuality, pos: pos,
 		section: section, para: true,
 	})
 }
