@@ -315,17 +315,18 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				label, headSet = "", sectionSet
 			}
 		}
-		if (announced || i > 0 && announcesItems(body, spans, i-1)) && aloneOnLine(body, sp) && keyLine(text.OneLine(sp.Text)) {
-			line := text.OneLine(sp.Text)
+		if announced || i > 0 && announcesItems(body, spans, i-1) {
 			// "… can be grouped into four categories:" / "Sequences: A,
 			// B" / "Maps: C, D": the "Key: value" lines a sentence
 			// announces are the items of its list, each its own entry,
 			// not the box of an entry the first names.
-			key, value, _ := strings.Cut(boxText(line), ": ")
-			p.addItem(id, src, key, value, headSet, titleSet, pos, section, &d, banned)
-			pos++
-			announced, last = true, i
-			continue
+			if line := text.OneLine(sp.Text); aloneOnLine(body, sp) && keyLine(line) {
+				key, value, _ := strings.Cut(boxText(line), ": ")
+				p.addItem(id, src, key, value, headSet, titleSet, pos, section, &d, banned)
+				pos++
+				announced, last = true, i
+				continue
+			}
 		}
 		announced = false
 		if k := nameKey(entryKey); k != "" && aloneOnLine(body, sp) && nameKey(text.OneLine(sp.Text)) == k {
