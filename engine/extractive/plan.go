@@ -147,6 +147,10 @@ func researchSpec(req engine.PlanRequest) research.TaskSpec {
 	return spec
 }
 
+// bareWhy is the part of a question that asks only "Why?" of the
+// statement before it.
+const bareWhy = "Why?"
+
 // criteriaFor returns 3–6 success criteria and one report heading for each.
 func criteriaFor(q question) (criteria, headings []string) {
 	add := func(c, h string) {
@@ -203,7 +207,7 @@ func criteriaFor(q question) (criteria, headings []string) {
 				// "… and a changed as well. Why, and how do I …": the
 				// reason asked for is the statement's, as for a question
 				// of a bare "Why?" alone.
-				cr = "Why?"
+				cr = bareWhy
 			}
 			h := heading(cr)
 			if prev != "" && leansOn(q, cr) && !sharesPredicate(prev, cr) {
@@ -211,7 +215,7 @@ func criteriaFor(q question) (criteria, headings []string) {
 				// part before it named: it carries that part as context.
 				cr = withLean(cr, prev)
 			}
-			if prev == "" && cr != "Why?" {
+			if prev == "" && cr != bareWhy {
 				prev = stripTopicParen(cr)
 			}
 			add(cr, h)

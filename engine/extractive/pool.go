@@ -718,8 +718,7 @@ func announcesItems(body string, spans []text.Span, i int) bool {
 		return false // the check every line meets, before any other
 	}
 	t := text.OneLine(spans[i].Text)
-	return len(strings.Fields(t)) >= minAnnouncingWords && !isBoxLine(t) && aloneOnLine(body, spans[i]) &&
-		i+2 < len(spans) && aloneOnLine(body, spans[i+1]) && keyLine(text.OneLine(spans[i+1].Text)) && aloneOnLine(body, spans[i+2]) && keyLine(text.OneLine(spans[i+2].Text))
+	return len(strings.Fields(t)) >= minAnnouncingWords && !isBoxLine(t) && aloneOnLine(body, spans[i]) && twoLines(body, spans, i+1, keyLine)
 }
 
 // keyLine reports whether s is a "Key: value" line (isBoxLine) written
@@ -753,11 +752,17 @@ const maxBoxWords = 30
 // key/value box: a box has at least two keys ("Syntax", "Default"), so a
 // single "Note: …" under a heading is no box.
 func opensBox(body string, spans []text.Span, i int) bool {
-	if i+1 >= len(spans) {
+	return twoLines(body, spans, i, isBoxLine)
+}
+
+// twoLines reports whether spans[i] and spans[i+1] each stand alone on
+// their line and are lines of the kind is tells.
+func twoLines(body string, spans []text.Span, i int, is func(string) bool) bool {
+	if i < 0 || i+1 >= len(spans) {
 		return false
 	}
 	for _, sp := range spans[i : i+2] {
-		if !aloneOnLine(body, sp) || !isBoxLine(text.OneLine(sp.Text)) {
+		if !aloneOnLine(body, sp) || !is(text.OneLine(sp.Text)) {
 			return false
 		}
 	}

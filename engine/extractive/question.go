@@ -740,7 +740,7 @@ func splitFronted(s string) (main, head string, ok bool) {
 	case attributionRe.MatchString(", " + head):
 		// "According to the Tallyfile Handbook, how long …": whose word is asked
 		// for, not a part of its own.
-	case (subordinators[lead] || frontPrepositions[lead]) && len(f) <= maxFrontedClause:
+	case (subordinators[lead] || frontPrepositions[lead] || exclusions[lead]) && len(f) <= maxFrontedClause:
 		// "With unity builds switched on, how many …": a condition
 		// however many words it takes, as a subordinate clause is.
 		for _, w := range f[1:] {
@@ -763,9 +763,9 @@ func splitFronted(s string) (main, head string, ok bool) {
 // frontPrepositions open a phrase that sets the circumstances of the
 // question written before it ("With X switched on", "Under heavy load",
 // "Without a stash file", "Inside a handler that takes …", "In a
-// counted loop", "Besides X and Y", exclusions): a closed class of
-// words, like subordinators.
-var frontPrepositions = set("with without under in inside within on during after before besides except")
+// counted loop"): a closed class of words, like subordinators (and
+// exclusions, which open such a phrase too).
+var frontPrepositions = set("with without under in inside within on during after before")
 
 // exclusions open a fronted phrase that names what the question leaves
 // out ("Besides X and Y", "Except for Z").
