@@ -62,6 +62,8 @@
 #   gap          bench/answers/gap.tsv          gap-doc /usr/share/gap/doc (GAPDoc: Reference, Tutorial and HPC-GAP books, one page per chapter; held out, written 2026-11-28 before any run; tuned on from session 21)  swishpp
 #   cppreference bench/answers/cppreference.tsv cppreference-doc-en-html (MediaWiki: the cppreference.com offline archive, one page per class, member or topic; held out, written 2026-11-28 before any run)  groonga (bench/answers/groonga.py)
 #   gtk4         bench/answers/gtk4.tsv         libgtk-4-doc gtk4 (gi-docgen: one page per method, property, signal or class, prose guides; held out, written 2026-11-28 before any run)  groonga (bench/answers/groonga.py)
+#   swipl        bench/answers/swipl.tsv        swi-prolog-doc (SWI-Prolog's own latex2html, PlDoc library sections: one page per manual section, one per package; held out, written 2026-11-28 before any run)  whoosh (bench/answers/fts.py)
+#   yard         bench/answers/yard.tsv         yard-doc (YARD: one page per class or module, guides as file.*.html; held out, written 2026-11-28 before any run)  fts5, SQLite FTS5 (bench/answers/fts.py)
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -71,7 +73,8 @@
 # run took. Rescore with `python3 bench/answers/score.py OUT`.
 #
 # The groonga sets are served by bench/answers/groonga.py (Groonga's own
-# HTTP server behind a results page), which takes docsqa's flags.
+# HTTP server behind a results page), the whoosh and fts5 sets by
+# bench/answers/fts.py (Whoosh, SQLite FTS5); both take docsqa's flags.
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as
 # root, otherwise it prints the apt-get command to run.
@@ -84,7 +87,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc ghc-doc gap-doc cppreference-doc-en-html libgtk-4-doc groonga-bin npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc ghc-doc gap-doc cppreference-doc-en-html libgtk-4-doc groonga-bin swi-prolog-doc yard-doc python3-whoosh npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -141,6 +144,8 @@ SETS=(
 	"gap bench/answers/gap.tsv /usr/share/gap/doc swishpp"
 	"cppreference bench/answers/cppreference.tsv /usr/share/cppreference/doc/html groonga"
 	"gtk4 bench/answers/gtk4.tsv /usr/share/doc/libgtk-4-doc/gtk4 groonga"
+	"swipl bench/answers/swipl.tsv /usr/share/swi-prolog/doc whoosh"
+	"yard bench/answers/yard.tsv /usr/share/doc/yard/doc fts5"
 )
 chosen=()
 for s in "${SETS[@]}"; do
@@ -162,11 +167,11 @@ git log -1 --format='commit %H %s' >"$OUT/commit.txt" 2>/dev/null || true
 # server PROGRAM: the command that indexes and serves a tree behind
 # PROGRAM (bench/docsqa's flags either way).
 server() {
-	if [ "$1" = groonga ]; then
-		echo python3 bench/answers/groonga.py
-	else
-		echo "$tmp/docsqa"
-	fi
+	case $1 in
+	groonga) echo python3 bench/answers/groonga.py ;;
+	whoosh | fts5) echo python3 bench/answers/fts.py ;;
+	*) echo "$tmp/docsqa" ;;
+	esac
 }
 
 # Build every index first, one at a time, so a broken program stops the
