@@ -787,3 +787,23 @@ func TestComparedEntriesEachGiveTheirDescription(t *testing.T) {
 		}
 	}
 }
+
+// A command line that substitutes commands in backticks ("$ cc
+// `pkg-config --cflags tally4` hello.c …") is the command its sentence
+// announces, as any other line of code is.
+func TestCommandWithBackticksIsCode(t *testing.T) {
+	t.Parallel()
+	p := docPool([2]string{"Compiling Tally applications", "Compiling Tally applications\n\n" +
+		"The simplest way to compile a program is to use the backticks feature of the shell. So to compile a Tally Hello, World, you would type the following:\n\n" +
+		"$ cc `pkg-config --cflags tally4` hello.c -o hello `pkg-config --libs tally4`\n\n" +
+		"Deprecated Tally functions are annotated to make the compiler emit warnings when they are used."})
+	for _, s := range p.sents {
+		if strings.HasPrefix(s.text, "So to compile") {
+			if !strings.Contains(s.code, "pkg-config --cflags tally4") {
+				t.Errorf("sentence %q has code %q, want the command line", s.text, s.code)
+			}
+			return
+		}
+	}
+	t.Errorf("no sentence announces the command: %v", p.sents)
+}

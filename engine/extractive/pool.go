@@ -1777,7 +1777,7 @@ func isTermSentence(s string) bool {
 // punctuation, starting in lower case or with a symbol).
 func isCommand(body string, sp text.Span) bool {
 	t := commandOf(text.OneLine(sp.Text))
-	if len(t) > maxCodeBytes || strings.Contains(t, "`") || len(strings.Fields(t)) > 15 || !aloneOnLine(body, sp) {
+	if len(t) > maxCodeBytes || len(strings.Fields(t)) > 15 || !aloneOnLine(body, sp) {
 		return false
 	}
 	if dangling(t) {
@@ -1828,7 +1828,7 @@ func codeBlock(body string, spans []text.Span, j int) (string, int) {
 		gap := body[spans[k-1].End:spans[k].Start]
 		line := text.OneLine(spans[k].Text)
 		if strings.Count(gap, "\n") != 1 || strings.TrimSpace(gap) != "" || !aloneOnLine(body, spans[k]) ||
-			len(code)+1+len(line) > maxCodeBytes || strings.Contains(line, "`") {
+			len(code)+1+len(line) > maxCodeBytes {
 			break
 		}
 		code, last = code+" "+line, k
