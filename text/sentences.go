@@ -32,6 +32,13 @@ var noSplitAbbrev = map[string]bool{
 	"est": true, "ft": true, "op": true, "sec": true, "ch": true, "art": true, "eq": true,
 }
 
+// IsAbbreviation reports whether word, written before a period, is an
+// abbreviation after which the period never ends a sentence ("i.e",
+// "e.g", "vs"): what splits a question into its parts asks this too.
+func IsAbbreviation(word string) bool {
+	return noSplitAbbrev[strings.ToLower(strings.TrimLeft(word, "\"'“‘(["))]
+}
+
 // softAbbrev are abbreviations that often end a sentence too ("Apple Inc.",
 // "in the U.S."): a period after them ends the sentence only when a common
 // sentence opener follows.

@@ -243,8 +243,12 @@ func measured(s string) []string {
 
 var howQuantityRe = regexp.MustCompile(`(?i)^how\s+(\w+)\b`)
 
-// whenDateRe matches questions whose answer is a date.
-var whenDateRe = regexp.MustCompile(`(?i)^when (?:did|was|were|will|is|does|do)\b`)
+// whenDateRe matches questions whose answer is a date: "when" of the
+// past or the future. "When does reserve() allocate …?" and "When is the
+// state file written?" ask a condition, which a figure may state ("when
+// the log reaches 1000 pages") and words may too: a figure is preferred,
+// not required.
+var whenDateRe = regexp.MustCompile(`(?i)^when (?:did|was|were|will)\b`)
 
 // askedNounRe finds the noun a part asks a figure or a choice of: the
 // words after "how many" or after a leading "what" or "which" ("In what

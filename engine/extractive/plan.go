@@ -365,6 +365,9 @@ func leansOnContext(ask string) bool {
 	if whyCritRe.MatchString(ask) {
 		return false // "… Why?" asks about the statement itself
 	}
+	if backReferenceRe.MatchString(ask) {
+		return true // "What does the library call at that point?"
+	}
 	own := 0
 	for _, w := range keywords(ask) {
 		if t := text.Stem(strings.ToLower(w)); !softWords[t] && !valueWords[t] && !quantityAdjective(w) {
@@ -373,6 +376,12 @@ func leansOnContext(ask string) bool {
 	}
 	return own <= maxOwnContextWords
 }
+
+// backReferenceRe matches a phrase that points back at the statement
+// before the question for its time or case: "at that point", "in this
+// case", "when that happens". The question asks about that moment, so it
+// leans on the statement however many words of its own it has.
+var backReferenceRe = regexp.MustCompile(`(?i)\b(?:at|in|by) (?:that|this) (?:point|case|stage|moment|time)\b|\bwhen (?:that|this) happens\b`)
 
 // quantityAdjective reports the adjective of a "how long/many …" question.
 func quantityAdjective(w string) bool { return asksQuantity(w) }

@@ -317,6 +317,42 @@ func TestCriteriaReadTheQuestionsParts(t *testing.T) {
 	}
 }
 
+// Where a question's parts begin and end: a period after "i.e." ends no
+// part, and the question after it restates the first; a lower-case letter
+// before a period ends the statement it closes; "When does …," opens a
+// question, not a condition; an auxiliary inside an "if" clause or a
+// negative one ("won't") shares no predicate; a part that asks about "that
+// point" leans on the statement before it.
+func TestCriteriaFindTheQuestionsParts(t *testing.T) {
+	t.Parallel()
+	criteria := func(q string) []string {
+		c, _ := criteriaFor(analyse(q))
+		return c
+	}
+	if c := criteria("What is the least value TALLY_MAX may have, i.e. what range can I count on from tally_rand?"); len(c) != 1 || c[0] != "What is the least value TALLY_MAX may have?" {
+		t.Errorf("criteria %q, want the first wording alone", c)
+	}
+	c := criteria("I call grow() on a Row with some number n. When does it actually allocate new storage, what happens to my cursors then, and what happens if n is more than the Row can ever hold?")
+	if len(c) != 3 || !strings.HasPrefix(c[0], "When does grow() actually allocate new storage") ||
+		!strings.HasPrefix(c[1], "What happens to my cursors then") || !strings.HasPrefix(c[2], "What happens if n is more") {
+		t.Errorf("criteria %q, want the three questions after the statement, each its own", c)
+	}
+	c = criteria("Why won't my code build when I use get() on a frozen Table, and what should I use instead?")
+	if len(c) != 2 || strings.Contains(c[0], "should I use") {
+		t.Errorf("criteria %q, want the why without the second part's predicate", c)
+	}
+	c = criteria("My Tally program aborts when a worker is dropped while it is still running. What does the runtime call at that point?")
+	if len(c) != 1 || !strings.Contains(c[0], "(My Tally program aborts") {
+		t.Errorf("criteria %q, want the part to lean on the statement", c)
+	}
+	if cr := newCriterion("When does grow() allocate new storage?", "", nil, nil); cr.needsNum || cr.style != styleValue {
+		t.Errorf("%q asks a condition, which a figure may state: needsNum %v, style %v", cr.text, cr.needsNum, cr.style)
+	}
+	if cr := newCriterion("When was Tally 2 released?", "", nil, nil); !cr.needsNum {
+		t.Errorf("%q asks a date", cr.text)
+	}
+}
+
 // The alternative a question sets its ask against ("rather than …",
 // "instead of …") is what the answer is not: its words are no part of
 // the criterion's core.

@@ -182,6 +182,7 @@ func analyse(msg string) question {
 		q.aspect = aspect
 	}
 	q.clauses = clauses(body)
+	q.ask = restatementRe.ReplaceAllString(q.ask, "")
 	if fronted != "" {
 		for k := range q.clauses {
 			q.clauses[k] = withFronted(q.clauses[k], fronted)
@@ -500,12 +501,11 @@ func codeNames(s string) []string {
 // splitContext separates the sentences of a message that ask something
 // from those that only set the scene.
 func splitContext(msg string) (asks, context []string) {
-	spans := text.Sentences(msg)
-	if len(spans) < 2 {
+	sents := messageSentences(msg)
+	if len(sents) < 2 {
 		return nil, nil
 	}
-	for _, sp := range spans {
-		t := strings.TrimSpace(sp.Text)
+	for _, t := range sents {
 		first := strings.ToLower(firstWord(t))
 		if strings.HasSuffix(t, "?") || whWords[first] || auxVerb[first] || isImperative(first) || first == "please" {
 			asks = append(asks, t)
@@ -516,13 +516,44 @@ func splitContext(msg string) (asks, context []string) {
 	return asks, context
 }
 
+// messageSentences splits a message into its sentences: text.Sentences,
+// and a sentence ending in a lower-case letter that names a value ("…
+// with some number n. When does it …?"), which text.Sentences reads as
+// an initial, where a question opens after it.
+func messageSentences(msg string) []string {
+	var out []string
+	for _, sp := range text.Sentences(msg) {
+		t := strings.TrimSpace(sp.Text)
+		for {
+			k := -1
+			for _, m := range letterEndRe.FindAllStringSubmatchIndex(t, -1) {
+				if w := strings.ToLower(t[m[2]:m[3]]); whWords[w] || auxVerb[w] {
+					k = m[0] + strings.IndexByte(t[m[0]:], '.') + 1 // after "n."
+					break
+				}
+			}
+			if k < 0 {
+				break
+			}
+			out = append(out, t[:k])
+			t = strings.TrimSpace(t[k:])
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// letterEndRe matches a lower-case letter alone before a period and the
+// capitalised word after it.
+var letterEndRe = regexp.MustCompile(`\s\p{Ll}\.\s+(\p{Lu}\w*)`)
+
 // clauses splits a question into its sub-questions: at "?" and ";", at
 // "and"/","/"but" before a question word, and at "and" between two
 // substantial phrases ("the default port and the maximum connections").
 func clauses(s string) []string {
 	var out []string
-	for _, part := range clauseSepRe.Split(s, -1) {
-		part = strings.TrimSpace(part)
+	for _, part := range splitClauses(s) {
+		part = strings.TrimSpace(restatementRe.ReplaceAllString(part, ""))
 		if part == "" {
 			continue
 		}
@@ -530,6 +561,30 @@ func clauses(s string) []string {
 	}
 	return out
 }
+
+// splitClauses cuts s at "?", ";" and a period that ends a sentence: not
+// the period of an abbreviation ("…, i.e. what range …").
+func splitClauses(s string) []string {
+	var out []string
+	start := 0
+	for _, m := range clauseSepRe.FindAllStringIndex(s, -1) {
+		if s[m[0]] == '.' {
+			f := strings.Fields(s[start:m[0]])
+			if len(f) > 0 && text.IsAbbreviation(f[len(f)-1]) {
+				continue
+			}
+		}
+		out = append(out, s[start:m[0]])
+		start = m[1]
+	}
+	return append(out, s[start:])
+}
+
+// restatementRe matches a part's restatement of itself in other words, a
+// question after "i.e." or "that is" ("What is the least value it may
+// have, i.e. what range can I count on?"): the part asks its first
+// wording, and the second's words are not more it asks.
+var restatementRe = regexp.MustCompile(`(?i),?\s+(?:i\.\s?e\.|that is,)\s+(?:what|which|how|who|where|when|why|is|are|does|do|can)\b[^?;]*`)
 
 // sharePredicate gives a question phrase that has no verb of its own the
 // predicate of the part after it, which both ask: "What noise level and
@@ -541,7 +596,7 @@ func sharePredicate(parts []string) []string {
 	for k := 0; k+1 < len(parts); k++ {
 		a, b := strings.Fields(parts[k]), strings.Fields(parts[k+1])
 		wa, ab := whAt(a), auxAt(b)
-		if wa < 0 || wa+1 >= len(a) || auxAt(a) >= 0 || ab <= 0 || strings.Contains(parts[k], ",") {
+		if wa < 0 || wa+1 >= len(a) || auxAt(a) >= 0 || ab <= 0 || strings.Contains(parts[k], ",") || subordinateAux(b, ab) {
 			continue
 		}
 		parts[k] = strings.Join(append(slices.Clone(a), b[ab:]...), " ")
@@ -563,14 +618,28 @@ func whAt(words []string) int {
 	return -1
 }
 
-// auxAt is the index of the first auxiliary verb in words, or -1.
+// auxAt is the index of the first auxiliary verb in words, or -1: a
+// negative one too ("won't", "doesn’t").
 func auxAt(words []string) int {
 	for j, w := range words {
-		if auxVerb[strings.ToLower(strings.Trim(w, ",;:?"))] {
+		w = strings.ToLower(strings.Trim(w, ",;:?"))
+		if auxVerb[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t") {
 			return j
 		}
 	}
 	return -1
+}
+
+// subordinateAux reports whether the auxiliary at words[ab] belongs to a
+// clause of its own inside the part, after "if", "when" or the like: "what
+// happens if n is more …" has no predicate to share.
+func subordinateAux(words []string, ab int) bool {
+	for _, w := range words[max(whAt(words), 0):ab] {
+		if subordinators[strings.ToLower(strings.Trim(w, ",;:?"))] {
+			return true
+		}
+	}
+	return false
 }
 
 func splitConjunctions(s string) []string {
@@ -742,7 +811,12 @@ func splitFronted(s string) (main, head string, ok bool) {
 		// for, not a part of its own.
 	case (subordinators[lead] || frontPrepositions[lead] || exclusions[lead]) && len(f) <= maxFrontedClause:
 		// "With unity builds switched on, how many …": a condition
-		// however many words it takes, as a subordinate clause is.
+		// however many words it takes, as a subordinate clause is. "When
+		// does it …, what …?" is two questions: an auxiliary right after
+		// "when" makes it one.
+		if whWords[lead] && len(f) > 1 && auxAt(f[1:2]) == 0 {
+			return s, "", false
+		}
 		for _, w := range f[1:] {
 			if w = strings.ToLower(w); whWords[w] {
 				return s, "", false
