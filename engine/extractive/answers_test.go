@@ -788,6 +788,44 @@ func TestComparedEntriesEachGiveTheirDescription(t *testing.T) {
 	}
 }
 
+// A part's closing adjunct sets the scene ("in a running Tally 4 desktop
+// session"): a sentence that says the rest of the part answers it without
+// the scene's words. A condition, a list or a reason has no such head.
+func TestSceneOfAPartIsNotWhatItAsks(t *testing.T) {
+	t.Parallel()
+	p := docPool(
+		[2]string{"Running and debugging Tally applications", "Running and debugging Tally applications\n\n" +
+			"Tally includes an interactive debugger, called the Tally Probe, which lets you explore the widget tree of any Tally application at runtime.\n\n" +
+			"To enable the Tally Probe, you can use the Control+Shift+P keyboard shortcut, or set the TALLY_DEBUG=probe environment variable."},
+		[2]string{"Desktop sessions", "Desktop sessions\n\n" +
+			"A desktop session starts when the user logs in. Each session runs its own compositor."},
+		[2]string{"Tally 4", "Tally 4\n\nTally 4 is the current series, built on a new toolkit. Version 4 removed the old event model. Each window opens faster than it did in Tally 3, and a dialog opens in place. The built-in themes were redrawn."})
+	c := newCriterion("Is there a keyboard shortcut that opens Tally's built-in probe in a running Tally 4 desktop session?", "", nil, nil)
+	if want := []string{"keyboard", "shortcut", "open", "talli", "built", "probe"}; !slices.Equal(c.head, want) {
+		t.Fatalf("head %v, want %v", c.head, want)
+	}
+	for i, s := range p.sents {
+		if strings.Contains(s.text, "Control+Shift+P") {
+			if p.coverage(c.core, i) >= coverThreshold {
+				t.Fatalf("the sentence holds %.2f of the whole part: no test of the head", p.coverage(c.core, i))
+			}
+			if !p.isEvidence(c, i) {
+				t.Errorf("%q does not answer %q", s.text, c.text)
+			}
+		}
+	}
+	for _, q := range []string{
+		"What happens if I run tally undefine on a guest that is still running?",
+		"Which external program does the Tally mail client invoke for spell checking by default?",
+		"Which transports can Tally use to reach a remote hypervisor on another machine?",
+		"Why can't chrooted Tally FTP users follow symbolic links in their home directory?",
+	} {
+		if c := newCriterion(q, "", nil, nil); c.head != nil {
+			t.Errorf("%q has head %v", q, c.head)
+		}
+	}
+}
+
 // A command line that substitutes commands in backticks ("$ cc
 // `pkg-config --cflags tally4` hello.c …") is the command its sentence
 // announces, as any other line of code is.

@@ -30,6 +30,9 @@ type criterion struct {
 	// ("Why is there such a limit (how many workers can a pool
 	// hold)?"): evidence must name some of them as well as core.
 	ctx []string
+	// head are the words of core before the part's closing adjunct, nil
+	// when it has none (headOf).
+	head []string
 	// amount is the stem of the noun a "how much" part asks the amount
 	// of ("memory"), which the answer's units say (amountNoun).
 	amount string
@@ -662,8 +665,77 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	}
 	cr.query.Add(text.Tokens(c), 1) // the topic in parentheses too
 	cr.attrNoun = attributeNoun(cr)
+	if !cr.leaned && len(cr.ctx) == 0 && !cr.generic && cr.style != styleReason && cr.enum == "" {
+		// (A reason must say the whole of what it explains, and a list's
+		// members are each of what the whole part asks.)
+		cr.head = headOf(c, cr.core)
+	}
 	return cr
 }
+
+// headOf returns the words of core that part c asks before its closing
+// adjunct — the phrase after "in", "for", "from" … that sets the scene
+// ("… GTK's built-in inspector in a running application", "compile a
+// small program from the command line", "… expect for the strings I pass
+// to labels") — when they name enough of their own to stand as the
+// question: four words at least, not attributes or values alone, before
+// the first adjunct ("Which renderers can I pick for an application when
+// …" has too few, and its words after "for" are part of what it asks). A
+// sentence that says the head answers the part without the scene's words
+// (headCover). It is nil when c has no such adjunct, or when the adjunct
+// is part of a condition ("What happens if I run undefine on a guest that
+// is still running?"), a condition moved after the question (", when the
+// backend reserves a port") or an act ("for spell checking", "from
+// closing it"): what is asked, not where.
+func headOf(c string, core []string) []string {
+	words := strings.Fields(stripTopicParen(c))
+	inCore := text.NewSet(core)
+	for k := 2; k < len(words)-1; k++ {
+		w := strings.ToLower(strings.Trim(words[k], ",;:?!."))
+		if subordinators[w] && !adjunctOpeners[w] {
+			return nil
+		}
+		if !adjunctOpeners[w] {
+			continue
+		}
+		if strings.HasSuffix(words[k-1], ",") || opensAct(words[k+1:]) {
+			return nil
+		}
+		var head []string
+		specific := 0
+		for _, t := range text.Unique(text.Tokens(strings.Join(words[:k], " "))) {
+			if !inCore[t] {
+				continue
+			}
+			head = append(head, t)
+			if !attributeWords[t] && !valueWords[t] {
+				specific++
+			}
+		}
+		if specific < minHeadWords || len(head) == len(core) {
+			return nil
+		}
+		return head // the first adjunct decides: what comes before it is the question
+	}
+	return nil
+}
+
+// opensAct reports whether the words after an adjunct's opener name an
+// act, a gerund first or after a bare noun ("closing it", "spell
+// checking"), not a thing ("a running application").
+func opensAct(words []string) bool {
+	gerund := func(w string) bool { return strings.HasSuffix(strings.ToLower(strings.Trim(w, ",;:?!.")), "ing") }
+	return gerund(words[0]) || len(words) > 1 && !determiners[strings.ToLower(words[0])] && gerund(words[1])
+}
+
+// determiners open a noun phrase.
+var determiners = set("a an the this that these those my your our their its his her some any every each another")
+
+// adjunctOpeners open a closing adjunct (headOf).
+var adjunctOpeners = set("in on for from with using under inside within via through")
+
+// minHeadWords is the fewest words of its own a part's head names (headOf).
+const minHeadWords = 4
 
 // meaningWeight is the query weight of a word that says what a word of
 // the criterion says: below the criterion's own words.

@@ -12,6 +12,10 @@ const (
 	// coverThreshold is the share of a criterion's core tokens (weighted by
 	// rarity) a sentence and its heading must hold to count as evidence.
 	coverThreshold = 0.5
+	// headCover is the share of a part's head (headOf) a sentence must
+	// hold to answer it without the scene's words: more than of all its
+	// words, as the head has fewer.
+	headCover = 0.6
 	// headWeight and titleWeight are how much a word in the section heading
 	// above a sentence, or in its page title, counts compared with the same
 	// word in the sentence: documentation leans on its headings ("Setting up

@@ -439,6 +439,13 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 		}
 		return have >= ctxThreshold || p.explains(c, i)
 	}
+	if have < cover && len(c.head) > 0 && p.coverageWith(c.head, i, implied) >= headCover {
+		// What the part asks before its scene answers it: "To enable the
+		// inspector, use the Control+Shift+I keyboard shortcut" answers
+		// "… keyboard shortcut that opens the inspector in a running
+		// application".
+		return true
+	}
 	return have >= cover || c.style == styleReason && p.causeOfNext(c, i)
 }
 
