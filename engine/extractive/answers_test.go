@@ -845,3 +845,30 @@ func TestCommandWithBackticksIsCode(t *testing.T) {
 	}
 	t.Errorf("no sentence announces the command: %v", p.sents)
 }
+
+// A sentence that ends its paragraph in a colon ("If set, selects the
+// renderer to use. The following renderers can be selected …:") announces
+// the value lines below it, names in lower case each with its
+// description ("cairo: Selects the fallback Cairo renderer"): they are
+// the members of the list asked for, though the question names TLY and
+// they do not.
+func TestAnnouncedValueLinesAnswerAListQuestion(t *testing.T) {
+	t.Parallel()
+	src := append(loadSources(t), research.Source{ID: "S99", URL: "http://tally.test/running/", Title: "Running TLY applications", Text: "Running TLY applications\n\n" +
+		"Environment variables\n\n" +
+		"TLY_RENDERER\n\n" +
+		"If set, selects the TLY renderer to use. The following renderers can be selected, provided they are included in the TLY library you are using:\n\n" +
+		"help: Prints information about available options\n\n" +
+		"cairo: Selects the fallback Cairo renderer\n\n" +
+		"opengl: Selects the default OpenGL renderer\n\n" +
+		"vulkan: Selects the Vulkan renderer\n\n" +
+		"TLY_SCALE\n\n" +
+		"Set this variable to 1 or 2 to override the scale factor of the window."})
+	_, md := synthesize(t, "Which renderers can I pick for a TLY 4 application?", src, research.DepthStandard)
+	sum := summaryOf(md)
+	for _, want := range []string{"The following renderers can be selected", "`cairo`: Selects the fallback Cairo renderer", "`vulkan`: Selects the Vulkan renderer"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("the Summary lacks %q:\n%s", want, md)
+		}
+	}
+}

@@ -68,6 +68,9 @@ type sentence struct {
 	entry bool
 	// row marks a table row, quoted as the sentence it states.
 	row bool
+	// item marks a "Key: value" line of the list a sentence announces
+	// (addItem): its label is the member's name, not an entry's.
+	item bool
 }
 
 // doc is one citable document of the pool.
@@ -701,7 +704,7 @@ func (p *pool) addItem(id string, src int, key, value string, head, title text.S
 	toks := append(text.Tokens(key+" "+value), flagTokens(value)...)
 	p.addLabelled(id, text.Fold(key+": "+value), toks, d, banned, sentence{
 		src: src, text: value, label: key, head: head, title: title, quality: itemQuality, pos: pos,
-		section: section, para: true,
+		section: section, para: true, item: true,
 	})
 }
 
@@ -710,23 +713,36 @@ func (p *pool) addItem(id string, src int, key, value string, head, title text.S
 // categories:"), not a key ("Options:").
 const minAnnouncingWords = 4
 
-// announcesItems reports whether spans[i] is a sentence alone on its line
-// that ends in a colon and announces the "Key: value" lines below it, two
+// announcesItems reports whether spans[i] is a sentence that ends its
+// line in a colon ("If set, selects the renderer. The following renderers
+// can be selected:") and announces the "Key: value" lines below it, two
 // at least.
 func announcesItems(body string, spans []text.Span, i int) bool {
 	if !strings.HasSuffix(strings.TrimSpace(spans[i].Text), ":") {
 		return false // the check every line meets, before any other
 	}
 	t := text.OneLine(spans[i].Text)
-	return len(strings.Fields(t)) >= minAnnouncingWords && !isBoxLine(t) && aloneOnLine(body, spans[i]) && twoLines(body, spans, i+1, keyLine)
+	return len(strings.Fields(t)) >= minAnnouncingWords && !isBoxLine(t) && endsLine(body, spans[i]) && twoLines(body, spans, i+1, keyLine)
+}
+
+// endsLine reports whether span sp of body is the last on its line.
+func endsLine(body string, sp text.Span) bool {
+	after := strings.TrimLeft(body[sp.End:], " \t")
+	return after == "" || strings.HasPrefix(after, "\n")
 }
 
 // keyLine reports whether s is a "Key: value" line (isBoxLine) written
 // with a colon, not a row of a table ("Tally::Left | 0x0001 | …") or a
-// qualified name.
+// qualified name; or a name in lower case that a description in words
+// follows ("cairo: Selects the fallback Cairo renderer"), as a list of
+// values names them.
 func keyLine(s string) bool {
-	return isBoxLine(s) && strings.Contains(s, ": ") && !strings.Contains(s, "::") && !isTableRow(s)
+	return (isBoxLine(s) || valueItemRe.MatchString(s)) && strings.Contains(s, ": ") && !strings.Contains(s, "::") && !isTableRow(s)
 }
+
+// valueItemRe matches a value's name in lower case, a colon and a
+// description that opens in a capital.
+var valueItemRe = regexp.MustCompile(`^\p{Ll}[\p{L}\p{N}_.+-]*: \p{Lu}\p{Ll}+ .{0,200}$`)
 
 // boxQuality is the quality of a line of a key/value box: a statement of
 // fact, though not a sentence.
