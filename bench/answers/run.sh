@@ -60,8 +60,8 @@
 #   ruststd      bench/answers/ruststd.tsv      rust-doc html/std (rustdoc: one page per struct, fn, trait, macro or module of std; held out, written 2026-11-28 before any run; tuned on from session 21)  omega (Xapian)
 #   ghcbase      bench/answers/ghcbase.tsv      ghc-doc libraries/base-4.15.1.0 (Haddock: one page per module of base, HsColour sources; held out, written 2026-11-28 before any run; tuned on from session 21)  recoll
 #   gap          bench/answers/gap.tsv          gap-doc /usr/share/gap/doc (GAPDoc: Reference, Tutorial and HPC-GAP books, one page per chapter; held out, written 2026-11-28 before any run; tuned on from session 21)  swishpp
-#   cppreference bench/answers/cppreference.tsv cppreference-doc-en-html (MediaWiki: the cppreference.com offline archive, one page per class, member or topic; held out, written 2026-11-28 before any run)  groonga (bench/answers/groonga.py)
-#   gtk4         bench/answers/gtk4.tsv         libgtk-4-doc gtk4 (gi-docgen: one page per method, property, signal or class, prose guides; held out, written 2026-11-28 before any run)  groonga (bench/answers/groonga.py)
+#   cppreference bench/answers/cppreference.tsv cppreference-doc-en-html (MediaWiki: the cppreference.com offline archive, one page per class, member or topic; held out, written 2026-11-28 before any run; tuned on from session 22)  groonga (bench/answers/groonga.py)
+#   gtk4         bench/answers/gtk4.tsv         libgtk-4-doc gtk4 (gi-docgen: one page per method, property, signal or class, prose guides; held out, written 2026-11-28 before any run; tuned on from session 22)  groonga (bench/answers/groonga.py)
 #   swipl        bench/answers/swipl.tsv        swi-prolog-doc (SWI-Prolog's own latex2html, PlDoc library sections: one page per manual section, one per package; held out, written 2026-11-28 before any run)  whoosh (bench/answers/fts.py)
 #   yard         bench/answers/yard.tsv         yard-doc (YARD: one page per class or module, guides as file.*.html; held out, written 2026-11-28 before any run)  fts5, SQLite FTS5 (bench/answers/fts.py)
 #
