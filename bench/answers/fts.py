@@ -24,8 +24,8 @@ fts5    SQLite's FTS5 (Python's sqlite3 module): one virtual table
 
 The index is built once into the cache directory (default
 .data/docsqa/ENGINE-PARENT-BASE) and reused while its "ready" marker exists.
-The server serves DIR under /docs/ and a results page at /search?q=…, ten
-results.
+The server (groonga.py's docs_server, with its results page) serves DIR
+under /docs/ and a results page at /search?q=…, ten results.
 """
 import argparse
 import html
@@ -37,10 +37,9 @@ import sys
 import threading
 import time
 import urllib.parse
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import groonga  # noqa: E402  (page filter and text extraction)
+import groonga  # noqa: E402  (page filter, text extraction and the HTTP server)
 
 LIMIT = 10
 TITLE_WEIGHT = 10.0
@@ -175,20 +174,6 @@ def build(engine, root, cache):
         f.write(time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()) + "\n")
 
 
-def render(engine, q, hits):
-    b = ['<!DOCTYPE html><html><head><meta charset="utf-8"><title>%s: %s</title></head><body>'
-         % (NAMES[engine], html.escape(q))]
-    b.append('<form action="/search"><input name="q" value="%s"><input type="submit" value="Search"></form>' % html.escape(q))
-    b.append("<p>%d results</p><ol>" % len(hits))
-    for path, title, snippets in hits:
-        b.append('<li><a href="/docs/%s">%s</a>' % (html.escape(urllib.parse.quote(path)), html.escape(title)))
-        if snippets:
-            b.append("<br>" + " … ".join(snippets))
-        b.append("</li>")
-    b.append("</ol></body></html>")
-    return "".join(b)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-engine", required=True, choices=sorted(ENGINES))
@@ -210,48 +195,16 @@ def main():
         return
     searcher = ENGINES[a.engine][1](cache)
 
-    class Handler(SimpleHTTPRequestHandler):
-        def __init__(self, *args, **kw):
-            super().__init__(*args, directory=root, **kw)
+    def results(q):
+        hits = []
+        if q.strip():
+            try:
+                hits = searcher.search(q)
+            except Exception as e:  # a query the program rejects is a page of no results
+                log("search %r: %s" % (q, e))
+        return groonga.render(q, hits, NAMES[a.engine])
 
-        def log_message(self, fmt, *args):
-            pass
-
-        def do_GET(self):
-            u = urllib.parse.urlsplit(self.path)
-            if u.path == "/search":
-                return self.search(urllib.parse.parse_qs(u.query).get("q", [""])[0])
-            if u.path.startswith("/docs/"):
-                self.path = self.path[len("/docs"):]
-                return super().do_GET()
-            self.send_error(404)
-
-        def search(self, q):
-            hits = []
-            if q.strip():
-                try:
-                    hits = searcher.search(q)
-                except Exception as e:  # a query the program rejects is a page of no results
-                    log("search %r: %s" % (q, e))
-            body = render(a.engine, q, hits).encode("utf-8")
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    host, port = a.addr.rsplit(":", 1)
-    srv = ThreadingHTTPServer((host, int(port)), Handler)
-    addr = "%s:%d" % srv.server_address[:2]
-    template = "http://%s/search?q={query}" % addr
-    log("%s over %s, results at %s" % (NAMES[a.engine], root, template))
-    if a.addr_file:
-        with open(a.addr_file, "w") as f:
-            f.write(addr)
-    if a.template_file:
-        with open(a.template_file, "w") as f:
-            f.write(template)
-    srv.serve_forever()
+    groonga.docs_server(root, a, results, NAMES[a.engine], log).serve_forever()
 
 
 if __name__ == "__main__":

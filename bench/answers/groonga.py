@@ -162,8 +162,10 @@ def quote_words(q):
     return " ".join('"' + w.replace("\\", "\\\\").replace('"', '\\"') + '"' for w in words)
 
 
-def render(q, hits):
-    b = ['<!DOCTYPE html><html><head><meta charset="utf-8"><title>Groonga: %s</title></head><body>' % html.escape(q)]
+def render(q, hits, program="Groonga"):
+    """Writes the results page of query q: its hits as (path, title,
+    snippets of HTML the program marked up), in order."""
+    b = ['<!DOCTYPE html><html><head><meta charset="utf-8"><title>%s: %s</title></head><body>' % (program, html.escape(q))]
     b.append('<form action="/search"><input name="q" value="%s"><input type="submit" value="Search"></form>' % html.escape(q))
     b.append("<p>%d results</p><ol>" % len(hits))
     for path, title, snippets in hits:
@@ -173,6 +175,49 @@ def render(q, hits):
         b.append("</li>")
     b.append("</ol></body></html>")
     return "".join(b)
+
+
+def docs_server(root, a, results, name, logf=log):
+    """Returns the HTTP server of DIR's pages under /docs/ and a results
+    page at /search?q=… whose HTML results(q) writes, on a.addr, after
+    writing its address and search template to a.addr_file and
+    a.template_file. bench/answers/fts.py serves its programs with it too.
+    """
+
+    class Handler(SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, directory=root, **kw)
+
+        def log_message(self, fmt, *args):
+            pass
+
+        def do_GET(self):
+            u = urllib.parse.urlsplit(self.path)
+            if u.path == "/search":
+                body = results(urllib.parse.parse_qs(u.query).get("q", [""])[0]).encode("utf-8")
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            if u.path.startswith("/docs/"):
+                self.path = self.path[len("/docs"):]
+                return super().do_GET()
+            self.send_error(404)
+
+    host, port = a.addr.rsplit(":", 1)
+    srv = ThreadingHTTPServer((host, int(port)), Handler)
+    addr = "%s:%d" % srv.server_address[:2]
+    template = "http://%s/search?q={query}" % addr
+    logf("%s over %s, results at %s" % (name, root, template))
+    if a.addr_file:
+        with open(a.addr_file, "w") as f:
+            f.write(addr)
+    if a.template_file:
+        with open(a.template_file, "w") as f:
+            f.write(template)
+    return srv
 
 
 def main():
@@ -222,56 +267,26 @@ def main():
     else:
         stop()
 
-    class Handler(SimpleHTTPRequestHandler):
-        def __init__(self, *args, **kw):
-            super().__init__(*args, directory=root, **kw)
+    def results(q):
+        hits = []
+        if q.strip():
+            params = {
+                "table": "Pages", "match_columns": "scorer_tf_idf(title) * 10 || scorer_tf_idf(body)",
+                "query": quote_words(q), "output_columns": "_key,title,_score,snippet_html(body)",
+                "sort_keys": "-_score", "limit": "10", "command_version": "2",
+            }
+            try:
+                with urllib.request.urlopen(gbase + "?" + urllib.parse.urlencode(params), timeout=30) as r:
+                    res = json.load(r)
+                rows = res[1][0][2:] if res[0][0] == 0 else []
+                for key, title, _score, snips in rows:
+                    hits.append((key, title or key, snips or []))
+            except (OSError, ValueError, IndexError) as e:
+                log("select %r: %s" % (q, e))
+        return render(q, hits)
 
-        def log_message(self, fmt, *args):
-            pass
+    srv = docs_server(root, a, results, "groonga")
 
-        def do_GET(self):
-            u = urllib.parse.urlsplit(self.path)
-            if u.path == "/search":
-                return self.search(urllib.parse.parse_qs(u.query).get("q", [""])[0])
-            if u.path.startswith("/docs/"):
-                self.path = self.path[len("/docs"):]
-                return super().do_GET()
-            self.send_error(404)
-
-        def search(self, q):
-            hits = []
-            if q.strip():
-                params = {
-                    "table": "Pages", "match_columns": "scorer_tf_idf(title) * 10 || scorer_tf_idf(body)",
-                    "query": quote_words(q), "output_columns": "_key,title,_score,snippet_html(body)",
-                    "sort_keys": "-_score", "limit": "10", "command_version": "2",
-                }
-                try:
-                    with urllib.request.urlopen(gbase + "?" + urllib.parse.urlencode(params), timeout=30) as r:
-                        res = json.load(r)
-                    rows = res[1][0][2:] if res[0][0] == 0 else []
-                    for key, title, _score, snips in rows:
-                        hits.append((key, title or key, snips or []))
-                except (OSError, ValueError, IndexError) as e:
-                    log("select %r: %s" % (q, e))
-            body = render(q, hits).encode("utf-8")
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    host, port = a.addr.rsplit(":", 1)
-    srv = ThreadingHTTPServer((host, int(port)), Handler)
-    addr = "%s:%d" % srv.server_address[:2]
-    template = "http://%s/search?q={query}" % addr
-    log("groonga over %s, results at %s" % (root, template))
-    if a.addr_file:
-        with open(a.addr_file, "w") as f:
-            f.write(addr)
-    if a.template_file:
-        with open(a.template_file, "w") as f:
-            f.write(template)
     def watch():
         groonga.wait()
         if not stopping:
