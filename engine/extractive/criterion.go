@@ -247,9 +247,9 @@ func measured(s string) []string {
 var howQuantityRe = regexp.MustCompile(`(?i)^how\s+(\w+)\b`)
 
 // whenDateRe matches questions whose answer is a date: "when" of the
-// past or the future. "When does reserve() allocate …?" and "When is the
-// state file written?" ask a condition, which a figure may state ("when
-// the log reaches 1000 pages") and words may too: a figure is preferred,
+// past or the future. "When does grow() allocate …?" and "When is the
+// index flushed?" ask a condition, which a figure may state ("when the
+// journal reaches 500 pages") and words may too: a figure is preferred,
 // not required.
 var whenDateRe = regexp.MustCompile(`(?i)^when (?:did|was|were|will)\b`)
 
@@ -675,18 +675,18 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 
 // headOf returns the words of core that part c asks before its closing
 // adjunct — the phrase after "in", "for", "from" … that sets the scene
-// ("… GTK's built-in inspector in a running application", "compile a
-// small program from the command line", "… expect for the strings I pass
-// to labels") — when they name enough of their own to stand as the
+// ("… Tally's built-in profiler in a running desktop session", "build a
+// small plugin from a terminal", "… expect for the names I give to
+// widgets") — when they name enough of their own to stand as the
 // question: four words at least, not attributes or values alone, before
-// the first adjunct ("Which renderers can I pick for an application when
-// …" has too few, and its words after "for" are part of what it asks). A
+// the first adjunct ("Which codecs can I use for a session when …" has
+// too few, and its words after "for" are part of what it asks). A
 // sentence that says the head answers the part without the scene's words
 // (headCover). It is nil when c has no such adjunct, or when the adjunct
-// is part of a condition ("What happens if I run undefine on a guest that
-// is still running?"), a condition moved after the question (", when the
-// backend reserves a port") or an act ("for spell checking", "from
-// closing it"): what is asked, not where.
+// is part of a condition ("What happens if I drop a table on a replica
+// that is still syncing?"), a condition moved after the question (",
+// when the daemon binds a port") or an act ("for word wrapping", "from
+// flushing it"): what is asked, not where.
 func headOf(c string, core []string) []string {
 	words := strings.Fields(stripTopicParen(c))
 	inCore := text.NewSet(core)
@@ -721,8 +721,8 @@ func headOf(c string, core []string) []string {
 }
 
 // opensAct reports whether the words after an adjunct's opener name an
-// act, a gerund first or after a bare noun ("closing it", "spell
-// checking"), not a thing ("a running application").
+// act, a gerund first or after a bare noun ("flushing it", "word
+// wrapping"), not a thing ("a running session").
 func opensAct(words []string) bool {
 	gerund := func(w string) bool { return strings.HasSuffix(strings.ToLower(strings.Trim(w, ",;:?!.")), "ing") }
 	return gerund(words[0]) || len(words) > 1 && !determiners[strings.ToLower(words[0])] && gerund(words[1])

@@ -440,10 +440,10 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 		return have >= ctxThreshold || p.explains(c, i)
 	}
 	if have < cover && len(c.head) > 0 && p.coverageWith(c.head, i, implied) >= headCover {
-		// What the part asks before its scene answers it: "To enable the
-		// inspector, use the Control+Shift+I keyboard shortcut" answers
-		// "… keyboard shortcut that opens the inspector in a running
-		// application".
+		// What the part asks before its scene answers it: "To start the
+		// profiler, press the Alt+F9 keyboard shortcut" answers "… a
+		// keyboard shortcut that starts the profiler in a running desktop
+		// session".
 		return true
 	}
 	return have >= cover || c.style == styleReason && p.causeOfNext(c, i)

@@ -404,7 +404,7 @@ func (p picker) members(c criterion, lead, cands []int, scores []float64) (sents
 			member = slices.Contains(listed, j)
 		}
 		// An item of the announced list is labelled with its own name
-		// ("cairo: Selects the Cairo renderer"), which is no other entry
+		// ("zstd: Selects the Zstandard codec"), which is no other entry
 		// than the one asked: it is a member.
 		if member && !slices.Contains(sents, j) && (p.sents[j].item || !p.ofAnotherEntry(c, j)) {
 			items = append(items, j)

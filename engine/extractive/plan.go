@@ -366,7 +366,7 @@ func leansOnContext(ask string) bool {
 		return false // "… Why?" asks about the statement itself
 	}
 	if backReferenceRe.MatchString(ask) {
-		return true // "What does the library call at that point?"
+		return true // "What does the runtime do at that point?"
 	}
 	own := 0
 	for _, w := range keywords(ask) {

@@ -714,9 +714,9 @@ func (p *pool) addItem(id string, src int, key, value string, head, title text.S
 const minAnnouncingWords = 4
 
 // announcesItems reports whether spans[i] is a sentence that ends its
-// line in a colon ("If set, selects the renderer. The following renderers
-// can be selected:") and announces the "Key: value" lines below it, two
-// at least.
+// line in a colon ("If set, selects the codec. The following codecs are
+// available:") and announces the "Key: value" lines below it, two at
+// least.
 func announcesItems(body string, spans []text.Span, i int) bool {
 	if !strings.HasSuffix(strings.TrimSpace(spans[i].Text), ":") {
 		return false // the check every line meets, before any other
@@ -734,8 +734,8 @@ func endsLine(body string, sp text.Span) bool {
 // keyLine reports whether s is a "Key: value" line (isBoxLine) written
 // with a colon, not a row of a table ("Tally::Left | 0x0001 | …") or a
 // qualified name; or a name in lower case that a description in words
-// follows ("cairo: Selects the fallback Cairo renderer"), as a list of
-// values names them.
+// follows ("zstd: Selects the Zstandard codec"), as a list of values
+// names them.
 func keyLine(s string) bool {
 	return (isBoxLine(s) || valueItemRe.MatchString(s)) && strings.Contains(s, ": ") && !strings.Contains(s, "::") && !isTableRow(s)
 }

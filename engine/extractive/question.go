@@ -517,9 +517,9 @@ func splitContext(msg string) (asks, context []string) {
 }
 
 // messageSentences splits a message into its sentences: text.Sentences,
-// and a sentence ending in a lower-case letter that names a value ("…
-// with some number n. When does it …?"), which text.Sentences reads as
-// an initial, where a question opens after it.
+// and a sentence ending in a lower-case letter that names a value ("… a
+// Row of length k. When does it …?"), which text.Sentences reads as an
+// initial, where a question opens after it.
 func messageSentences(msg string) []string {
 	var out []string
 	for _, sp := range text.Sentences(msg) {
@@ -563,7 +563,7 @@ func clauses(s string) []string {
 }
 
 // splitClauses cuts s at "?", ";" and a period that ends a sentence: not
-// the period of an abbreviation ("…, i.e. what range …").
+// the period of an abbreviation ("…, i.e. how many …").
 func splitClauses(s string) []string {
 	var out []string
 	start := 0
@@ -581,8 +581,8 @@ func splitClauses(s string) []string {
 }
 
 // restatementRe matches a part's restatement of itself in other words, a
-// question after "i.e." or "that is" ("What is the least value it may
-// have, i.e. what range can I count on?"): the part asks its first
+// question after "i.e." or "that is" ("What is the largest Tally batch,
+// i.e. how many rows can one insert hold?"): the part asks its first
 // wording, and the second's words are not more it asks.
 var restatementRe = regexp.MustCompile(`(?i),?\s+(?:i\.\s?e\.|that is,)\s+(?:what|which|how|who|where|when|why|is|are|does|do|can)\b[^?;]*`)
 
@@ -632,7 +632,7 @@ func auxAt(words []string) int {
 
 // subordinateAux reports whether the auxiliary at words[ab] belongs to a
 // clause of its own inside the part, after "if", "when" or the like: "what
-// happens if n is more …" has no predicate to share.
+// happens if k is larger …" has no predicate to share.
 func subordinateAux(words []string, ab int) bool {
 	for _, w := range words[max(whAt(words), 0):ab] {
 		if subordinators[strings.ToLower(strings.Trim(w, ",;:?"))] {
