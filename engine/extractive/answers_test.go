@@ -736,11 +736,7 @@ func TestAnnouncedKeyLinesAnswerAListQuestion(t *testing.T) {
 		"into_walk turns the container itself into a cursor over its contents by value."})
 	_, md := synthesize(t, "Besides Row and Table, which container types does Tally's standard library provide?", src, research.DepthStandard)
 	sum := summaryOf(md)
-	for _, want := range []string{"four major categories", "`Sequences`: Row, Ring, Chain", "`Sets`: Bag, TreeBag", "`Misc`: Heap"} {
-		if !strings.Contains(sum, want) {
-			t.Errorf("the Summary lacks %q:\n%s", want, md)
-		}
-	}
+	quotesAll(t, sum, md, "the Summary lacks", "four major categories", "`Sequences`: Row, Ring, Chain", "`Sets`: Bag, TreeBag", "`Misc`: Heap")
 	if strings.Contains(sum, "walk_mut") {
 		t.Errorf("the Summary lists the cursors:\n%s", md)
 	}
@@ -781,11 +777,7 @@ func TestComparedEntriesEachGiveTheirDescription(t *testing.T) {
 		"attach-pool: The current implementation requires the following options be consistent among these views: max-pool-ttl, max-npool-ttl and min-pool-ttl."})
 	_, md := synthesize(t, "What is the difference between max-pool-ttl and max-npool-ttl in Tally?", src, research.DepthStandard)
 	sum := summaryOf(md)
-	for _, want := range []string{"storage of negative answers", "pools ordinary (positive) answers"} {
-		if !strings.Contains(sum, want) {
-			t.Errorf("the Summary lacks %q:\n%s", want, md)
-		}
-	}
+	quotesAll(t, sum, md, "the Summary lacks", "storage of negative answers", "pools ordinary (positive) answers")
 }
 
 // A part's closing adjunct sets the scene ("in a running Tally 4 desktop
@@ -866,9 +858,5 @@ func TestAnnouncedValueLinesAnswerAListQuestion(t *testing.T) {
 		"Set this variable to 1 or 2 to override the scale factor of the window."})
 	_, md := synthesize(t, "Which renderers can I pick for a TLY 4 application?", src, research.DepthStandard)
 	sum := summaryOf(md)
-	for _, want := range []string{"The following renderers can be selected", "`cairo`: Selects the fallback Cairo renderer", "`vulkan`: Selects the Vulkan renderer"} {
-		if !strings.Contains(sum, want) {
-			t.Errorf("the Summary lacks %q:\n%s", want, md)
-		}
-	}
+	quotesAll(t, sum, md, "the Summary lacks", "The following renderers can be selected", "`cairo`: Selects the fallback Cairo renderer", "`vulkan`: Selects the Vulkan renderer")
 }

@@ -692,7 +692,7 @@ func headOf(c string, core []string) []string {
 	inCore := text.NewSet(core)
 	for k := 2; k < len(words)-1; k++ {
 		w := strings.ToLower(strings.Trim(words[k], ",;:?!."))
-		if subordinators[w] && !adjunctOpeners[w] {
+		if subordinators[w] {
 			return nil
 		}
 		if !adjunctOpeners[w] {

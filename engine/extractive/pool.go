@@ -725,12 +725,6 @@ func announcesItems(body string, spans []text.Span, i int) bool {
 	return len(strings.Fields(t)) >= minAnnouncingWords && !isBoxLine(t) && endsLine(body, spans[i]) && twoLines(body, spans, i+1, keyLine)
 }
 
-// endsLine reports whether span sp of body is the last on its line.
-func endsLine(body string, sp text.Span) bool {
-	after := strings.TrimLeft(body[sp.End:], " \t")
-	return after == "" || strings.HasPrefix(after, "\n")
-}
-
 // keyLine reports whether s is a "Key: value" line (isBoxLine) written
 // with a colon, not a row of a table ("Tally::Left | 0x0001 | …") or a
 // qualified name; or a name in lower case that a description in words
@@ -1858,11 +1852,15 @@ func startsLine(body string, sp text.Span) bool {
 	return before == "" || strings.HasSuffix(before, "\n")
 }
 
+// endsLine reports whether span sp of body is the last on its line.
+func endsLine(body string, sp text.Span) bool {
+	after := strings.TrimLeft(body[sp.End:], " \t")
+	return after == "" || strings.HasPrefix(after, "\n")
+}
+
 // aloneOnLine reports whether span sp fills its line(s) of body.
 func aloneOnLine(body string, sp text.Span) bool {
-	before := strings.TrimRight(body[:sp.Start], " \t")
-	after := strings.TrimLeft(body[sp.End:], " \t")
-	return (before == "" || strings.HasSuffix(before, "\n")) && (after == "" || strings.HasPrefix(after, "\n"))
+	return startsLine(body, sp) && endsLine(body, sp)
 }
 
 // manRefRe matches a reference to a manual page, "verify(8)" or
