@@ -27,7 +27,6 @@ The index is built once into the cache directory (default
 The server (groonga.py's docs_server, with its results page) serves DIR
 under /docs/ and a results page at /search?q=…, ten results.
 """
-import argparse
 import html
 import os
 import re
@@ -175,20 +174,9 @@ def build(engine, root, cache):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("-engine", required=True, choices=sorted(ENGINES))
-    ap.add_argument("-dir", required=True)
-    ap.add_argument("-addr", default="127.0.0.1:0")
-    ap.add_argument("-addr-file", default="")
-    ap.add_argument("-template-file", default="")
-    ap.add_argument("-index-only", action="store_true")
-    ap.add_argument("-cache", default="")
-    a = ap.parse_args()
+    a, root, cache = groonga.parse_flags(ENGINES)
     if a.engine == "whoosh":
         import_whoosh()
-    root = os.path.abspath(os.path.realpath(a.dir))
-    cache = a.cache or os.path.join(".data", "docsqa", a.engine + "-" + os.path.basename(os.path.dirname(root)) + "-" + os.path.basename(root))
-    cache = os.path.abspath(cache)
     if not os.path.exists(os.path.join(cache, "ready")):
         build(a.engine, root, cache)
     if a.index_only:

@@ -220,7 +220,11 @@ def docs_server(root, a, results, name, logf=log):
     return srv
 
 
-def main():
+def parse_flags(engines=None):
+    """Parses bench/docsqa's server flags and returns them with the tree
+    served and its index cache (-cache, or
+    .data/docsqa/ENGINE-PARENT-BASE). -engine is one of engines when
+    given (fts.py), else accepted and ignored."""
     ap = argparse.ArgumentParser()
     ap.add_argument("-dir", required=True)
     ap.add_argument("-addr", default="127.0.0.1:0")
@@ -228,13 +232,21 @@ def main():
     ap.add_argument("-template-file", default="")
     ap.add_argument("-index-only", action="store_true")
     ap.add_argument("-cache", default="")
-    ap.add_argument("-engine", default="groonga")
+    if engines:
+        ap.add_argument("-engine", required=True, choices=sorted(engines))
+    else:
+        ap.add_argument("-engine", default="groonga")
     a = ap.parse_args()
+    root = os.path.abspath(os.path.realpath(a.dir))
+    name = a.engine if engines else "groonga"
+    cache = a.cache or os.path.join(".data", "docsqa", name + "-" + os.path.basename(os.path.dirname(root)) + "-" + os.path.basename(root))
+    return a, root, os.path.abspath(cache)
+
+
+def main():
+    a, root, cache = parse_flags()
     if shutil.which("groonga") is None:
         sys.exit("groonga.py: needs groonga: install Debian package groonga-bin")
-    root = os.path.abspath(os.path.realpath(a.dir))
-    cache = a.cache or os.path.join(".data", "docsqa", "groonga-" + os.path.basename(os.path.dirname(root)) + "-" + os.path.basename(root))
-    cache = os.path.abspath(cache)
     if not os.path.exists(os.path.join(cache, "ready")):
         build(root, cache)
     if a.index_only:
