@@ -796,15 +796,12 @@ func TestSceneOfAPartIsNotWhatItAsks(t *testing.T) {
 	if want := []string{"keyboard", "shortcut", "open", "talli", "built", "probe"}; !slices.Equal(c.head, want) {
 		t.Fatalf("head %v, want %v", c.head, want)
 	}
-	for i, s := range p.sents {
-		if strings.Contains(s.text, "Control+Shift+P") {
-			if p.coverage(c.core, i) >= coverThreshold {
-				t.Fatalf("the sentence holds %.2f of the whole part: no test of the head", p.coverage(c.core, i))
-			}
-			if !p.isEvidence(c, i) {
-				t.Errorf("%q does not answer %q", s.text, c.text)
-			}
-		}
+	i := sentenceIndex(t, p, "To enable the Tally Probe")
+	if p.coverage(c.core, i) >= coverThreshold {
+		t.Fatalf("the sentence holds %.2f of the whole part: no test of the head", p.coverage(c.core, i))
+	}
+	if !p.isEvidence(c, i) {
+		t.Errorf("%q does not answer %q", p.sents[i].text, c.text)
 	}
 	for _, q := range []string{
 		"What happens if I run tally undefine on a guest that is still running?",
@@ -827,15 +824,9 @@ func TestCommandWithBackticksIsCode(t *testing.T) {
 		"The simplest way to compile a program is to use the backticks feature of the shell. So to compile a Tally Hello, World, you would type the following:\n\n" +
 		"$ cc `pkg-config --cflags tally4` hello.c -o hello `pkg-config --libs tally4`\n\n" +
 		"Deprecated Tally functions are annotated to make the compiler emit warnings when they are used."})
-	for _, s := range p.sents {
-		if strings.HasPrefix(s.text, "So to compile") {
-			if !strings.Contains(s.code, "pkg-config --cflags tally4") {
-				t.Errorf("sentence %q has code %q, want the command line", s.text, s.code)
-			}
-			return
-		}
+	if s := p.sents[sentenceIndex(t, p, "So to compile")]; !strings.Contains(s.code, "pkg-config --cflags tally4") {
+		t.Errorf("sentence %q has code %q, want the command line", s.text, s.code)
 	}
-	t.Errorf("no sentence announces the command: %v", p.sents)
 }
 
 // A sentence that ends its paragraph in a colon ("If set, selects the
