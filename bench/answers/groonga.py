@@ -75,6 +75,7 @@ class Text(html.parser.HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.skip = 0
+        self.in_head = False
         self.in_title = False
         self.title = []
         self.parts = []
@@ -82,15 +83,23 @@ class Text(html.parser.HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag == "title":
             self.in_title = True
+        elif tag == "body" and self.in_head:
+            # RDoc's Darkfish pages never close <head>: <body> ends it.
+            self.in_head = False
+            self.skip -= 1
         elif tag in self.SKIP:
             self.skip += 1
+            self.in_head = self.in_head or tag == "head"
         elif tag in self.BLOCK:
             self.parts.append("\n")
 
     def handle_endtag(self, tag):
         if tag == "title":
             self.in_title = False
+        elif tag == "head" and not self.in_head:
+            pass  # a </head> after the <body> that ended it
         elif tag in self.SKIP and self.skip:
+            self.in_head = self.in_head and tag != "head"
             self.skip -= 1
         elif tag in self.BLOCK:
             self.parts.append("\n")
