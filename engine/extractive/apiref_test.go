@@ -76,13 +76,20 @@ func TestCallWithArgumentsNamesTheFunction(t *testing.T) {
 	}
 }
 
-// A question's "it" names the one code name of the statement before it.
+// A question's "it" names the one code name of the statement before it,
+// or else the subject of the last statement.
 func TestPronounNamesTheStatementsCodeName(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ ask, context, want string }{
 		{"How do I make it search literally?", "I'm calling tally.scan on a line.", "How do I make tally.scan search literally?"},
 		{"Why does it fail?", "I run tally.scan and tally.split on a line.", "Why does it fail?"},
-		{"Why does it fail?", "My scan is slow on \"1.5\".", "Why does it fail?"},
+		{"Why does it fail?", "Scanning gets slow on \"1.5\".", "Why does it fail?"},
+		// No code name: the subject of the statement just before.
+		{"How do I turn it off?", "I run tally.scan on logs. The cache is meant for tests only.", "How do I turn the cache off?"},
+		{"Why does it fail?", "I'm calling tally.scan and tally.split. My scan is slow on \"1.5\".", "Why does the scan fail?"},
+		// What the asker acted on, before a name written as code.
+		{"How do I get rid of it?", "I removed a class from my code, but it still shows up in the HTML.", "How do I get rid of the class?"},
+		{"How do I keep it?", "I create a widget with tally_widget_new() and drop it.", "How do I keep the widget?"},
 		{"Why does tally.split fail?", "I'm calling tally.scan.", "Why does tally.split fail?"},
 	} {
 		if got := pronounNamed(tt.ask, tt.context); got != tt.want {

@@ -139,6 +139,31 @@ func TestPlanSeparatesContextFromQuestions(t *testing.T) {
 	}
 }
 
+// A sentence that opens with a question word but states a scene ("When I
+// …, Tally warns …") is context, not a part of the question; a message it
+// quotes keeps its brackets; and the question's "it" is the subject of the
+// statement just before.
+func TestPlanStatementOpeningWithWhenIsContext(t *testing.T) {
+	t.Parallel()
+	spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "When I load my file, Tally warns \"Unused keys: [rest]\". The key is meant to be read only once. How do I write it so the warning goes away?"})
+	if len(spec.Criteria) != 1 || spec.Criteria[0] != "How do I write the key so the warning goes away?" {
+		t.Errorf("criteria %q, want only the question, its \"it\" the key", spec.Criteria)
+	}
+	queries := ""
+	for _, a := range spec.Actions {
+		queries += a.Query + "\n"
+	}
+	if !strings.Contains(queries, "Unused keys: [rest]") {
+		t.Errorf("no query quotes the warning whole:\n%s", queries)
+	}
+	for _, q := range []string{"When does Tally warn?", "When does Tally warn about unused keys.", "How many keys can a table hold."} {
+		spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "I run Tally 2. " + q})
+		if len(spec.Criteria) == 0 || !strings.HasPrefix(spec.Criteria[0], strings.TrimRight(q, "?.")) {
+			t.Errorf("%q: criteria %q, want the question", q, spec.Criteria)
+		}
+	}
+}
+
 func TestPlanComparison(t *testing.T) {
 	t.Parallel()
 	spec, _, _ := New().Plan(context.Background(), engine.PlanRequest{Question: "PostgreSQL vs MySQL for analytics"})

@@ -397,7 +397,7 @@ func entities(s string) []string {
 	seen := map[string]bool{}
 	add := func(e string) {
 		if !callFormRe.MatchString(e) {
-			e = strings.Trim(e, ",.;:?!\"'()[]“”‘’")
+			e = trimBalanced(e)
 		}
 		k := strings.ToLower(e)
 		if e == "" || seen[k] || whWords[k] || auxVerb[k] || text.IsStopword(k) {
@@ -445,6 +445,23 @@ func entities(s string) []string {
 	return out
 }
 
+// trimBalanced trims the punctuation around a name, but not a closing
+// bracket whose opening one the name holds: a quoted message
+// "Unknown keys: [x]" keeps its "]".
+func trimBalanced(e string) string {
+	const cut = ",.;:?!\"'()[]“”‘’"
+	e = strings.TrimLeft(e, cut)
+	for e != "" {
+		r, size := utf8.DecodeLastRuneInString(e)
+		if r == ')' && strings.Count(e, "(") >= strings.Count(e, ")") ||
+			r == ']' && strings.Count(e, "[") >= strings.Count(e, "]") || !strings.ContainsRune(cut, r) {
+			return e
+		}
+		e = e[:len(e)-size]
+	}
+	return e
+}
+
 func isAcronymOrMixed(w string) bool {
 	upper := 0
 	for i, r := range w {
@@ -459,16 +476,28 @@ func isAcronymOrMixed(w string) bool {
 var itRe = regexp.MustCompile(`(?i)\bit\b`)
 
 // pronounNamed replaces the "it" of a question that names nothing written
-// as code with the one name so written in the statement before it: "I'm
-// calling tally.scan on a line … How do I make it match exactly?" asks
-// about tally.scan, whose entry a reference page labels with that name.
-// A statement naming two such names leaves "it" as it is, unless it opens
-// by saying what one name is ("Tally is a …").
+// as code with what the statements before it are about: the subject of
+// the last one when it opens with a determiner ("The cache is meant for
+// tests only. How do I turn it off?", statedSubject), else what the asker
+// says they acted on ("I removed a class …", askersObject), else the one
+// name written as code in them: "I'm calling tally.scan on a line … How
+// do I make it match exactly?" asks about tally.scan, whose entry a
+// reference page labels with that name. A statement naming two such
+// names leaves "it" as it is, unless it opens by saying what one name is
+// ("Tally is a …").
 func pronounNamed(ask, context string) string {
 	if len(codeNames(ask)) > 0 || !itRe.MatchString(ask) {
 		return ask
 	}
-	names := codeNames(context)
+	// "… The cache is meant for tests only. How do I turn it off?": the
+	// subject of the statement just before is what "it" points back to.
+	names := statedSubject(context)
+	if names == nil && itIsObject(ask) {
+		names = askersObject(context)
+	}
+	if names == nil {
+		names = codeNames(context)
+	}
 	if len(names) != 1 {
 		// "Int is a fixed-size type. What range is it guaranteed to
 		// cover?": a statement that says what a name is is about it.
@@ -485,6 +514,55 @@ func pronounNamed(ask, context string) string {
 	loc := itRe.FindStringIndex(ask)
 	return ask[:loc[0]] + names[0] + ask[loc[1]:]
 }
+
+// statedSubject returns the subject of the last statement of context
+// when it opens with a determiner and a noun before its verb: "… The
+// setting is meant for tests only. How do I turn it off?" turns off "the
+// setting", what the sentence before the question is about.
+func statedSubject(context string) []string {
+	sents := messageSentences(context)
+	if len(sents) == 0 {
+		return nil
+	}
+	f := strings.Fields(sents[len(sents)-1])
+	if len(f) < 4 || !determiners[strings.ToLower(f[0])] || !auxVerb[strings.ToLower(f[2])] || text.IsStopword(strings.ToLower(f[1])) {
+		return nil
+	}
+	return []string{"the " + strings.ToLower(strings.Trim(f[1], ",;:"))}
+}
+
+// askerObjectRe matches a statement opening with the asker's own action
+// on a thing: "I removed a class …", "I'm calling the scanner …".
+var askerObjectRe = regexp.MustCompile(`(?m)(?:^|[.!?]\s+)I(?:'m|'ve| am| have| just| also)?\s+[a-z]+\s+(?:a|an|the|my|our|this|that)\s+([a-z][a-z0-9_-]*)(?:\s+([a-z][a-z0-9_-]*))?`)
+
+// askersObject returns what the asker says they acted on, a determiner
+// before it: "I removed a class
+// from my code, but it still shows up in the HTML. How do I get rid of
+// it?" gets rid of "the class", not of the HTML.
+func askersObject(context string) []string {
+	m := askerObjectRe.FindStringSubmatch(context)
+	if m == nil || text.IsStopword(m[1]) {
+		return nil
+	}
+	obj := m[1]
+	if m[2] != "" && !text.IsStopword(m[2]) && !auxVerb[m[2]] {
+		obj += " " + m[2] // "a source file that …"
+	}
+	return []string{"the " + obj}
+}
+
+// itIsObject reports whether the "it" of ask is acted on, not acting:
+// nothing or a preposition or conjunction follows it ("get rid of it?",
+// "write it so …"), where a verb follows a subject ("it just printed").
+func itIsObject(ask string) bool {
+	loc := itRe.FindStringIndex(ask)
+	f := phraseWords(ask[loc[1]:])
+	return len(f) == 0 || f[0] == "" || linkWords[f[0]]
+}
+
+// linkWords are the prepositions and conjunctions that may follow an
+// object.
+var linkWords = set("so to when without with in on for from again back up off out into as if because before after")
 
 // codeNames are the entities of s written as code: identifiers, calls,
 // flags; not a quoted figure ("1.5").
@@ -507,7 +585,7 @@ func splitContext(msg string) (asks, context []string) {
 	}
 	for _, t := range sents {
 		first := strings.ToLower(firstWord(t))
-		if strings.HasSuffix(t, "?") || whWords[first] || auxVerb[first] || isImperative(first) || first == "please" {
+		if strings.HasSuffix(t, "?") || whWords[first] && !opensClause(t) || auxVerb[first] || isImperative(first) || first == "please" {
 			asks = append(asks, t)
 		} else {
 			context = append(context, t)
@@ -515,6 +593,20 @@ func splitContext(msg string) (asks, context []string) {
 	}
 	return asks, context
 }
+
+// opensClause reports whether sentence t, opening with a question word
+// but not ending in a question mark, is a statement: the word opens a
+// clause with its own subject ("When I load the file, Tally warns …"),
+// where a question puts a verb or a quantity next ("When does …", "How
+// many …").
+func opensClause(t string) bool {
+	f := phraseWords(t)
+	return len(f) > 2 && subjectWords[f[1]]
+}
+
+// subjectWords open a clause's subject: personal pronouns and
+// determiners.
+var subjectWords = set("i we you he she they it my our your his her their the a an this that these those")
 
 // messageSentences splits a message into its sentences: text.Sentences,
 // and a sentence ending in a lower-case letter that names a value ("… a
