@@ -641,6 +641,22 @@ func (l *Lexicon) Measure(word string) bool {
 	return len(l.cached("m:", word, l.measure)) > 0
 }
 
+// Knows reports whether WordNet has word, in any of its base forms and
+// parts of speech: "server" and "servers" it has, a program's own name
+// ("tallyd") or a made-up term it has not.
+func (l *Lexicon) Knows(word string) bool {
+	if l == nil || word == "" {
+		return false
+	}
+	key := lemmaKey(word)
+	for p := range numPOS {
+		if _, ok := l.lookup(p, key); ok || len(l.bases(p, key)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // IsVerb reports whether word, as written (lower case, no inflection),
 // is the base form of a verb: "use" and "drift" are, "client" is not.
 func (l *Lexicon) IsVerb(word string) bool {

@@ -294,3 +294,16 @@ func TestLexiconIsVerb(t *testing.T) {
 		}
 	}
 }
+
+func TestLexiconKnows(t *testing.T) {
+	l := lexicon(t)
+	for w, want := range map[string]bool{"server": true, "servers": true, "Warning": true, "generates": true, "tallydoc": false, "tallyd": false, "": false} {
+		if got := l.Knows(w); got != want {
+			t.Errorf("Knows(%q) = %v, want %v", w, got, want)
+		}
+	}
+	var none *Lexicon
+	if none.Knows("server") {
+		t.Error("a nil lexicon knows no word")
+	}
+}

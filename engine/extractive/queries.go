@@ -1,6 +1,8 @@
 package extractive
 
 import (
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -34,6 +36,19 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 	}
 	main := mergeWords(prioritise(quantityNoun(keywords(q.ask)), q.entities), extra)
 	add(main)
+	if names := contextNames(q, main); len(names) > 0 {
+		// "tallydoc skips my private methods. How do I get it to
+		// include them?": the asking sentence calls the program "it";
+		// the program's name and the question's sharpest words find
+		// its page.
+		sharp := sharpWords(main)
+		add(mergeWords(names, sharp[:min(len(sharp), maxQueryLen-len(names))]))
+	}
+	if q.context != "" && slices.ContainsFunc(criteria, bareWhyRe.MatchString) {
+		// A bare "Why?" asks about the statement before it: its rarest
+		// words are what a page explaining it holds.
+		add(sharpWords(keywords(q.context)))
+	}
 	if phrase := multiWordName(q); phrase != "" && len(out) < maxActions {
 		// A feature named with several words is searched as that phrase
 		// too: its words alone match every page that uses them apart.
@@ -119,6 +134,33 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 	}
 	return out
 }
+
+// contextNames returns, at most two, the words of a question's context
+// that WordNet does not know and the query words lack: the program, file
+// or function the asker works with ("I run tallyd with -q."), which the
+// asking sentence often calls only "it".
+func contextNames(q question, query []string) []string {
+	lex := lexicon()
+	if q.context == "" || lex == nil {
+		return nil
+	}
+	var out []string
+	have := strings.ToLower(strings.Join(query, " "))
+	for _, w := range keywords(q.context) {
+		if len(out) < maxContextNames && nameWordRe.MatchString(w) && !lex.Knows(w) && !strings.Contains(have, strings.ToLower(w)) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// nameWordRe matches a word that may name a program, file or function:
+// letters and digits, joined by "_", "-", "." or "::".
+var nameWordRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(?:(?:[_.-]|::)[A-Za-z0-9]+)*(?:\(\))?$`)
+
+// maxContextNames is the most names a query takes from the question's
+// context.
+const maxContextNames = 2
 
 // everydayFrequency is the count in WordNet's sense-tagged corpus from
 // which a word is everyday speech rather than a term of the field searched

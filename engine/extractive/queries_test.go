@@ -213,3 +213,22 @@ func TestQueriesSearchCallFormsAndFrontedConditions(t *testing.T) {
 		}
 	}
 }
+
+// The statements before a question lend it what it calls "it": a name
+// WordNet does not know is searched with the question's sharpest words;
+// a bare "Why?" is searched with the statement's rarest words.
+func TestQueriesSearchTheContextsNames(t *testing.T) {
+	t.Parallel()
+	q := "tallydoc only documents my public methods. How do I get it to include my private methods as well?"
+	crit, _ := criteriaFor(analyse(q))
+	got := queriesFor(analyse(q), crit, nil, nil)
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(strings.ToLower(s), "tallydoc") && strings.Contains(s, "private") }) {
+		t.Errorf("queries = %q, want one with the program's name and the question's words", got)
+	}
+	q = "I open a ledger with tally_open() and close it twice, and I get a warning and a crash. Why?"
+	crit, _ = criteriaFor(analyse(q))
+	got = queriesFor(analyse(q), crit, nil, nil)
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "ledger") && strings.Contains(s, "crash") }) {
+		t.Errorf("queries = %q, want one with the statement's words", got)
+	}
+}
