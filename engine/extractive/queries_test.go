@@ -222,7 +222,9 @@ func TestQueriesSearchTheContextsNames(t *testing.T) {
 	q := "tallydoc only documents my public methods. How do I get it to include my private methods as well?"
 	crit, _ := criteriaFor(analyse(q))
 	got := queriesFor(analyse(q), crit, nil, nil)
-	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(strings.ToLower(s), "tallydoc") && strings.Contains(s, "private") }) {
+	if !slices.ContainsFunc(got, func(s string) bool {
+		return strings.Contains(strings.ToLower(s), "tallydoc") && strings.Contains(s, "private")
+	}) {
 		t.Errorf("queries = %q, want one with the program's name and the question's words", got)
 	}
 	q = "I open a ledger with tally_open() and close it twice, and I get a warning and a crash. Why?"
