@@ -36,19 +36,6 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 	}
 	main := mergeWords(prioritise(quantityNoun(keywords(q.ask)), q.entities), extra)
 	add(main)
-	if names := contextNames(q, main); len(names) > 0 {
-		// "tallydoc skips my private methods. How do I get it to
-		// include them?": the asking sentence calls the program "it";
-		// the program's name and the question's sharpest words find
-		// its page.
-		sharp := sharpWords(main)
-		add(mergeWords(names, sharp[:min(len(sharp), maxQueryLen-len(names))]))
-	}
-	if q.context != "" && slices.ContainsFunc(criteria, bareWhyRe.MatchString) {
-		// A bare "Why?" asks about the statement before it: its rarest
-		// words are what a page explaining it holds.
-		add(sharpWords(keywords(q.context)))
-	}
 	if phrase := multiWordName(q); phrase != "" && len(out) < maxActions {
 		// A feature named with several words is searched as that phrase
 		// too: its words alone match every page that uses them apart.
@@ -131,6 +118,20 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 	// ("choose", "giving"), which the answering page seldom uses.
 	if sharp := sharpWords(main); len(sharp) >= minSharpWords && len(sharp) < min(len(main), maxQueryLen) {
 		add(sharp)
+	}
+	if names := contextNames(q, main); len(names) > 0 {
+		// "tallydoc skips my private methods. How do I get it to
+		// include them?": the asking sentence calls the program "it";
+		// the program's name and the question's sharpest words find
+		// its page. It comes after the question's own queries, in
+		// place of none of them.
+		sharp := sharpWords(main)
+		add(mergeWords(names, sharp[:min(len(sharp), maxQueryLen-len(names))]))
+	}
+	if q.context != "" && slices.ContainsFunc(criteria, bareWhyRe.MatchString) {
+		// A bare "Why?" asks about the statement before it: its rarest
+		// words are what a page explaining it holds.
+		add(sharpWords(keywords(q.context)))
 	}
 	return out
 }
