@@ -650,7 +650,7 @@ func (l *Lexicon) Knows(word string) bool {
 	}
 	key := lemmaKey(word)
 	for p := range numPOS {
-		if _, ok := l.lookup(p, key); ok || len(l.bases(p, key)) > 0 {
+		if len(l.bases(p, key)) > 0 {
 			return true
 		}
 	}

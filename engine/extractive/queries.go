@@ -116,7 +116,8 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 	// The question's least everyday words alone: a site's own search that
 	// wants every word finds no page that lacks the asker's verbs
 	// ("choose", "giving"), which the answering page seldom uses.
-	if sharp := sharpWords(main); len(sharp) >= minSharpWords && len(sharp) < min(len(main), maxQueryLen) {
+	sharp := sharpWords(main)
+	if len(sharp) >= minSharpWords && len(sharp) < min(len(main), maxQueryLen) {
 		add(sharp)
 	}
 	if names := contextNames(q, main); len(names) > 0 {
@@ -125,7 +126,6 @@ func queriesFor(q question, criteria, extra, avoid []string) []string {
 		// the program's name and the question's sharpest words find
 		// its page. It comes after the question's own queries, in
 		// place of none of them.
-		sharp := sharpWords(main)
 		add(mergeWords(names, sharp[:min(len(sharp), maxQueryLen-len(names))]))
 	}
 	if q.context != "" && slices.ContainsFunc(criteria, bareWhyRe.MatchString) {

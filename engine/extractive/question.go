@@ -536,9 +536,9 @@ func statedSubject(context string) []string {
 var askerObjectRe = regexp.MustCompile(`(?m)(?:^|[.!?]\s+)I(?:'m|'ve| am| have| just| also)?\s+[a-z]+\s+(?:a|an|the|my|our|this|that)\s+([a-z][a-z0-9_-]*)(?:\s+([a-z][a-z0-9_-]*))?`)
 
 // askersObject returns what the asker says they acted on, a determiner
-// before it: "I removed a class
-// from my code, but it still shows up in the HTML. How do I get rid of
-// it?" gets rid of "the class", not of the HTML.
+// before it: "I removed a class from my code, but it still shows up in
+// the HTML. How do I get rid of it?" gets rid of "the class", not of the
+// HTML.
 func askersObject(context string) []string {
 	m := askerObjectRe.FindStringSubmatch(context)
 	if m == nil || text.IsStopword(m[1]) {
