@@ -288,6 +288,20 @@ func TestAndBetweenSubjectsIsNoSplit(t *testing.T) {
 	}
 }
 
+// An "and" inside a phrase set off by a comma joins that phrase's
+// objects ("…, with its type and default value"); an "and" before
+// another such phrase ("…, for a null key and for an empty one") joins
+// two asks.
+func TestAndInsideACommaPhraseIsNoSplit(t *testing.T) {
+	t.Parallel()
+	if qa := analyse("How do I document each key my options hash accepts, with its type and default value?"); len(qa.clauses) != 1 {
+		t.Errorf("clauses %q, want one", qa.clauses)
+	}
+	if qa := analyse("Which errors does Tally's checker raise for a null value, for an otherwise invalid value and for an index out of range?"); len(qa.clauses) < 2 {
+		t.Errorf("clauses %q, want the cases asked apart", qa.clauses)
+	}
+}
+
 // A question that asks little of its own after a statement of the
 // asker's situation carries the statement as context: its evidence must
 // name some of it. One that asks enough of its own does not.

@@ -769,6 +769,13 @@ func splitConjunctions(s string) []string {
 			// last item of a series of single words, not a question.
 			substantial = false
 		}
+		if substantial && !startsClause && word == "and" && inCommaAdjunct(fields[start:i]) && !adjunctOpeners[nextWord] {
+			// "How do I document each key it accepts, with its type
+			// and default value?": the "and" joins the objects of a
+			// phrase set off by a comma, not two questions ("…, for a
+			// null argument and for an index out of range" are two).
+			substantial = false
+		}
 		if substantial && !startsClause && conj && parallelPhrase(fields[i-1], fields[next:]) {
 			// "Does it document private class members and static file
 			// members by default": two phrases of one head noun are the
@@ -784,6 +791,31 @@ func splitConjunctions(s string) []string {
 	}
 	out = append(out, strings.Join(fields[start:], " "))
 	return out
+}
+
+// adjunctOpeners open a closing adjunct (headOf).
+var adjunctOpeners = set("in on for from with using under inside within via through")
+
+// inCommaAdjunct reports whether words end in a phrase set off by a
+// comma that opens on a preposition ("…, with its type"), with no verb
+// of its own.
+func inCommaAdjunct(words []string) bool {
+	k := -1
+	for j, w := range words[:len(words)-1] {
+		if strings.HasSuffix(w, ",") {
+			k = j
+		}
+	}
+	if k < 0 || !adjunctOpeners[strings.ToLower(words[k+1])] {
+		return false
+	}
+	for _, w := range words[k+2:] {
+		w = strings.ToLower(strings.Trim(w, ",;:?"))
+		if whWords[w] || auxVerb[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // closesSeries reports whether the "and" at fields[i] joins the last
