@@ -731,7 +731,6 @@ func opensAct(words []string) bool {
 // determiners open a noun phrase.
 var determiners = set("a an the this that these those my your our their its his her some any every each another")
 
-
 // minHeadWords is the fewest words of its own a part's head names (headOf).
 const minHeadWords = 4
 
