@@ -212,3 +212,28 @@ func TestHowMuchAsksAnAmountInItsUnits(t *testing.T) {
 		t.Errorf("the Summary does not give the amount:\n%s", md)
 	}
 }
+
+// The words of a condition ("… when the string isn't a valid number")
+// and the parts of a name written with an operator ("string->number")
+// ask for no figure: "What does X return when …?" is answered by the
+// sentence that says what X returns then, though it holds no number.
+func TestConditionAsksNoFigure(t *testing.T) {
+	t.Parallel()
+	page := "Numerical input and output\n\n" +
+		"Returns a number of the maximally precise representation expressed by the given string. " +
+		"Radix must be an exact integer, either 2, 8, 10, or 16. If radix is not supplied, then the default radix is 10. " +
+		"If string is not a syntactically valid notation for a number, then string->number returns #f."
+	src := []research.Source{{ID: "S1", Title: "Numbers — Tally Scheme", Text: page}}
+	_, md := synthesize(t, "What does string->number return when the string isn't a valid number?", src, research.DepthStandard)
+	if !strings.HasPrefix(answerTo(md, 0), "If string is not a syntactically valid notation") {
+		t.Errorf("the Summary does not open with what it returns then:\n%s", md)
+	}
+	for q, want := range map[string]bool{
+		"What does string->number return when the string isn't a valid number?": false,
+		"What is the largest number a tally can hold when it is full?":          true,
+	} {
+		if c := newCriterion(q, "", nil, nil); (c.style == styleValue || c.needsNum) != want {
+			t.Errorf("%q asks for a value: %v, want %v", q, !want, want)
+		}
+	}
+}

@@ -197,6 +197,19 @@ const attributeWordList = "default maximum minimum max min limit size length cap
 // kind to the peer as vt52." (the value closing the sentence).
 var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|initial|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,3}?\s+(?:is|are|was|of|to|=|will\s+be):?\s+(\S+)|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S|\((?:defaults?|maximum|minimum)\s*[:=]\s*[^\s)]|\bby\s+default\b[^.;]*?\sas\s+([\w.-]+?)\.?$`)
 
+// mainClause returns c up to the condition it ends with ("What does X
+// return | when the string isn't a valid number?"), or c when it has
+// none: the form of the answer is asked by the main clause.
+func mainClause(c string) string {
+	f := strings.Fields(c)
+	for k := 2; k < len(f); k++ {
+		if w := strings.ToLower(strings.Trim(f[k], ",;:?")); conditionWords[w] || w == "when" || w == "because" {
+			return strings.Join(f[:k], " ")
+		}
+	}
+	return c
+}
+
 // givesValue reports whether s gives an attribute's value outright
 // (directValueRe), and not what is done with it: "the default cache size
 // is -2000", not "the default cache size is stored at offset 48".
@@ -413,12 +426,14 @@ var yearRe = regexp.MustCompile(`\b(?:1[5-9]|20)\d\d\b`)
 // requirement for generic criteria ("key figures"), a preference otherwise.
 var needsNumRe = regexp.MustCompile(`(?i)\b(?:figures?|numbers?|statistics?|dates?|years?|how (?:many|much|long|big|large|fast)|price|cost|percent(?:age)?)\b|^when (?:did|was|were|will|is|does|do)\b`)
 
-// maskNames replaces each name of hyphenated parts in s (isKebabName)
-// with a neutral word, so that no pattern reads its parts as words.
+// maskNames replaces each name of hyphenated parts in s (isKebabName),
+// and each name written with an operator ("string->number",
+// "std::string::npos"), with a neutral word, so that no pattern reads its
+// parts as words.
 func maskNames(s string) string {
 	f := strings.Fields(s)
 	for i, w := range f {
-		if isKebabName(strings.Trim(w, ",.;:?!\"'()[]`")) {
+		if w := strings.Trim(w, ",.;:?!\"'()[]`"); isKebabName(w) || strings.Contains(w, "->") || strings.Contains(w, "::") {
 			f[i] = "name"
 		}
 	}
@@ -456,7 +471,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		}
 	}
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
-	cr := criterion{text: full, words: phraseWords(full), tokens: text.Tokens(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(c)}
+	cr := criterion{text: full, words: phraseWords(full), tokens: text.Tokens(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(mainClause(maskNames(c)))}
 	var hints []string
 	if m := howQuantityRe.FindStringSubmatch(c); m != nil && asksQuantity(m[1]) {
 		// "How large is Titan?": "large" asks for a figure, it is not a topic word.
@@ -489,13 +504,15 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	case asksName(styled):
 		// "Which index type does it create by default?": a name, not a
 		// figure.
-	case attributeCritRe.MatchString(styled):
+	case attributeCritRe.MatchString(mainClause(styled)):
 		cr.style = styleValue // "What is the upper bound?" asks for a value, not a definition
 	case definitionCritRe.MatchString(styled):
 		cr.style = styleDefinition
 	case howToCritRe.MatchString(styled):
 		cr.style = styleHowTo
-	case valueCritRe.MatchString(styled):
+	case valueCritRe.MatchString(mainClause(styled)):
+		// (The words of a condition ask for no value: "What does
+		// string->number return when the string isn't a valid number?")
 		cr.style = styleValue
 	case whyCritRe.MatchString(styled):
 		cr.style = styleReason
