@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Serves a doc tree on loopback behind Whoosh, SQLite FTS5, Sphinx or
-PostgreSQL full-text search, for bench/answers/run.sh.
+"""Serves a doc tree on loopback behind Whoosh, SQLite FTS5, Sphinx,
+PostgreSQL full-text search, lunr.js or MariaDB full-text search, for
+bench/answers/run.sh.
 
-    python3 bench/answers/fts.py -engine whoosh|fts5|sphinxsearch|pgfts -dir DIR [-addr-file F] [-template-file F] [-index-only] [-cache DIR]
+    python3 bench/answers/fts.py -engine whoosh|fts5|sphinxsearch|pgfts|lunr|mariadb -dir DIR [-addr-file F] [-template-file F] [-index-only] [-cache DIR]
 
 It takes the flags of bench/docsqa's server, as bench/answers/groonga.py
 does, and reads pages the same way (groonga.py's page filter and text
@@ -43,15 +44,39 @@ pgfts   PostgreSQL full-text search (Debian python3-psycopg2) on the server
         A 1.0, so the title counts 10 times the body; normalization 1, the
         rank divided by 1 + the log of the page's length), and the results
         page shows each hit's title and ts_headline() of the body.
+lunr    lunr.js (Debian node-lunr 2.3, run by node): fts.py writes the
+        pages as JSON and bench/answers/lunr.js builds a lunr index of
+        title (boost 10) and body with lunr's default pipeline (trimmer,
+        English stop words, Porter stemmer), the text split at every
+        character that is not a letter, digit or underscore (lunr splits at
+        white space and hyphens only by default), saved as JSON; serving starts
+        `node lunr.js serve`, which loads it and answers queries over a
+        pipe: every word a required term (lunr's +term, stop words dropped,
+        so the words are ANDed), lunr's BM25 score, and the results page
+        shows each hit's title and up to three passages of the body that
+        hold the most words starting with a matched term (cut_snippet).
+mariadb MariaDB full-text search (Debian mariadb-server 10.11): a private
+        mariadbd with its data directory in the cache (mariadb-install-db),
+        started on a loopback port of its own (no grant tables, networking
+        on 127.0.0.1 only) and asked with python3-pymysql; one InnoDB table
+        pages(path, title, body) with FULLTEXT indexes on title, on body
+        and on both (innodb_ft_min_token_size 2, InnoDB's default stop
+        words, no stemming); a query is MATCH … AGAINST in BOOLEAN MODE,
+        every word required (+word, a word of several tokens a quoted
+        phrase; stop words and one-letter words dropped, since InnoDB
+        indexes neither), ranked by the title's relevance times 10 plus
+        the body's, and the results page shows each hit's title and up to
+        three passages of the body that hold the most query words.
 
 The index is built once into the cache directory (default
 .data/docsqa/ENGINE-PARENT-BASE; pgfts keeps only its marker there, the
-pages in PostgreSQL) and reused while its "ready" marker exists (and, for
-pgfts, its table).
+pages in PostgreSQL; mariadb keeps its whole data directory there) and
+reused while its "ready" marker exists (and, for pgfts, its table).
 The server (groonga.py's docs_server, with its results page) serves DIR
 under /docs/ and a results page at /search?q=…, ten results.
 """
 import html
+import json
 import os
 import re
 import shlex
@@ -70,7 +95,8 @@ import groonga  # noqa: E402  (page filter, text extraction and the HTTP server)
 
 LIMIT = 10
 TITLE_WEIGHT = 10.0
-NAMES = {"whoosh": "Whoosh", "fts5": "SQLite FTS5", "sphinxsearch": "Sphinx search", "pgfts": "PostgreSQL full-text search"}
+NAMES = {"whoosh": "Whoosh", "fts5": "SQLite FTS5", "sphinxsearch": "Sphinx search", "pgfts": "PostgreSQL full-text search",
+         "lunr": "lunr.js", "mariadb": "MariaDB full-text search"}
 
 
 def log(msg):
@@ -234,6 +260,8 @@ def sphinx_build(pages, root, cache):
 
 class SphinxSearch:
     """Starts searchd over the index and asks it over SphinxQL."""
+
+    daemon = "searchd"
 
     OPEN, CLOSE = "\x01", "\x02"
 
@@ -415,12 +443,282 @@ class PgftsSearch:
         return out
 
 
+# --- snippets for programs that make none ----------------------------------
+
+def cut_snippet(body, terms, prefix, width=200, most=3):
+    """Up to most passages of body, width characters each, that hold the
+    most distinct terms in words matching them (case-insensitive, at a word start;
+    the whole word when prefix is false, any word starting with the term
+    when true), the earliest first among equals, shown in the page's order
+    with the words in bold: for lunr and MariaDB, which return no snippet
+    of their own."""
+    terms = sorted({t for t in terms if t}, key=len, reverse=True)
+    if not terms or not body:
+        return ""
+    tail = r"\w*" if prefix else r"(?!\w)"
+    word = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(t) for t in terms) + ")" + tail, re.I)
+    lower = [t.lower() for t in terms]
+
+    def term(w):  # the term a matched word stands for
+        w = w.lower()
+        return next((t for t in lower if w.startswith(t)), w)
+
+    hits = [(m.start(), term(m.group(0))) for _, m in zip(range(20000), word.finditer(body))]
+    if not hits:
+        return ""
+    # For each hit as a passage's first word: how many distinct terms the
+    # passage holds.
+    best = []
+    j = 0
+    for i, (start, _) in enumerate(hits):
+        j = max(j, i)
+        while j + 1 < len(hits) and hits[j + 1][0] < start + width:
+            j += 1
+        best.append((-len({k for _, k in hits[i:j + 1]}), start))
+    chosen = []
+    for _, start in sorted(best):
+        if all(abs(start - c) >= width for c in chosen):
+            chosen.append(start)
+            if len(chosen) == most:
+                break
+    out = []
+    for start in sorted(chosen):
+        a = max(0, start - 40)
+        part = " ".join(body[a:start + width].split())
+        out.append(word.sub(lambda m: "\x01" + m.group(0) + "\x02", part))
+    return html.escape(" … ".join(out)).replace("\x01", "<b>").replace("\x02", "</b>")
+
+
+# --- lunr.js ---------------------------------------------------------------
+
+LUNR_JS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lunr.js")
+
+
+def node_cmd():
+    n = shutil.which("node") or shutil.which("nodejs")
+    if n is None:
+        sys.exit("fts.py: needs node: install Debian packages nodejs and node-lunr")
+    return [n, "--no-deprecation", LUNR_JS]
+
+
+def lunr_build(pages, root, cache):
+    docs = []
+    for rel in pages:
+        title, body = groonga.page_text(os.path.join(root, rel))
+        docs.append({"path": rel, "title": title or rel, "body": body})
+    with open(os.path.join(cache, "pages.json"), "w", encoding="utf-8") as f:
+        json.dump(docs, f, ensure_ascii=False)
+    out = subprocess.run(node_cmd() + ["build", cache], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if out.returncode != 0:
+        sys.exit("fts.py: lunr.js build exited %d: %s" % (out.returncode, out.stdout.decode("utf-8", "replace")[-2000:]))
+
+
+class LunrSearch:
+    """Starts `node lunr.js serve` over the index and asks it over a pipe."""
+
+    daemon = "node lunr.js"
+
+    def __init__(self, cache):
+        with open(os.path.join(cache, "pages.json"), encoding="utf-8") as f:
+            self.pages = {d["path"]: (d["title"], d["body"]) for d in json.load(f)}
+        self.proc = subprocess.Popen(node_cmd() + ["serve", cache], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, encoding="utf-8", bufsize=1)
+        self.lock = threading.Lock()
+        self.closing = False
+        if self.proc.stdout.readline().strip() != "ready":
+            self.close()
+            sys.exit("fts.py: lunr.js did not start")
+
+    def close(self):
+        self.closing = True
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def search(self, q):
+        ws = words(q)
+        if not ws:
+            return []
+        with self.lock:
+            self.proc.stdin.write(json.dumps({"words": ws, "limit": LIMIT}) + "\n")
+            self.proc.stdin.flush()
+            hits = json.loads(self.proc.stdout.readline())
+        if isinstance(hits, dict):
+            raise RuntimeError(hits.get("error", "lunr.js failed"))
+        out = []
+        for h in hits:
+            title, body = self.pages.get(h["ref"], (h["ref"], ""))
+            snip = cut_snippet(body, h["terms"], prefix=True)
+            out.append((h["ref"], title or h["ref"], [snip] if snip else []))
+        return out
+
+
+# --- MariaDB full-text search ----------------------------------------------
+
+MARIADB_MIN_TOKEN = 2
+
+
+def mariadb_bin(name):
+    for d in [None, "/usr/sbin", "/usr/bin"]:
+        p = shutil.which(name) if d is None else os.path.join(d, name)
+        if p and os.access(p, os.X_OK):
+            return p
+    sys.exit("fts.py: needs %s: install Debian package mariadb-server" % name)
+
+
+class MariaDB:
+    """A private mariadbd over the data directory in cache, on a loopback
+    port of its own, its socket, pid and log in a temporary directory."""
+
+    daemon = "mariadbd"
+
+    def __init__(self, cache):
+        self.pymysql = import_debian("pymysql", "python3-pymysql")
+        self.datadir = os.path.join(cache, "mariadb")
+        if not os.path.isdir(os.path.join(self.datadir, "mysql")):
+            os.makedirs(self.datadir, exist_ok=True)
+            cmd = [mariadb_bin("mariadb-install-db"), "--no-defaults", "--datadir=" + self.datadir,
+                   "--auth-root-authentication-method=normal", "--skip-test-db"] + self.user()
+            out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            if out.returncode != 0:
+                sys.exit("fts.py: mariadb-install-db exited %d: %s" % (out.returncode, out.stdout.decode("utf-8", "replace")[-2000:]))
+        self.run = tempfile.mkdtemp(prefix="fts-mariadb-")
+        self.port = groonga.free_port()
+        self.proc = subprocess.Popen([
+            mariadb_bin("mariadbd"), "--no-defaults", "--datadir=" + self.datadir,
+            "--socket=" + os.path.join(self.run, "mysqld.sock"), "--pid-file=" + os.path.join(self.run, "mysqld.pid"),
+            "--log-error=" + os.path.join(self.run, "error.log"), "--bind-address=127.0.0.1", "--port=%d" % self.port,
+            "--skip-grant-tables", "--skip-name-resolve", "--skip-log-bin", "--innodb-buffer-pool-size=256M",
+            "--innodb-ft-min-token-size=%d" % MARIADB_MIN_TOKEN, "--max-allowed-packet=256M",
+        ] + self.user(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.local = threading.local()
+        self.closing = False
+        for _ in range(600):
+            if self.proc.poll() is not None:
+                break
+            try:
+                self.db()
+                return
+            except self.pymysql.err.MySQLError:
+                time.sleep(0.1)
+        try:
+            with open(os.path.join(self.run, "error.log"), errors="replace") as f:
+                tail = f.read()[-2000:]
+        except OSError:
+            tail = ""
+        self.close()
+        sys.exit("fts.py: mariadbd did not start: " + tail)
+
+    @staticmethod
+    def user():
+        # mariadbd refuses to run as root unless told to.
+        return ["--user=root"] if os.geteuid() == 0 else []
+
+    def db(self):
+        if getattr(self.local, "db", None) is None:
+            self.local.db = self.pymysql.connect(host="127.0.0.1", port=self.port, user="root", charset="utf8mb4",
+                                                 autocommit=True, connect_timeout=5)
+        return self.local.db
+
+    def close(self):
+        self.closing = True
+        if self.proc.poll() is None:
+            self.proc.terminate()  # a clean shutdown
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        shutil.rmtree(self.run, ignore_errors=True)
+
+
+def mariadb_build(pages, root, cache):
+    m = MariaDB(cache)
+    try:
+        with m.db().cursor() as c:
+            c.execute("CREATE DATABASE docs CHARACTER SET utf8mb4")
+            c.execute("USE docs")
+            c.execute("CREATE TABLE pages (FTS_DOC_ID BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, "
+                      "path VARCHAR(1024) NOT NULL, title TEXT NOT NULL, body LONGTEXT NOT NULL) "
+                      "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci")
+            batch = []
+            for rel in pages:
+                title, body = groonga.page_text(os.path.join(root, rel))
+                batch.append((rel, title or rel, body))
+                if len(batch) >= 200:
+                    c.executemany("INSERT INTO pages (path, title, body) VALUES (%s, %s, %s)", batch)
+                    batch = []
+            if batch:
+                c.executemany("INSERT INTO pages (path, title, body) VALUES (%s, %s, %s)", batch)
+            for name, cols in (("ft_title", "title"), ("ft_body", "body"), ("ft_all", "title, body")):
+                c.execute("ALTER TABLE pages ADD FULLTEXT INDEX %s (%s)" % (name, cols))
+    finally:
+        m.close()
+
+
+class MariadbSearch(MariaDB):
+    def __init__(self, cache):
+        super().__init__(cache)
+        with self.db().cursor() as c:
+            c.execute("SELECT value FROM INFORMATION_SCHEMA.INNODB_FT_DEFAULT_STOPWORD")
+            self.stop = {r[0].lower() for r in c.fetchall()}
+
+    def db(self):
+        fresh = getattr(self.local, "db", None) is None
+        db = super().db()
+        if fresh:
+            with db.cursor() as c:
+                c.execute("USE docs")
+        return db
+
+    def terms(self, q):
+        """q's words as InnoDB tokenizes them (runs of letters, digits and
+        underscores), stop words and tokens shorter than the index's
+        minimum dropped: one list of tokens per word."""
+        out = []
+        for w in words(q):
+            toks = [t for t in re.findall(r"\w+", w) if len(t) >= MARIADB_MIN_TOKEN and t.lower() not in self.stop]
+            if toks:
+                out.append(toks)
+        return out
+
+    def search(self, q):
+        ws = self.terms(q)
+        if not ws:
+            return []
+        parts = [t[0] if len(t) == 1 else '"' + " ".join(t) + '"' for t in ws]
+        every = " ".join("+" + p for p in parts)
+        some = " ".join(parts)
+        try:
+            return self.ask(every, some, [t for w in ws for t in w])
+        except self.pymysql.err.OperationalError:
+            self.local.db = None  # a dropped connection: reconnect once
+            return self.ask(every, some, [t for w in ws for t in w])
+
+    def ask(self, every, some, toks):
+        with self.db().cursor() as c:
+            c.execute("SELECT path, title, body, 10 * MATCH(title) AGAINST(%s IN BOOLEAN MODE) + "
+                      "MATCH(body) AGAINST(%s IN BOOLEAN MODE) AS score FROM pages "
+                      "WHERE MATCH(title, body) AGAINST(%s IN BOOLEAN MODE) ORDER BY score DESC, path LIMIT %s",
+                      (some, some, every, LIMIT))
+            rows = c.fetchall()
+        out = []
+        for path, title, body, _ in rows:
+            snip = cut_snippet(body, toks, prefix=False)
+            out.append((path, title or path, [snip] if snip else []))
+        return out
+
+
 # engine: (build, searcher, whether a built index is still there)
 ENGINES = {
     "whoosh": (whoosh_build, WhooshSearch, None),
     "fts5": (fts5_build, Fts5Search, None),
     "sphinxsearch": (sphinx_build, SphinxSearch, None),
     "pgfts": (pgfts_build, PgftsSearch, pgfts_present),
+    "lunr": (lunr_build, LunrSearch, None),
+    "mariadb": (mariadb_build, MariadbSearch, None),
 }
 
 
@@ -449,8 +747,8 @@ def main():
         return
     searcher = ENGINES[a.engine][1](cache)
     if hasattr(searcher, "close"):
-        # searchd runs beside this server: stop it with the server, and
-        # stop the server if searchd dies.
+        # searchd, node or mariadbd runs beside this server: stop it with
+        # the server, and stop the server if it dies.
         def stop(*_):
             searcher.close()
             os._exit(0)
@@ -462,7 +760,7 @@ def main():
             searcher.proc.wait()
             if searcher.closing:
                 return
-            log("searchd exited")
+            log(searcher.daemon + " exited")
             searcher.close()
             os._exit(1)
 

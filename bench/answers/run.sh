@@ -66,6 +66,8 @@
 #   yard         bench/answers/yard.tsv         yard-doc (YARD: one page per class or module, guides as file.*.html; held out, written 2026-11-28 before any run)  fts5, SQLite FTS5 (bench/answers/fts.py)
 #   tioga        bench/answers/tioga.tsv        ruby-tioga-doc rdoc (RDoc Darkfish: one page per reference class, tutorial modules; held out, written 2026-11-28 before any run)  sphinxsearch, Sphinx search (bench/answers/fts.py)
 #   nim          bench/answers/nim.tsv          nim-doc html (Nim's docgen: one page per stdlib module, the manual, tutorials and guides; held out, written 2026-11-28 before any run)  pgfts, PostgreSQL full-text search (bench/answers/fts.py)
+#   fpc          bench/answers/fpc.tsv          fp-docs-3.2.2 (fpdoc: one page per RTL/FCL identifier; HeVeA: the user's, programmer's and language manuals as one page each; held out, written 2026-11-28 before any run)  mariadb, MariaDB full-text search (bench/answers/fts.py)
+#   crystal      bench/answers/crystal.tsv      crystal-doc api-docs (Crystal Docs: one page per type of the standard library, every page a sidebar of all types; held out, written 2026-11-28 before any run)  lunr, lunr.js under node (bench/answers/fts.py, bench/answers/lunr.js)
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -75,10 +77,11 @@
 # run took. Rescore with `python3 bench/answers/score.py OUT`.
 #
 # The groonga sets are served by bench/answers/groonga.py (Groonga's own
-# HTTP server behind a results page), the whoosh, fts5, sphinxsearch and
-# pgfts sets by bench/answers/fts.py (Whoosh, SQLite FTS5, Sphinx's
-# searchd, PostgreSQL full-text search on $DATABASE_URL's server); both
-# take docsqa's flags.
+# HTTP server behind a results page), the whoosh, fts5, sphinxsearch,
+# pgfts, lunr and mariadb sets by bench/answers/fts.py (Whoosh, SQLite
+# FTS5, Sphinx's searchd, PostgreSQL full-text search on $DATABASE_URL's
+# server, lunr.js run by node through bench/answers/lunr.js, a private
+# mariadbd); both take docsqa's flags.
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as
 # root, otherwise it prints the apt-get command to run.
@@ -91,7 +94,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc ghc-doc gap-doc cppreference-doc-en-html libgtk-4-doc groonga-bin swi-prolog-doc yard-doc python3-whoosh ruby-tioga-doc nim-doc sphinxsearch python3-pymysql python3-psycopg2 npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc ghc-doc gap-doc cppreference-doc-en-html libgtk-4-doc groonga-bin swi-prolog-doc yard-doc python3-whoosh ruby-tioga-doc nim-doc sphinxsearch python3-pymysql python3-psycopg2 fp-docs-3.2.2 mariadb-server crystal-doc nodejs node-lunr npm namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -152,6 +155,8 @@ SETS=(
 	"yard bench/answers/yard.tsv /usr/share/doc/yard/doc fts5"
 	"tioga bench/answers/tioga.tsv /usr/share/doc/ruby-tioga-doc/rdoc sphinxsearch"
 	"nim bench/answers/nim.tsv /usr/share/doc/nim/html pgfts"
+	"fpc bench/answers/fpc.tsv /usr/share/doc/fp-docs/3.2.2 mariadb"
+	"crystal bench/answers/crystal.tsv /usr/share/doc/crystal/api-docs lunr"
 )
 chosen=()
 for s in "${SETS[@]}"; do
@@ -175,7 +180,7 @@ git log -1 --format='commit %H %s' >"$OUT/commit.txt" 2>/dev/null || true
 server() {
 	case $1 in
 	groonga) echo python3 bench/answers/groonga.py ;;
-	whoosh | fts5 | sphinxsearch | pgfts) echo python3 bench/answers/fts.py ;;
+	whoosh | fts5 | sphinxsearch | pgfts | lunr | mariadb) echo python3 bench/answers/fts.py ;;
 	*) echo "$tmp/docsqa" ;;
 	esac
 }
