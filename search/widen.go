@@ -125,7 +125,9 @@ func namesQuery(results []Result, query string) bool {
 // second, then the halves of those halves. A site's own search usually
 // wants every word, and a page about the asked thing seldom holds every
 // word of a question; which words it lacks is unknown, so both halves are
-// tried, down to one plain word beside the names.
+// tried, down to one plain word beside the names; when the query has
+// names and two plain words or more, the last form is the plain words
+// alone.
 func relaxedQueries(query string, max int) []string {
 	words := queryWords(query)
 	var out []string
@@ -176,8 +178,15 @@ func relaxedQueries(query string, max int) []string {
 		}
 		return ws
 	}
+	// A name the index does not hold empties every form that keeps it
+	// (a place the asker gives as an example): the last
+	// form asks the plain words alone.
+	bound := max
+	if len(names) > 0 && len(plain) >= 2 && max >= 3 {
+		bound = max - 1
+	}
 	level := [][]int{plain}
-	for len(out) < max {
+	for len(out) < bound {
 		var next [][]int
 		for _, part := range level {
 			if len(part) < 2 {
@@ -190,9 +199,18 @@ func relaxedQueries(query string, max int) []string {
 			break
 		}
 		for _, part := range next {
-			add(keep(part))
+			if len(out) < bound {
+				add(keep(part))
+			}
 		}
 		level = next
+	}
+	if bound < max {
+		var ws []string
+		for _, i := range plain {
+			ws = append(ws, split[i])
+		}
+		add(ws)
 	}
 	return out
 }

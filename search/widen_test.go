@@ -51,7 +51,10 @@ func TestRelaxedQueries(t *testing.T) {
 		{"repeatedly squash-merging long-lived branches", 4, []string{
 			"repeatedly squash merging long lived branches", "repeatedly squash merging", "long lived branches", "repeatedly"}},
 		// Names (capitals, identifiers, quoted phrases) stay in every form.
-		{"maximum size NOTIFY payload", 4, []string{"maximum NOTIFY", "size NOTIFY payload", "size NOTIFY", "NOTIFY payload"}},
+		{"maximum size NOTIFY payload", 4, []string{"maximum NOTIFY", "size NOTIFY payload", "size NOTIFY", "maximum size payload"}},
+		// The last form drops the names: an index may hold none of them
+		// ("Riverton,Lakeside" written as the asker's own example).
+		{"split string commas Riverton,Lakeside", 3, []string{"split Riverton,Lakeside", "string commas Riverton,Lakeside", "split string commas"}},
 		{`"write ahead log" gc.auto default interval`, 2, []string{`"write ahead log" gc.auto default`, `"write ahead log" gc.auto interval`}},
 		// A query in capitals names nothing by its case.
 		{"MAXIMUM SIZE PAYLOAD", 4, []string{"MAXIMUM", "SIZE PAYLOAD", "SIZE", "PAYLOAD"}},
@@ -136,6 +139,18 @@ func TestGathererWidensSiteSearch(t *testing.T) {
 	}
 	if a := asked(); !reflect.DeepEqual(a, []string{"tool cherry decide#1", "tool#1"}) {
 		t.Errorf("relaxed query: the site was asked %q, want the query then its first half", a)
+	}
+
+	// A name the site holds nowhere: the plain words alone find the page.
+	out, err = g.Search(ctx, Action{Engines: []string{engine}, Query: "repeated squash merging Riverton,Lakeside", Pages: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := visited(out); len(v) != 1 || !strings.HasSuffix(v[0], "/article/merging") {
+		t.Errorf("absent name: visited %q, want the merging page", v)
+	}
+	if a := asked(); len(a) == 0 || a[len(a)-1] != "repeated squash merging#1" {
+		t.Errorf("absent name: the site was asked %q, want the plain words last", a)
 	}
 
 	// Hyphenated words split when the page listed nothing.
