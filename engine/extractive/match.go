@@ -446,13 +446,6 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 		// session".
 		return true
 	}
-	if have >= cover && cover < coverThreshold && len(c.head) > 0 && p.coverageWith(c.head, i, implied) < cover/2 {
-		// Nearly enough of the part, but from its scene: "… when you
-		// switch your application to build against GTK 4" holds the
-		// scene of "a keyboard shortcut that opens the inspector in a
-		// running GTK 4 application" and next to nothing it asks.
-		return false
-	}
 	return have >= cover || c.style == styleReason && p.causeOfNext(c, i)
 }
 

@@ -1264,30 +1264,3 @@ func TestTypedDefaultLineBeforeItsProse(t *testing.T) {
 		t.Errorf("%q is not read as the value of the prose after it: %v", p.sents[i].text, p.valueEntryWords(i))
 	}
 }
-
-// A sentence that holds nearly enough of a part only by its scene
-// ("… in a running Tally desktop application") is no evidence: the
-// scene alone answers nothing the part asks.
-func TestSceneAloneIsNoNearEvidence(t *testing.T) {
-	t.Parallel()
-	p := docPool(
-		[2]string{"Porting to Tally 4", "Porting\n\nAfter that, you may have to adjust your desktop application when it is running against Tally 4. Most of the changes are small."},
-		[2]string{"Debugging", "Inspector\n\nTo enable the inspector, you can use the keyboard shortcuts Control+Shift+I or Control+Shift+D."},
-	)
-	q := "Is there a keyboard shortcut that opens the inspector in a running Tally 4 desktop application?"
-	p.context = contextWords(q)
-	c := newCriterion(q, "", nil, nil)
-	if len(c.head) == 0 {
-		t.Fatalf("criterion %q has no head", q)
-	}
-	scene := sentenceIndex(t, p, "After that")
-	if p.coverageWith(c.core, scene, text.Set{}) < nearCover {
-		t.Fatalf("the scene sentence holds %.2f of the part, below nearCover: the test proves nothing", p.coverageWith(c.core, scene, text.Set{}))
-	}
-	if p.isEvidenceAt(c, scene, nearCover) {
-		t.Errorf("the sentence that holds only the part's scene is near evidence")
-	}
-	if ans := sentenceIndex(t, p, "To enable"); !p.isEvidenceAt(c, ans, nearCover) {
-		t.Errorf("the sentence that names the shortcut and the inspector is not near evidence")
-	}
-}
