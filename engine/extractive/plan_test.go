@@ -290,8 +290,8 @@ func TestAndBetweenSubjectsIsNoSplit(t *testing.T) {
 
 // An "and" inside a phrase set off by a comma joins that phrase's
 // objects ("…, with its type and default value"); an "and" before
-// another such phrase ("…, for a null key and for an empty one") joins
-// two asks.
+// another such phrase ("…, for a null value and for an index out of
+// range") or after the phrase's closing comma joins two asks.
 func TestAndInsideACommaPhraseIsNoSplit(t *testing.T) {
 	t.Parallel()
 	if qa := analyse("How do I document each key my options hash accepts, with its type and default value?"); len(qa.clauses) != 1 {
@@ -299,6 +299,9 @@ func TestAndInsideACommaPhraseIsNoSplit(t *testing.T) {
 	}
 	if qa := analyse("Which errors does Tally's checker raise for a null value, for an otherwise invalid value and for an index out of range?"); len(qa.clauses) < 2 {
 		t.Errorf("clauses %q, want the cases asked apart", qa.clauses)
+	}
+	if qa := analyse("How can I keep a log of my Tally session, everything I type and everything it prints, in a file, and stop logging later?"); len(qa.clauses) != 2 {
+		t.Errorf("clauses %q, want the log and stopping it asked apart", qa.clauses)
 	}
 }
 

@@ -769,11 +769,12 @@ func splitConjunctions(s string) []string {
 			// last item of a series of single words, not a question.
 			substantial = false
 		}
-		if substantial && !startsClause && word == "and" && inCommaAdjunct(fields[start:i]) && !adjunctOpeners[nextWord] {
+		if substantial && !startsClause && word == "and" && !prevComma && inCommaAdjunct(fields[start:i]) && !adjunctOpeners[nextWord] {
 			// "How do I document each key it accepts, with its type
 			// and default value?": the "and" joins the objects of a
 			// phrase set off by a comma, not two questions ("…, for a
-			// null argument and for an index out of range" are two).
+			// null argument and for an index out of range" are two, and
+			// so are "…, in a file, and stop recording later").
 			substantial = false
 		}
 		if substantial && !startsClause && conj && parallelPhrase(fields[i-1], fields[next:]) {
@@ -793,12 +794,12 @@ func splitConjunctions(s string) []string {
 	return out
 }
 
-// adjunctOpeners open a closing adjunct (headOf).
+// adjunctOpeners open a closing adjunct (headOf, inCommaAdjunct).
 var adjunctOpeners = set("in on for from with using under inside within via through")
 
 // inCommaAdjunct reports whether words end in a phrase set off by a
-// comma that opens on a preposition ("…, with its type"), with no verb
-// of its own.
+// comma that opens on a preposition ("…, with its type"), with no
+// question word or auxiliary of its own.
 func inCommaAdjunct(words []string) bool {
 	k := -1
 	for j, w := range words[:len(words)-1] {
