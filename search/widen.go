@@ -178,9 +178,9 @@ func relaxedQueries(query string, max int) []string {
 		}
 		return ws
 	}
-	// A name the index does not hold empties every form that keeps it
-	// (a place the asker gives as an example): the last
-	// form asks the plain words alone.
+	// A name the index does not hold (a place the asker gives as an
+	// example) empties every form that keeps it: the last form asks the
+	// plain words alone.
 	bound := max
 	if len(names) > 0 && len(plain) >= 2 && max >= 3 {
 		bound = max - 1
