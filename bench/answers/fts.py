@@ -217,6 +217,27 @@ class Fts5Search:
 SPHINX_SPECIAL = re.compile(r'([\\()|\-!@~"&/^$=<\'*])')
 
 
+def await_server(server, tries, log, name):
+    """Waits up to tries tenths of a second for server (a MySQL-protocol
+    server it started as server.proc) to take a connection; if it exits or
+    never does, closes it and exits with the end of its log."""
+    for _ in range(tries):
+        if server.proc.poll() is not None:
+            break
+        try:
+            server.db()
+            return
+        except server.pymysql.err.MySQLError:
+            time.sleep(0.1)
+    try:
+        with open(log, errors="replace") as f:
+            tail = f.read()[-2000:]
+    except OSError:
+        tail = ""
+    server.close()
+    sys.exit("fts.py: %s did not start: %s" % (name, tail))
+
+
 def sphinx_conf(cache, run=None, port=0):
     """Sphinx's configuration: the xmlpipe2 source and index in cache, and
     (when serving) searchd on 127.0.0.1:port with its files in run."""
@@ -278,21 +299,7 @@ class SphinxSearch:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.local = threading.local()
         self.closing = False
-        for _ in range(100):
-            if self.proc.poll() is not None:
-                break
-            try:
-                self.db()
-                return
-            except self.pymysql.err.MySQLError:
-                time.sleep(0.1)
-        try:
-            with open(os.path.join(self.run, "searchd.log"), errors="replace") as f:
-                tail = f.read()[-2000:]
-        except OSError:
-            tail = ""
-        self.close()
-        sys.exit("fts.py: searchd did not start: " + tail)
+        await_server(self, 100, os.path.join(self.run, "searchd.log"), "searchd")
 
     def db(self):
         if getattr(self.local, "db", None) is None:
@@ -596,21 +603,7 @@ class MariaDB:
         ] + self.user(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.local = threading.local()
         self.closing = False
-        for _ in range(600):
-            if self.proc.poll() is not None:
-                break
-            try:
-                self.db()
-                return
-            except self.pymysql.err.MySQLError:
-                time.sleep(0.1)
-        try:
-            with open(os.path.join(self.run, "error.log"), errors="replace") as f:
-                tail = f.read()[-2000:]
-        except OSError:
-            tail = ""
-        self.close()
-        sys.exit("fts.py: mariadbd did not start: " + tail)
+        await_server(self, 600, os.path.join(self.run, "error.log"), "mariadbd")
 
     @staticmethod
     def user():
