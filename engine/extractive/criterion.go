@@ -471,7 +471,12 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		}
 	}
 	toks := text.Unique(append(text.Tokens(stripTopicParen(c)), flagTokens(c)...))
-	cr := criterion{text: full, words: phraseWords(full), tokens: text.Tokens(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(mainClause(maskNames(c)))}
+	// The form asked for is read from the question's words, not from the
+	// parts of a name it writes ("journal-db-max-size" asks for no
+	// maximum), and from its main clause, not its condition.
+	styled := strings.TrimSpace(maskNames(c))
+	main := mainClause(styled)
+	cr := criterion{text: full, words: phraseWords(full), tokens: text.Tokens(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(main)}
 	var hints []string
 	if m := howQuantityRe.FindStringSubmatch(c); m != nil && asksQuantity(m[1]) {
 		// "How large is Titan?": "large" asks for a figure, it is not a topic word.
@@ -480,9 +485,6 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		toks = slices.DeleteFunc(toks, func(t string) bool { return t == adj })
 		hints = quantityHints(m[1])
 	}
-	// The form asked for is read from the question's words, not from the
-	// parts of a name it writes ("journal-db-max-size" asks for no maximum).
-	styled := strings.TrimSpace(maskNames(c))
 	if m := extremeAskedRe.FindStringSubmatch(styled); m != nil {
 		// "What is the highest weight …?" asks for the extreme value, at
 		// whichever end: the answer states a limit and need not repeat
@@ -504,13 +506,13 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	case asksName(styled):
 		// "Which index type does it create by default?": a name, not a
 		// figure.
-	case attributeCritRe.MatchString(mainClause(styled)):
+	case attributeCritRe.MatchString(main):
 		cr.style = styleValue // "What is the upper bound?" asks for a value, not a definition
 	case definitionCritRe.MatchString(styled):
 		cr.style = styleDefinition
 	case howToCritRe.MatchString(styled):
 		cr.style = styleHowTo
-	case valueCritRe.MatchString(mainClause(styled)):
+	case valueCritRe.MatchString(main):
 		// (The words of a condition ask for no value: "What does
 		// string->number return when the string isn't a valid number?")
 		cr.style = styleValue
