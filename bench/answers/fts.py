@@ -238,6 +238,21 @@ def await_server(server, tries, log, name):
     sys.exit("fts.py: %s did not start: %s" % (name, tail))
 
 
+def stop_server(server, wait):
+    """Stops the program server started as server.proc: asks it to end,
+    kills it after wait seconds, and removes its run directory if it has
+    one."""
+    server.closing = True
+    if server.proc.poll() is None:
+        server.proc.terminate()
+        try:
+            server.proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            server.proc.kill()
+    if getattr(server, "run", None):
+        shutil.rmtree(server.run, ignore_errors=True)
+
+
 def sphinx_conf(cache, run=None, port=0):
     """Sphinx's configuration: the xmlpipe2 source and index in cache, and
     (when serving) searchd on 127.0.0.1:port with its files in run."""
@@ -308,14 +323,7 @@ class SphinxSearch:
         return self.local.db
 
     def close(self):
-        self.closing = True
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        shutil.rmtree(self.run, ignore_errors=True)
+        stop_server(self, 10)
 
     def search(self, q):
         ws = words(q)
@@ -537,13 +545,7 @@ class LunrSearch:
             sys.exit("fts.py: lunr.js did not start")
 
     def close(self):
-        self.closing = True
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop_server(self, 10)
 
     def search(self, q):
         ws = words(q)
@@ -617,14 +619,7 @@ class MariaDB:
         return self.local.db
 
     def close(self):
-        self.closing = True
-        if self.proc.poll() is None:
-            self.proc.terminate()  # a clean shutdown
-            try:
-                self.proc.wait(60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        shutil.rmtree(self.run, ignore_errors=True)
+        stop_server(self, 60)  # a clean shutdown
 
 
 def mariadb_build(pages, root, cache):
