@@ -237,3 +237,35 @@ func TestConditionAsksNoFigure(t *testing.T) {
 		}
 	}
 }
+
+// A sentence that describes the situation the asker states before the
+// question answers it with fewer of the question's own words: "… the
+// transfer will stop rather than retry" says which option makes the copy
+// give up, in the words of the asker's statement, not the question's.
+func TestSentenceEchoingTheStatementAnswers(t *testing.T) {
+	t.Parallel()
+	page := "Options\n\n" +
+		"The --verbose option makes drumsync print the name of every file it copies. " +
+		"The --bwlimit option sets the largest rate in kilobytes per second. " +
+		"With --strict, when the remote disk fills up during an unattended backup, the transfer will abort rather than retry forever. " +
+		"Files are compared by size and modification time."
+	src := []research.Source{{ID: "S1", Title: "drumsync manual", Text: page}}
+	q := "My unattended backup with DrumSync keeps retrying forever once the remote disk fills up. Which option makes it abort the copy instead?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "--strict") {
+		t.Errorf("the Summary does not name the option the page gives for that situation:\n%s", md)
+	}
+	// The sentence before it may describe the situation: "… Then --strict
+	// makes it abort." after "When the remote disk fills up …".
+	page = "Options\n\n" +
+		"The --verbose option makes drumsync print the name of every file it copies. " +
+		"The --bwlimit option sets the largest rate in kilobytes per second. " +
+		"During an unattended backup the remote disk may fill up, and drumsync then keeps retrying forever. " +
+		"With --strict it aborts at once. " +
+		"Files are compared by size and modification time."
+	src = []research.Source{{ID: "S1", Title: "drumsync manual", Text: page}}
+	_, md = synthesize(t, q, src, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "--strict") {
+		t.Errorf("the Summary does not name the option given after the sentence describing that situation:\n%s", md)
+	}
+}

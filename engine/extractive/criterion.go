@@ -51,6 +51,12 @@ type criterion struct {
 	// asked is written in ("in my CMakeLists.txt"): evidence need not
 	// name it.
 	located []string
+	// situation are the words of the asker's statement before the question
+	// ("PSCP hangs waiting for a prompt when something goes wrong in my
+	// batch job. Which option makes it fail instead?") that the part does
+	// not hold itself: a sentence that describes the same situation
+	// answers with fewer of the part's own words (echoesSituation).
+	situation []string
 	// leaned marks a part that asks nothing of its own but a reason or a
 	// value: its core is the words of the part it leans on.
 	leaned bool

@@ -2,6 +2,7 @@ package extractive
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -84,7 +85,11 @@ func layout(spec research.TaskSpec, question string, goal, extra []string) []sec
 		}
 		secs[target].criteria = append(secs[target].criteria, newCriterion(c, secs[target].heading, goal, extra))
 	}
-	compare := len(analyse(question).compare) > 0
+	aq := analyse(question)
+	compare := len(aq.compare) > 0
+	// The words of the asker's statement before the question are the
+	// situation every part is asked in (echoesSituation).
+	stmt := text.Tokens(aq.context)
 	for i := range secs {
 		if !secs[i].summary && len(secs[i].criteria) == 0 {
 			secs[i].criteria = []criterion{newCriterion(secs[i].heading, secs[i].heading, goal, extra)}
@@ -93,6 +98,12 @@ func layout(spec research.TaskSpec, question string, goal, extra []string) []sec
 		// Every part of a comparison is told so: what adds to it differs.
 		for ci := range secs[i].criteria {
 			secs[i].criteria[ci].compare = compare
+			c := &secs[i].criteria[ci]
+			for _, t := range stmt {
+				if !slices.Contains(c.core, t) && !slices.Contains(c.ctx, t) && !slices.Contains(c.situation, t) {
+					c.situation = append(c.situation, t)
+				}
+			}
 		}
 	}
 	return secs

@@ -446,8 +446,41 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 		// session".
 		return true
 	}
-	return have >= cover || c.style == styleReason && p.causeOfNext(c, i)
+	return have >= cover || c.style == styleReason && p.causeOfNext(c, i) || have >= echoCover && p.echoesSituation(c, i)
 }
+
+// echoCover is the share of a part's words a sentence that describes the
+// asker's situation must hold (echoesSituation).
+const echoCover = 0.15
+
+// echoesSituation reports whether sentence i describes the situation the
+// asker states before the question: of the statement's words beyond the
+// part's that are not on nearly every page, it holds at least echoMin and
+// at least a third, counting the words of the sentence just before it
+// ("If you use the web interface, GitHub will create the CNAME file …"
+// after a sentence about the custom domain the asker says is reset).
+func (p *pool) echoesSituation(c criterion, i int) bool {
+	s := &p.sents[i]
+	before := text.Set{}
+	if i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].pos == s.pos-1 {
+		before = p.sents[i-1].set
+	}
+	n, total := 0, 0
+	for _, t := range c.situation {
+		if p.topical[t] {
+			continue
+		}
+		total++
+		if s.set[t] || before[t] {
+			n++
+		}
+	}
+	return n >= echoMin && 3*n >= total
+}
+
+// echoMin is the fewest words of the asker's statement a sentence holds
+// when it describes the same situation.
+const echoMin = 3
 
 // causeOfNext reports whether sentence i is the cause the sentence after
 // it draws a consequence from, when that sentence restates what a reason
