@@ -52,10 +52,11 @@ type criterion struct {
 	// name it.
 	located []string
 	// situation are the words of the asker's statement before the question
-	// ("PSCP hangs waiting for a prompt when something goes wrong in my
-	// batch job. Which option makes it fail instead?") that the part does
-	// not hold itself: a sentence that describes the same situation
-	// answers with fewer of the part's own words (echoesSituation).
+	// ("My unattended backup keeps retrying forever once the remote disk
+	// fills up. Which option makes it abort the copy instead?") that the
+	// part does not hold itself: a sentence that describes the same
+	// situation answers with fewer of the part's own words
+	// (echoesSituation).
 	situation []string
 	// leaned marks a part that asks nothing of its own but a reason or a
 	// value: its core is the words of the part it leans on.

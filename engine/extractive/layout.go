@@ -95,10 +95,11 @@ func layout(spec research.TaskSpec, question string, goal, extra []string) []sec
 			secs[i].criteria = []criterion{newCriterion(secs[i].heading, secs[i].heading, goal, extra)}
 			secs[i].named = true
 		}
-		// Every part of a comparison is told so: what adds to it differs.
 		for ci := range secs[i].criteria {
-			secs[i].criteria[ci].compare = compare
 			c := &secs[i].criteria[ci]
+			// Every part of a comparison is told so: what adds to it
+			// differs.
+			c.compare = compare
 			for _, t := range stmt {
 				if !slices.Contains(c.core, t) && !slices.Contains(c.ctx, t) && !slices.Contains(c.situation, t) {
 					c.situation = append(c.situation, t)

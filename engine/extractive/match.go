@@ -446,6 +446,8 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 		// session".
 		return true
 	}
+	// A sentence that says the asker's situation needs fewer of the
+	// part's own words.
 	return have >= cover || c.style == styleReason && p.causeOfNext(c, i) || have >= echoCover && p.echoesSituation(c, i)
 }
 
@@ -457,8 +459,8 @@ const echoCover = 0.15
 // asker states before the question: of the statement's words beyond the
 // part's that are not on nearly every page, it holds at least echoMin and
 // at least a third, counting the words of the sentence just before it
-// ("If you use the web interface, GitHub will create the CNAME file …"
-// after a sentence about the custom domain the asker says is reset).
+// ("With --strict it aborts at once." after "During an unattended backup
+// the remote disk may fill up, and it then keeps retrying forever.").
 func (p *pool) echoesSituation(c criterion, i int) bool {
 	s := &p.sents[i]
 	before := text.Set{}
