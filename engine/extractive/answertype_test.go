@@ -240,8 +240,9 @@ func TestConditionAsksNoFigure(t *testing.T) {
 
 // A sentence that describes the situation the asker states before the
 // question answers it with fewer of the question's own words: "… the
-// transfer will stop rather than retry" says which option makes the copy
-// give up, in the words of the asker's statement, not the question's.
+// transfer will abort rather than retry forever" says which option makes
+// the copy abort, in the words of the asker's statement, not the
+// question's.
 func TestSentenceEchoingTheStatementAnswers(t *testing.T) {
 	t.Parallel()
 	page := "Options\n\n" +
@@ -255,8 +256,9 @@ func TestSentenceEchoingTheStatementAnswers(t *testing.T) {
 	if !strings.Contains(answerTo(md, 0), "--strict") {
 		t.Errorf("the Summary does not name the option the page gives for that situation:\n%s", md)
 	}
-	// The sentence before it may describe the situation: "… Then --strict
-	// makes it abort." after "When the remote disk fills up …".
+	// The sentence before it may describe the situation: "With --strict it
+	// aborts at once." after "During an unattended backup the remote disk
+	// may fill up …".
 	page = "Options\n\n" +
 		"The --verbose option makes drumsync print the name of every file it copies. " +
 		"The --bwlimit option sets the largest rate in kilobytes per second. " +

@@ -100,11 +100,9 @@ func layout(spec research.TaskSpec, question string, goal, extra []string) []sec
 			// Every part of a comparison is told so: what adds to it
 			// differs.
 			c.compare = compare
-			for _, t := range stmt {
-				if !slices.Contains(c.core, t) && !slices.Contains(c.ctx, t) && !slices.Contains(c.situation, t) {
-					c.situation = append(c.situation, t)
-				}
-			}
+			c.situation = slices.DeleteFunc(text.Unique(stmt), func(t string) bool {
+				return slices.Contains(c.core, t) || slices.Contains(c.ctx, t)
+			})
 		}
 	}
 	return secs
