@@ -271,3 +271,23 @@ func TestSentenceEchoingTheStatementAnswers(t *testing.T) {
 		t.Errorf("the Summary does not name the option given after the sentence describing that situation:\n%s", md)
 	}
 }
+
+// TestReasonBelowTheBestAnswersABareWhy: a bare "Why?" after a statement
+// takes its words from the statement, and the page's reason says few of
+// them. When no sentence holds half, the best-scored sentence that gives
+// a reason and holds nearly enough answers, though another scores above
+// it with too few of the statement's words.
+func TestReasonBelowTheBestAnswersABareWhy(t *testing.T) {
+	t.Parallel()
+	page := "Rendering\n\n" +
+		"A render of chart.aux fails because chart.aux has no series. " +
+		"Run inkplot render with the name of a chart file. " +
+		"When a render fails, the temporary files stay in the folder since they show what went wrong. " +
+		"Colours are taken from the palette file."
+	src := []research.Source{{ID: "S1", Title: "inkplot manual", Text: page}}
+	q := "After a failed inkplot render, files like chart.tmp and chart.aux were left in my output folder. Why are they there?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "temporary files stay in the folder since") {
+		t.Errorf("the Summary does not give the page's reason:\n%s", md)
+	}
+}

@@ -140,6 +140,13 @@ func (p scorer) rankSection(sec section, exact []string, siblings [][]string) ra
 		for i := range r.scores {
 			top = max(top, r.scores[i])
 		}
+		if t := p.bestReason(sec, r.scores); t > 0 {
+			// A part that asks why: the best sentence that gives a
+			// reason, not the best of any form ("When a render fails,
+			// the temporary files stay … since they show what went
+			// wrong." below "A render of chart.aux fails because …").
+			top = t
+		}
 		r.strictTop = top
 	}
 	r.accept = func(i int) bool {
@@ -162,6 +169,25 @@ func (p scorer) rankSection(sec section, exact []string, siblings [][]string) ra
 		}
 	}
 	return r
+}
+
+// bestReason returns the best score of a sentence that gives a reason
+// and holds nearCover of the words of a criterion of sec that asks why;
+// 0 when none does. A bare "Why?" after a statement takes the
+// statement's words, and the page's reason says few of them.
+func (p scorer) bestReason(sec section, scores []float64) float64 {
+	best := 0.0
+	for _, c := range sec.criteria {
+		if c.style != styleReason {
+			continue
+		}
+		for i, sc := range scores {
+			if sc > best && p.givesReason(c, i) && p.isEvidenceAt(c, i, nearCover) {
+				best = sc
+			}
+		}
+	}
+	return best
 }
 
 // nearCover is the share of a criterion's words a sentence scoring above
