@@ -291,3 +291,22 @@ func TestReasonBelowTheBestAnswersABareWhy(t *testing.T) {
 		t.Errorf("the Summary does not give the page's reason:\n%s", md)
 	}
 }
+
+// TestLeadThatAddsBringsItsAntecedent: a lead that opens by adding to the
+// sentence before it ("In addition, …") is quoted after that sentence, as
+// the page wrote them: here the sentence before is the answer.
+func TestLeadThatAddsBringsItsAntecedent(t *testing.T) {
+	t.Parallel()
+	page := "Copying\n\n" +
+		"Quillsync copies the files of the source folder to the target. " +
+		"You can copy dotfiles and other concealed entries by adding --all to the switches. " +
+		"In addition, you can add --no-hidden to also skip any hidden file that has the private mark. " +
+		"The --dry-run switch lists what would be copied."
+	src := []research.Source{{ID: "S1", Title: "quillsync manual", Text: page}}
+	q := "quillsync only copies my visible files. How do I get it to copy my hidden files as well?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	a := answerTo(md, 0)
+	if !strings.Contains(a, "--all") || strings.Index(a, "--all") > strings.Index(a, "In addition") {
+		t.Errorf("the Summary does not quote the sentence the lead adds to, before it:\n%s", md)
+	}
+}

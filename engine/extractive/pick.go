@@ -213,6 +213,12 @@ func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []st
 			}
 			l.sents = kept
 		}
+		if d := p.addedTo(first); d >= 0 && !st.quoted[d] && !slices.Contains(l.sents, d) {
+			// "In addition, you can add --no-private …": the lead
+			// adds to the sentence before it, which comes first, as
+			// the page wrote them.
+			l.sents = slices.Insert(l.sents, 0, d)
+		}
 		if d := p.describedBy(c, r, first); d >= 0 && !st.quoted[d] && !slices.Contains(l.sents, d) {
 			// The lead states its entry's value and little else
 			// ("Default: 120 seconds."): the entry's sentence that

@@ -57,6 +57,23 @@ func (p picker) valueOfEntry(c criterion, lead int) int {
 	return -1
 }
 
+// additiveRe opens a sentence that adds to the one before it: "In
+// addition, …", "Also, …".
+var additiveRe = regexp.MustCompile(`^(?:In addition|Additionally|Also|Furthermore|Moreover|Likewise|Similarly),?\s`)
+
+// addedTo returns the sentence before i in its paragraph when i opens by
+// adding to it, -1 otherwise.
+func (p picker) addedTo(i int) int {
+	s := &p.sents[i]
+	if i == 0 || s.para || s.label != "" || !additiveRe.MatchString(s.text) {
+		return -1
+	}
+	if b := &p.sents[i-1]; b.src != s.src || b.pos != s.pos-1 || b.section != s.section {
+		return -1
+	}
+	return i - 1
+}
+
 // describedBy returns, for a lead that states the value of the entry it
 // is written under in a sentence of prose and holds too few of c's words
 // to say what it is the value of ("Default: 120 seconds." after "Time in
