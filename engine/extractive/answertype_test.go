@@ -310,3 +310,28 @@ func TestLeadThatAddsBringsItsAntecedent(t *testing.T) {
 		t.Errorf("the Summary does not quote the sentence the lead adds to, before it:\n%s", md)
 	}
 }
+
+// TestValueUnderTheIdentifierTheStatementNames: a part that leans on a
+// statement naming an identifier ("I wrapped a File in Quill::open …")
+// is answered by a sentence under that identifier's heading, though the
+// sentence repeats none of the statement's other words.
+func TestValueUnderTheIdentifierTheStatementNames(t *testing.T) {
+	t.Parallel()
+	reader := "Quill::open\n\n" +
+		"Opens a new reader with a default buffer capacity. " +
+		"The default is currently 16 KB, but may change in the future.\n\n" +
+		"Quill::with_capacity\n\n" +
+		"Opens a new reader with the specified buffer capacity."
+	writer := "LineWriter\n\n" +
+		"Wraps a writer and buffers output to it, flushing whenever a newline is detected. " +
+		"The buffer of a writer grows to the longest line written."
+	src := []research.Source{
+		{ID: "S1", Title: "Quill reader", Text: reader},
+		{ID: "S2", Title: "LineWriter", Text: writer},
+	}
+	q := "I wrapped a File in Quill::open to read it faster. How big a buffer does it use if I don't ask for a particular size?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	if !strings.Contains(answerTo(md, 0), "16 KB") {
+		t.Errorf("the Summary does not state the size given under the identifier the statement names:\n%s", md)
+	}
+}

@@ -30,6 +30,9 @@ type criterion struct {
 	// ("Why is there such a limit (how many workers can a pool
 	// hold)?"): evidence must name some of them as well as core.
 	ctx []string
+	// ctxIdents are the tokens of each identifier the part leant on
+	// names ("BufReader::new" → bufread, new).
+	ctxIdents [][]string
 	// head are the words of core before the part's closing adjunct, nil
 	// when it has none (headOf).
 	head []string
@@ -637,6 +640,11 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	for _, t := range text.Unique(append(text.Tokens(stripTopicParen(lean)), flagTokens(lean)...)) {
 		if !isSoft(t) && !valueWords[t] && !own[t] {
 			cr.ctx = append(cr.ctx, t)
+		}
+	}
+	for _, e := range entities(lean) {
+		if g := text.Unique(text.Tokens(e)); (isTechnical(e) || strings.Contains(e, "::")) && len(g) > 1 {
+			cr.ctxIdents = append(cr.ctxIdents, g)
 		}
 	}
 	switch {

@@ -555,6 +555,14 @@ func (p *pool) namesContext(c criterion, i int) bool {
 	if c.group != "" && (s.set[c.group] || s.head[c.group]) {
 		return true // "The lz4 codec, tuned for speed. This is the default."
 	}
+	for _, g := range c.ctxIdents {
+		// The identifier the part leant on names, in the sentence or
+		// the heading it sits under: "The default is currently 8 KB."
+		// under BufReader::new is about the reader wrapped with it.
+		if !slices.ContainsFunc(g, func(t string) bool { return !s.set[t] && !s.head[t] }) {
+			return true
+		}
+	}
 	// The page's title is what all its sentences are about: "To stop
 	// tracking a file, use …" on the page titled "gitignore" is about
 	// files added to .gitignore.
