@@ -31,7 +31,7 @@ type criterion struct {
 	// hold)?"): evidence must name some of them as well as core.
 	ctx []string
 	// ctxIdents are the tokens of each identifier the part leant on
-	// names ("BufReader::new" → bufread, new).
+	// names ("Quill::open" → quill, open).
 	ctxIdents [][]string
 	// head are the words of core before the part's closing adjunct, nil
 	// when it has none (headOf).

@@ -557,8 +557,8 @@ func (p *pool) namesContext(c criterion, i int) bool {
 	}
 	for _, g := range c.ctxIdents {
 		// The identifier the part leant on names, in the sentence or
-		// the heading it sits under: "The default is currently 8 KB."
-		// under BufReader::new is about the reader wrapped with it.
+		// the heading it sits under: "The default is currently 16 KB."
+		// under Quill::open is about the reader opened with it.
 		if !slices.ContainsFunc(g, func(t string) bool { return !s.set[t] && !s.head[t] }) {
 			return true
 		}

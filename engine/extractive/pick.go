@@ -214,7 +214,7 @@ func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []st
 			l.sents = kept
 		}
 		if d := p.addedTo(first); d >= 0 && !st.quoted[d] && !slices.Contains(l.sents, d) {
-			// "In addition, you can add --no-private …": the lead
+			// "In addition, you can add --no-hidden …": the lead
 			// adds to the sentence before it, which comes first, as
 			// the page wrote them.
 			l.sents = slices.Insert(l.sents, 0, d)
