@@ -479,6 +479,18 @@ func TestQualityCountsWordsNotMarks(t *testing.T) {
 	}
 }
 
+// A page template repeated with its names lost is no sentence; prose
+// that repeats a few words is.
+func TestQualityDropsARepeatedTemplate(t *testing.T) {
+	t.Parallel()
+	if q := quality("Fields inherited from Fields inherited from Fields inherited from , , , , , , ."); q != 0 {
+		t.Errorf("quality of a repeated template = %v, want 0", q)
+	}
+	if q := quality("The reader reads the file, and the writer writes the file when the reader is done."); q == 0 {
+		t.Errorf("quality of prose that repeats some words = 0, want it quotable")
+	}
+}
+
 // A short value statement that closes a paragraph on its figure is whole
 // without a full stop, as definition lists often write it; one cut
 // before its value is not.

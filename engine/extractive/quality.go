@@ -16,14 +16,20 @@ import (
 func quality(s string) float64 {
 	words := strings.Fields(s)
 	n := 0
+	distinct := map[string]bool{}
 	for _, w := range words {
 		// "…", "," and "." standing alone (a sentence put back together
 		// around its code spans) are no words.
 		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
 			n++
+			distinct[strings.ToLower(w)] = true
 		}
 	}
 	switch {
+	case n >= minRepeatWords && 2*len(distinct) < n:
+		// "Methods included from Methods included from , , ,": a page's
+		// template repeated with its names lost, not a sentence.
+		return 0
 	case n < minQuoteWords && n >= 2 && statesValue(s):
 		// "The default is 4.0.": short, but the answer to a value question.
 		return 0.9
@@ -88,6 +94,10 @@ func quality(s string) float64 {
 	}
 	return q
 }
+
+// minRepeatWords is the fewest words from which a sentence that uses
+// fewer than half as many different words repeats itself.
+const minRepeatWords = 6
 
 // shortValueRe matches a short statement of a setting's value: "The
 // default is 4.0.", "Default: 64MB", "Defaults to off.", "Maximum value
