@@ -16,18 +16,16 @@ import (
 func quality(s string) float64 {
 	words := strings.Fields(s)
 	n := 0
-	distinct := map[string]bool{}
 	for _, w := range words {
 		// "…", "," and "." standing alone (a sentence put back together
 		// around its code spans) are no words.
-		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+		if isWord(w) {
 			n++
-			distinct[strings.ToLower(w)] = true
 		}
 	}
 	switch {
-	case n >= minRepeatWords && 2*len(distinct) < n:
-		// "Methods included from Methods included from , , ,": a page's
+	case n >= minRepeatWords && repeatsItself(words, n):
+		// "Fields inherited from Fields inherited from , , ,": a page's
 		// template repeated with its names lost, not a sentence.
 		return 0
 	case n < minQuoteWords && n >= 2 && statesValue(s):
@@ -98,6 +96,23 @@ func quality(s string) float64 {
 // minRepeatWords is the fewest words from which a sentence that uses
 // fewer than half as many different words repeats itself.
 const minRepeatWords = 6
+
+// isWord reports whether w holds a letter or a digit.
+func isWord(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// repeatsItself reports whether words, n of which are words, use fewer
+// than n/2 different ones.
+func repeatsItself(words []string, n int) bool {
+	distinct := map[string]bool{}
+	for _, w := range words {
+		if isWord(w) {
+			distinct[strings.ToLower(w)] = true
+		}
+	}
+	return 2*len(distinct) < n
+}
 
 // shortValueRe matches a short statement of a setting's value: "The
 // default is 4.0.", "Default: 64MB", "Defaults to off.", "Maximum value
