@@ -464,8 +464,8 @@ const echoCover = 0.15
 func (p *pool) echoesSituation(c criterion, i int) bool {
 	s := &p.sents[i]
 	before := text.Set{}
-	if i > 0 && p.sents[i-1].src == s.src && p.sents[i-1].pos == s.pos-1 {
-		before = p.sents[i-1].set
+	if b := p.justBefore(i); b >= 0 {
+		before = p.sents[b].set
 	}
 	n, total := 0, 0
 	for _, t := range c.situation {

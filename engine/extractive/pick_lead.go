@@ -65,13 +65,13 @@ var additiveRe = regexp.MustCompile(`^(?:In addition|Additionally|Also|Furthermo
 // adding to it, -1 otherwise.
 func (p picker) addedTo(i int) int {
 	s := &p.sents[i]
-	if i == 0 || s.para || s.label != "" || !additiveRe.MatchString(s.text) {
+	if s.para || s.label != "" || !additiveRe.MatchString(s.text) {
 		return -1
 	}
-	if b := &p.sents[i-1]; b.src != s.src || b.pos != s.pos-1 || b.section != s.section {
-		return -1
+	if b := p.justBefore(i); b >= 0 && p.sents[b].section == s.section {
+		return b
 	}
-	return i - 1
+	return -1
 }
 
 // describedBy returns, for a lead that states the value of the entry it

@@ -1977,6 +1977,15 @@ func (p *pool) inReadingOrder(picks []int) []int {
 	return out
 }
 
+// justBefore returns the sentence right before i on its page, -1 when
+// there is none.
+func (p *pool) justBefore(i int) int {
+	if i > 0 && p.sents[i-1].src == p.sents[i].src && p.sents[i-1].pos == p.sents[i].pos-1 {
+		return i - 1
+	}
+	return -1
+}
+
 // pronounOpenRe opens a sentence whose subject is a pronoun for what the
 // sentence before it is about: "They must be at most forty characters
 // long.", "It is ignored unless …", "Its default is 5."
