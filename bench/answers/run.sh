@@ -68,6 +68,8 @@
 #   nim          bench/answers/nim.tsv          nim-doc html (Nim's docgen: one page per stdlib module, the manual, tutorials and guides; held out, written 2026-11-28 before any run)  pgfts, PostgreSQL full-text search (bench/answers/fts.py)
 #   fpc          bench/answers/fpc.tsv          fp-docs-3.2.2 (fpdoc: one page per RTL/FCL identifier; HeVeA: the user's, programmer's and language manuals as one page each; held out, written 2026-11-28 before any run)  mariadb, MariaDB full-text search (bench/answers/fts.py)
 #   crystal      bench/answers/crystal.tsv      crystal-doc api-docs (Crystal Docs: one page per type of the standard library, every page a sidebar of all types; held out, written 2026-11-28 before any run)  lunr, lunr.js under node (bench/answers/fts.py, bench/answers/lunr.js)
+#   weechat      bench/answers/weechat.tsv      weechat-doc html (Asciidoctor: seven long documents, user's guide, FAQ, scripting, plugin API …, each in several languages; held out, written 2026-11-29 before any run)  sphinxsearch, Sphinx search (bench/answers/fts.py)
+#   exiftool     bench/answers/exiftool.tsv     libimage-exiftool-perl html (BuildTagLookup tag tables, pod2html application page, hand-written FAQ and guides; held out, written 2026-11-29 before any run)  fts5, SQLite FTS5 (bench/answers/fts.py)
 #
 # Environment: SET=<name> runs one set (SET="a b" several); JOBS=3 runs that many sets at once
 # (each with its own server; questions within a set run one at a time);
@@ -94,7 +96,7 @@ export QUARRY_CHROMIUM=${QUARRY_CHROMIUM:-/usr/bin/chromium}
 JOBS=${JOBS:-3}
 
 scripts/deps.sh swish-e libcgi-pm-perl libhtml-parser-perl swish++ recollcmd \
-	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc ghc-doc gap-doc cppreference-doc-en-html libgtk-4-doc groonga-bin swi-prolog-doc yard-doc python3-whoosh ruby-tioga-doc nim-doc sphinxsearch python3-pymysql python3-psycopg2 fp-docs-3.2.2 mariadb-server crystal-doc nodejs node-lunr npm namazu2 namazu2-index-tools chromium wordnet-base python3
+	apache2-doc postfix-doc zsh-doc bind9-doc htdig exim4-doc-html xapian-omega knot-doc varnish-doc rsyslog-doc nut-doc mutt aptitude-doc-en ntpsec-doc debian-reference-en haproxy-doc proftpd-doc cups-server-common kea-doc vim-doc debian-policy borgbackup-doc wireshark-doc bash-doc bup-doc bird2-doc cmake-doc krb5-doc valgrind privoxy ffmpeg-doc gnuplot-doc octave-doc libvirt-doc doxygen-doc rust-doc nodejs-doc imagemagick-6-doc lua5.2-doc putty-doc libcommons-lang3-java-doc mkdocs-doc libglib2.0-doc erlang-doc qtbase5-doc-html libboost1.74-doc racket-doc ghc-doc gap-doc cppreference-doc-en-html libgtk-4-doc groonga-bin swi-prolog-doc yard-doc python3-whoosh ruby-tioga-doc nim-doc sphinxsearch python3-pymysql python3-psycopg2 fp-docs-3.2.2 mariadb-server crystal-doc nodejs node-lunr npm weechat-doc libimage-exiftool-perl namazu2 namazu2-index-tools chromium wordnet-base python3
 
 # name questions pages program
 SETS=(
@@ -157,6 +159,8 @@ SETS=(
 	"nim bench/answers/nim.tsv /usr/share/doc/nim/html pgfts"
 	"fpc bench/answers/fpc.tsv /usr/share/doc/fp-docs/3.2.2 mariadb"
 	"crystal bench/answers/crystal.tsv /usr/share/doc/crystal/api-docs lunr"
+	"weechat bench/answers/weechat.tsv /usr/share/doc/weechat-doc/html sphinxsearch"
+	"exiftool bench/answers/exiftool.tsv /usr/share/doc/libimage-exiftool-perl/html fts5"
 )
 chosen=()
 for s in "${SETS[@]}"; do

@@ -32,7 +32,7 @@ import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SETS = ["apache", "postfix", "zsh", "readability", "trafilatura", "postlight", "bind", "exim", "knot", "varnish", "rsyslog", "nut", "mutt", "aptitude", "ntpsec", "debref", "haproxy", "proftpd", "cups", "kea", "vim", "policy", "borg", "wireshark", "bash", "bup", "bird", "cmake", "krb5", "valgrind", "privoxy", "ffmpeg", "gnuplot", "octave", "libvirt", "doxygen", "rustbook", "nodejs", "imagemagick", "lua", "putty", "commonslang", "mkdocs", "glib", "erlang", "qt", "boost", "racket", "ruststd", "ghcbase", "gap", "cppreference", "gtk4", "swipl", "yard", "tioga", "nim", "fpc", "crystal"]
+SETS = ["apache", "postfix", "zsh", "readability", "trafilatura", "postlight", "bind", "exim", "knot", "varnish", "rsyslog", "nut", "mutt", "aptitude", "ntpsec", "debref", "haproxy", "proftpd", "cups", "kea", "vim", "policy", "borg", "wireshark", "bash", "bup", "bird", "cmake", "krb5", "valgrind", "privoxy", "ffmpeg", "gnuplot", "octave", "libvirt", "doxygen", "rustbook", "nodejs", "imagemagick", "lua", "putty", "commonslang", "mkdocs", "glib", "erlang", "qt", "boost", "racket", "ruststd", "ghcbase", "gap", "cppreference", "gtk4", "swipl", "yard", "tioga", "nim", "fpc", "crystal", "weechat", "exiftool"]
 KINDS = ["one-fact", "several-facts", "why", "how", "compare", "list", "none"]
 CITE = re.compile(r"((?:\s*\[S\d+\])+)")
 # What a Summary says when nothing read answers (kind "none").

@@ -9,7 +9,7 @@ bench=$1 in=$2 out=$3
 mkdir -p "$out"
 case $bench in
 answers)
-	for set in apache postfix zsh readability trafilatura postlight bind exim knot varnish rsyslog nut mutt aptitude ntpsec debref haproxy proftpd cups kea vim policy borg wireshark bash bup bird cmake krb5 valgrind privoxy ffmpeg gnuplot octave libvirt doxygen rustbook nodejs imagemagick lua putty commonslang mkdocs glib erlang qt boost racket ruststd ghcbase gap cppreference gtk4 swipl yard tioga nim fpc crystal; do
+	for set in apache postfix zsh readability trafilatura postlight bind exim knot varnish rsyslog nut mutt aptitude ntpsec debref haproxy proftpd cups kea vim policy borg wireshark bash bup bird cmake krb5 valgrind privoxy ffmpeg gnuplot octave libvirt doxygen rustbook nodejs imagemagick lua putty commonslang mkdocs glib erlang qt boost racket ruststd ghcbase gap cppreference gtk4 swipl yard tioga nim fpc crystal weechat exiftool; do
 		[ -d "$in/$set" ] || continue
 		awk -F'\t' -v set="$set" -v src="$in" -v out="$out" '
 			/^[[:space:]]*$/ { next }
