@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -72,6 +73,11 @@ func readDocSignals(doc *html.Node, self string) docSignals {
 			}
 			if len(href) > 1 && href[0] == '#' {
 				targets[href[1:]] = true
+				if id, err := url.PathUnescape(href[1:]); err == nil {
+					// "#se%3Aconfigfile" points at id "se:configfile": a
+					// fragment is percent-decoded before it is looked up.
+					targets[id] = true
+				}
 			}
 		}
 	})
@@ -144,6 +150,23 @@ func targetHeading(n *html.Node) *html.Node {
 	}
 	if next := nextElement(n); next != nil && isHeading(next) {
 		return next
+	}
+	// A label written just after its heading, alone in a paragraph of its
+	// own ("<h3>Unit files</h3><p><a id="se:unitsearching"></a></p>").
+	if p := n.Parent; p != nil && p.Type == html.ElementNode && strings.TrimSpace(textContent(p)) == "" {
+		if prev := prevElement(p); prev != nil && isHeading(prev) {
+			return prev
+		}
+	}
+	return nil
+}
+
+// prevElement returns the previous sibling element of n.
+func prevElement(n *html.Node) *html.Node {
+	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type == html.ElementNode {
+			return s
+		}
 	}
 	return nil
 }
