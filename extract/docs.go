@@ -499,7 +499,7 @@ func nextElement(n *html.Node) *html.Node {
 func docTitle(root *html.Node) string {
 	var h1, h2, other *html.Node
 	walkElements(root, func(n *html.Node) {
-		if !isHeading(n) || isDocChrome(n) {
+		if !isHeading(n) || inDocChrome(n, root) {
 			return
 		}
 		switch {
@@ -517,6 +517,17 @@ func docTitle(root *html.Node) string {
 		}
 	}
 	return ""
+}
+
+// inDocChrome reports whether n, or an element around it below root, is
+// chrome: a sidebar's heading names the site, not the page.
+func inDocChrome(n, root *html.Node) bool {
+	for ; n != nil && n != root; n = n.Parent {
+		if n.Type == html.ElementNode && isDocChrome(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // documentationText returns the structure-preserving text and the heading

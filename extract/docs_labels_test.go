@@ -48,3 +48,26 @@ func TestLaTeXManualLabelsAfterHeadings(t *testing.T) {
 		})
 	}
 }
+
+// A reference page whose sidebar opens with the site's name in an <h1>
+// before the type's own <h1>: the page is titled by its type.
+func TestSidebarHeadingIsNotThePageTitle(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html><head><title>Quill::Pool - Tallyc 2.1</title></head><body>`)
+	b.WriteString(`<div class="sidebar"><div class="project-summary"><h1 class="project-name"><a href="../index.html">Tallyc</a></h1></div><ul>`)
+	for _, n := range []string{"Quill", "Quill::Pool", "Quill::Reader", "Quill::Writer"} {
+		fmt.Fprintf(&b, `<li><a href="../%s.html">%s</a></li>`, n, n)
+	}
+	b.WriteString(`</ul></div><div class="main-content"><h1 class="type-name"><span class="kind">class</span> Quill::Pool</h1>`)
+	for _, h := range []string{"overview", "constructors", "methods"} {
+		fmt.Fprintf(&b, `<h2><a id="%s" href="#%s">%s</a></h2><p>A pool keeps <code>size</code> open readers and hands one out per <code>take</code>.</p><pre>pool = Quill::Pool.new(size: 4)</pre>`, h, h, h)
+	}
+	b.WriteString(`</div></body></html>`)
+	page, err := Extract([]byte(b.String()), "http://127.0.0.1/Quill/Pool.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.Title, "Quill::Pool") {
+		t.Errorf("title %q, want the type's heading", page.Title)
+	}
+}
