@@ -39,6 +39,22 @@ var (
 	docFallbackClasses = []string{"body", "document"}
 )
 
+// minBareVars is the fewest <var> elements a page without a content
+// element needs to be tested for documentation by its structure: an
+// article names no arguments.
+const minBareVars = 2
+
+// countElements counts the elements of kind a under n.
+func countElements(n *html.Node, a atom.Atom) int {
+	k := 0
+	walkElements(n, func(e *html.Node) {
+		if e.DataAtom == a {
+			k++
+		}
+	})
+	return k
+}
+
 // minDocStructure is the fewest inline code elements a page without a
 // documentation generator tag needs to be taken for documentation.
 const minDocStructure = 4
@@ -60,10 +76,14 @@ func docRoot(doc *html.Node, self string) *html.Node {
 	if root == nil && sig.tocTargets != nil {
 		root = headingsContainer(body, sig.tocTargets)
 	}
-	if root == nil {
-		if !sig.strong() {
+	bare := root == nil
+	if bare {
+		if !sig.strong() && countElements(body, atom.Var) < minBareVars {
 			return nil
 		}
+		// A page without a content element is read whole when its
+		// signals say it is documentation, or when it marks up the
+		// arguments it describes (<var>) and its structure says so.
 		root = body
 	}
 	if sig.strong() {
@@ -82,7 +102,9 @@ func docRoot(doc *html.Node, self string) *html.Node {
 			blocks++
 		case atom.Table:
 			blocks++
-		case atom.Code, atom.Kbd, atom.Samp:
+		case atom.Code, atom.Kbd, atom.Samp, atom.Var, atom.Tt:
+			// (<var> and <tt>: an argument or a name set in type,
+			// where other generators write <code>.)
 			codes++
 		case atom.P:
 			paras++

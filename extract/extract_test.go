@@ -688,6 +688,9 @@ func TestDocRoot(t *testing.T) {
 		{"structured manual without generator", `<html><body><nav>menu</nav><main id="m"><h1>Tool</h1><h2>Options</h2><dl><dt><code>-a</code></dt><dd>All.</dd></dl><h2>Example</h2><pre>tool -a</pre><p>Use <code>-a</code> or <code>-b</code>, not <code>-c</code>.</p></main></body></html>`, "m"},
 		{"news article", `<html><body><article id="a"><h1>Storm hits coast</h1><h2>Damage</h2><p>Winds tore roofs.</p><h2>Response</h2><p>Crews worked overnight.</p><p>More rain is due.</p></article></body></html>`, ""},
 		{"no content element", `<html><body><h2>A</h2><h2>B</h2><pre>x</pre><pre>y</pre><code>1</code><code>2</code><code>3</code><code>4</code></body></html>`, ""},
+		// A reference page of one routine, its arguments marked up as
+		// <var>, and no content element: read whole.
+		{"no content element, arguments marked up", `<html><body id="b"><h2>Declaration</h2><pre>function Pick(l: Int): Int;</pre><h2>Description</h2><table><tr><td><p>Pick returns a number below <var>l</var>; the only guarantee <var>Pick()</var> offers is that <var>seed</var> repeats it for <var>l</var>.</p></td></tr></table><h2>See also</h2><table><tr><td><a href="seed.html">Seed</a></td><td>Set the seed</td></tr></table><pre>Pick(5)</pre></body></html>`, "b"},
 		// Documentation by structure, without a known generator tag.
 		{"manual link rel", `<html><head><link rel="up" href="index.html"></head><body><div id="c" role="main"><p>Text.</p></div></body></html>`, "c"},
 		{"indexed manual without a container", `<html><body id="b"><h1>TOOL</h1>` + toc + `<a name="a"></a><h2>NAME</h2>tool - do things<a name="b"></a><h2>OPTIONS</h2><dl><dt>-a</dt><dd>All.</dd></dl><a name="c"></a><h2>SEE ALSO</h2>other(1)</body></html>`, "b"},
