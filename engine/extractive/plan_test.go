@@ -412,3 +412,15 @@ func TestContrastIsNoPartOfTheCore(t *testing.T) {
 		}
 	}
 }
+
+// The "a" of "a * b" is a name, not an article: a side of a comparison
+// keeps it.
+func TestComparisonOfOperatorsKeepsTheOperands(t *testing.T) {
+	t.Parallel()
+	if sides, _ := comparison("What is the difference between a * b and a &* b"); !slices.Equal(sides, []string{"a * b", "a &* b"}) {
+		t.Errorf("sides %q", sides)
+	}
+	if sides, _ := comparison("What is the difference between a list and a tuple"); !slices.Equal(sides, []string{"list", "tuple"}) {
+		t.Errorf("sides %q", sides)
+	}
+}

@@ -328,12 +328,15 @@ func sideAfterName(a, b string) string {
 func trimSide(s string) string {
 	s = strings.Trim(strings.TrimSpace(s), ",.;:?!\"'")
 	for _, p := range []string{"the ", "a ", "an ", "between ", "using "} {
-		if strings.HasPrefix(strings.ToLower(s), p) {
+		// (Not before an operator: the "a" of "a * b" is a name.)
+		if strings.HasPrefix(strings.ToLower(s), p) && strings.ContainsFunc(firstWord(s[len(p):]), isAlnum) {
 			s = s[len(p):]
 		}
 	}
 	return strings.TrimSpace(s)
 }
+
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func looksLikeName(s string) bool {
 	f := strings.Fields(s)
