@@ -65,7 +65,9 @@ const minDocStructure = 4
 // a manual (rel=up, contents, index); when it steps through a sequence of
 // pages or indexes its own sections, and holds code, option or definition
 // blocks; or when its main content element holds several section headings
-// and many such blocks.
+// and many such blocks. A page without a content element is tested so as a
+// whole only when it marks up arguments (<var>), as a routine's page does
+// and an article does not.
 func docRoot(doc *html.Node, self string) *html.Node {
 	body := findBody(doc)
 	if body == nil {
@@ -76,8 +78,7 @@ func docRoot(doc *html.Node, self string) *html.Node {
 	if root == nil && sig.tocTargets != nil {
 		root = headingsContainer(body, sig.tocTargets)
 	}
-	bare := root == nil
-	if bare {
+	if root == nil {
 		if !sig.strong() && countElements(body, atom.Var) < minBareVars {
 			return nil
 		}
