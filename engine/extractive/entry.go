@@ -52,6 +52,7 @@ func findEntries(pl *pool, secs []section) [][]entry {
 		out[si] = make([]entry, len(sec.criteria))
 		for ci := range sec.criteria {
 			p.labelledNames(&sec.criteria[ci])
+			p.labelledCodes(&sec.criteria[ci])
 			p.closedCompounds(&sec.criteria[ci])
 			out[si][ci] = p.entryOf(sec.criteria[ci])
 		}
@@ -72,6 +73,22 @@ func (p finder) labelledNames(c *criterion) {
 			continue
 		}
 		c.idents = append(c.idents, text.Unique(text.Tokens(w)))
+		c.identTails = append(c.identTails, nil)
+		c.identNames = append(c.identNames, w)
+	}
+}
+
+// labelledCodes makes a number of two digits or more in c ("Runtime
+// error 216") one of c's identifiers when a page read labels an entry
+// with it ("216 General Protection fault: …"): a code the asker saw,
+// whose entry says what it means.
+func (p finder) labelledCodes(c *criterion) {
+	for _, w := range strings.Fields(c.text) {
+		w = strings.Trim(w, ",.;:?!\"'()`“”‘’")
+		if !isCode(w) || slices.Contains(c.identNames, w) || !p.labelsCode(w) {
+			continue
+		}
+		c.idents = append(c.idents, []string{w})
 		c.identTails = append(c.identTails, nil)
 		c.identNames = append(c.identNames, w)
 	}

@@ -563,6 +563,11 @@ func (p *pool) namesContext(c criterion, i int) bool {
 			return true
 		}
 	}
+	if p.inAskedEntry(c, i) && slices.ContainsFunc(c.identNames, func(n string) bool { return slices.Contains(c.ctx, n) }) {
+		// The entry of the code the statement quotes ("Runtime error
+		// 217") is about what the statement says.
+		return true
+	}
 	// The page's title is what all its sentences are about: "To stop
 	// tracking a file, use …" on the page titled "gitignore" is about
 	// files added to .gitignore.
@@ -793,6 +798,12 @@ func (p *pool) hasEvidence(c criterion) bool {
 // labelNames reports whether label (lower case) names identifier n as its
 // term: the label's first term is n, not a longer name that contains it
 // ("cache.size" is not named by "cache.sizeLimit").
+// isCode reports whether n is a number of two digits or more, as an
+// error or status code is written.
+func isCode(n string) bool {
+	return len(n) >= 2 && strings.IndexFunc(n, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+}
+
 func labelNames(label, n string) bool {
 	if strings.Contains(label, "=") {
 		// "waitforit(int msecs = 300)": a function's label with its
@@ -813,7 +824,9 @@ func labelNames(label, n string) bool {
 		// parameter, not the parameter; "AUTO_CD (-J)", "--timeout
 		// seconds" and "maximal_queue_lifetime (default: 5 days)" name
 		// the thing itself.
-		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(rest)); strings.HasPrefix(n, "-") || !unicode.IsLetter(r) {
+		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(rest)); strings.HasPrefix(n, "-") || !unicode.IsLetter(r) || isCode(n) {
+			// (A code's label says what it means after it: "216
+			// General Protection fault".)
 			return true
 		}
 	}
@@ -1067,6 +1080,17 @@ const maxEntryWordShare = 0.02
 func (p *pool) labelsEntry(w string) bool {
 	for i := range p.sents {
 		if labelSpellsWord(p.sents[i].label, w) && p.labelCount(p.sents[i].src) >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// labelsCode reports whether a page of several labels opens one with the
+// number n as its first term ("216 General Protection fault").
+func (p *pool) labelsCode(n string) bool {
+	for i := range p.sents {
+		if term, _, _ := strings.Cut(strings.TrimSpace(p.sents[i].label), " "); term == n && p.labelCount(p.sents[i].src) >= 2 {
 			return true
 		}
 	}
