@@ -79,8 +79,8 @@ func (p finder) labelledNames(c *criterion) {
 }
 
 // labelledCodes makes a number of two digits or more in c ("Runtime
-// error 216") one of c's identifiers when a page read labels an entry
-// with it ("216 General Protection fault: …"): a code the asker saw,
+// error 217") one of c's identifiers when a page read labels an entry
+// with it ("217 Unhandled exception occurred: …"): a code the asker saw,
 // whose entry says what it means.
 func (p finder) labelledCodes(c *criterion) {
 	for _, w := range strings.Fields(c.text) {

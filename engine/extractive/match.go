@@ -825,8 +825,8 @@ func labelNames(label, n string) bool {
 		// seconds" and "maximal_queue_lifetime (default: 5 days)" name
 		// the thing itself.
 		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(rest)); strings.HasPrefix(n, "-") || !unicode.IsLetter(r) || isCode(n) {
-			// (A code's label says what it means after it: "216
-			// General Protection fault".)
+			// (A code's label says what it means after it: "217
+			// Unhandled exception occurred".)
 			return true
 		}
 	}
@@ -1087,7 +1087,7 @@ func (p *pool) labelsEntry(w string) bool {
 }
 
 // labelsCode reports whether a page of several labels opens one with the
-// number n as its first term ("216 General Protection fault").
+// number n as its first term ("217 Unhandled exception occurred").
 func (p *pool) labelsCode(n string) bool {
 	for i := range p.sents {
 		if term, _, _ := strings.Cut(strings.TrimSpace(p.sents[i].label), " "); term == n && p.labelCount(p.sents[i].src) >= 2 {
