@@ -74,7 +74,7 @@ func readDocSignals(doc *html.Node, self string) docSignals {
 			if len(href) > 1 && href[0] == '#' {
 				targets[href[1:]] = true
 				if id, err := url.PathUnescape(href[1:]); err == nil {
-					// "#se%3Aconfigfile" points at id "se:configfile": a
+					// "#se%3Aoptions" points at id "se:options": a
 					// fragment is percent-decoded before it is looked up.
 					targets[id] = true
 				}
@@ -152,7 +152,7 @@ func targetHeading(n *html.Node) *html.Node {
 		return next
 	}
 	// A label written just after its heading, alone in a paragraph of its
-	// own ("<h3>Unit files</h3><p><a id="se:unitsearching"></a></p>").
+	// own ("<h2>3 Section options</h2><p><a id="se:options"></a></p>").
 	if p := n.Parent; p != nil && p.Type == html.ElementNode && strings.TrimSpace(textContent(p)) == "" {
 		if prev := prevElement(p); prev != nil && isHeading(prev) {
 			return prev
