@@ -795,15 +795,15 @@ func (p *pool) hasEvidence(c criterion) bool {
 	return false
 }
 
-// labelNames reports whether label (lower case) names identifier n as its
-// term: the label's first term is n, not a longer name that contains it
-// ("cache.size" is not named by "cache.sizeLimit").
 // isCode reports whether n is a number of two digits or more, as an
 // error or status code is written.
 func isCode(n string) bool {
 	return len(n) >= 2 && strings.IndexFunc(n, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
 
+// labelNames reports whether label (lower case) names identifier n as its
+// term: the label's first term is n, not a longer name that contains it
+// ("cache.size" is not named by "cache.sizeLimit").
 func labelNames(label, n string) bool {
 	if strings.Contains(label, "=") {
 		// "waitforit(int msecs = 300)": a function's label with its
