@@ -44,17 +44,6 @@ var (
 // article names no arguments.
 const minBareVars = 2
 
-// countElements counts the elements of kind a under n.
-func countElements(n *html.Node, a atom.Atom) int {
-	k := 0
-	walkElements(n, func(e *html.Node) {
-		if e.DataAtom == a {
-			k++
-		}
-	})
-	return k
-}
-
 // minDocStructure is the fewest inline code elements a page without a
 // documentation generator tag needs to be taken for documentation.
 const minDocStructure = 4
@@ -78,20 +67,21 @@ func docRoot(doc *html.Node, self string) *html.Node {
 	if root == nil && sig.tocTargets != nil {
 		root = headingsContainer(body, sig.tocTargets)
 	}
-	if root == nil {
-		if !sig.strong() && countElements(body, atom.Var) < minBareVars {
-			return nil
-		}
-		// A page without a content element is read whole when its
-		// signals say it is documentation, or when it marks up the
-		// arguments it describes (<var>) and its structure says so.
+	// A page without a content element is read whole when its signals
+	// say it is documentation, or when it marks up the arguments it
+	// describes (<var>) and its structure says so.
+	bare := root == nil
+	if bare {
 		root = body
 	}
 	if sig.strong() {
 		return root
 	}
-	var headings, blocks, pres, dls, codes, paras int
+	var headings, blocks, pres, dls, codes, vars, paras int
 	walkElements(root, func(n *html.Node) {
+		if n.DataAtom == atom.Var {
+			vars++
+		}
 		switch n.DataAtom {
 		case atom.H2, atom.H3, atom.H4:
 			headings++
@@ -111,6 +101,9 @@ func docRoot(doc *html.Node, self string) *html.Node {
 			paras++
 		}
 	})
+	if bare && vars < minBareVars {
+		return nil
+	}
 	if headings >= 2 && blocks >= 2 && codes >= minDocStructure && blocks*4 >= paras/2 {
 		return root
 	}

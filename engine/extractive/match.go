@@ -798,7 +798,7 @@ func (p *pool) hasEvidence(c criterion) bool {
 // isCode reports whether n is a number of two digits or more, as an
 // error or status code is written.
 func isCode(n string) bool {
-	return len(n) >= 2 && strings.IndexFunc(n, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+	return len(n) >= 2 && strings.Trim(n, "0123456789") == ""
 }
 
 // labelNames reports whether label (lower case) names identifier n as its

@@ -98,9 +98,9 @@ func quality(s string) float64 {
 const minRepeatWords = 6
 
 // isWord reports whether w holds a letter or a digit.
-func isWord(w string) bool {
-	return strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
-}
+func isWord(w string) bool { return strings.IndexFunc(w, isAlnum) >= 0 }
+
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // repeatsItself reports whether words, n of which are words, use fewer
 // than n/2 different ones.
@@ -243,8 +243,7 @@ func isBoilerplate(s string, n int) bool {
 func wordBoundary(s string, i, j int) bool {
 	before, _ := utf8.DecodeLastRuneInString(s[:i])
 	after, _ := utf8.DecodeRuneInString(s[j:])
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-	return (i == 0 || !isWord(before)) && (j == len(s) || !isWord(after))
+	return (i == 0 || !isAlnum(before)) && (j == len(s) || !isAlnum(after))
 }
 
 // danglingWords end a sentence that the page's markup cut short.

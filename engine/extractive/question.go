@@ -336,8 +336,6 @@ func trimSide(s string) string {
 	return strings.TrimSpace(s)
 }
 
-func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
 func looksLikeName(s string) bool {
 	f := strings.Fields(s)
 	if len(f) == 0 || len(f) > 3 {
