@@ -91,6 +91,10 @@ func TestPronounNamesTheStatementsCodeName(t *testing.T) {
 		{"How do I get rid of it?", "I removed a class from my code, but it still shows up in the HTML.", "How do I get rid of the class?"},
 		{"How do I keep it?", "I create a widget with tally_widget_new() and drop it.", "How do I keep the widget?"},
 		{"Why does tally.split fail?", "I'm calling tally.scan.", "Why does tally.split fail?"},
+		// A name qualified with "::", after the product's possessive, and
+		// a name with its quoted key, are one code name each.
+		{"How do I make it stop after 5 seconds?", "My Tally program calls Tally's Net::Fetcher on a slow site.", "How do I make Net::Fetcher stop after 5 seconds?"},
+		{"How do I read it with a default?", `CONF["HOME_DIR"] raises when the key is missing.`, `How do I read CONF["HOME_DIR"] with a default?`},
 	} {
 		if got := pronounNamed(tt.ask, tt.context); got != tt.want {
 			t.Errorf("pronounNamed(%q, %q) = %q, want %q", tt.ask, tt.context, got, tt.want)

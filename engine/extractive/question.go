@@ -424,14 +424,14 @@ func entities(s string) []string {
 			// (and whatever opens a parenthesis before it).
 			add(strings.TrimRight(strings.TrimLeft(fields[i], "(\"'“‘"), ",.;:?!'’"))
 		case isTechnical(w):
-			add(w)
+			add(fields[i]) // whole: `ENV["HOME"]` keeps its brackets
 		case unicode.IsUpper(r) && (i > 0 || isAcronymOrMixed(w)):
 			// Join a run of capitalised words: "Great Barrier Reef".
 			span := w
 			for i+1 < len(fields) {
 				next := strings.Trim(fields[i+1], ",.;:?!\"'()[]“”‘’")
 				nr, _ := utf8.DecodeRuneInString(next)
-				if next == "" || !unicode.IsUpper(nr) || strings.ContainsAny(fields[i], ",.;:?!") || isTechnical(next) {
+				if next == "" || !unicode.IsUpper(nr) || strings.ContainsAny(fields[i], ",.;:?!") || isTechnical(next) || strings.Contains(next, "::") {
 					break // an identifier after a name ("Tallyshell AUTO_ENTER") is one of its own
 				}
 				if next == "I" {
@@ -497,7 +497,7 @@ func pronounNamed(ask, context string) string {
 		names = askersObject(context)
 	}
 	if names == nil {
-		names = codeNames(context)
+		names = outermost(codeNames(context))
 	}
 	if len(names) != 1 {
 		// "Int is a fixed-size type. What range is it guaranteed to
@@ -570,11 +570,19 @@ var linkWords = set("so to when without with in on for from again back up off ou
 func codeNames(s string) []string {
 	var out []string
 	for _, e := range entities(s) {
-		if callFormRe.MatchString(e) || isTechnical(e) && strings.ContainsFunc(e, unicode.IsLetter) && !strings.Contains(e, " ") {
+		if callFormRe.MatchString(e) || (isTechnical(e) || strings.Contains(e, "::")) && strings.ContainsFunc(e, unicode.IsLetter) && !strings.Contains(e, " ") {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// outermost drops the names written inside another of names: the quoted
+// key of `ENV["HOME"]` is part of that one name.
+func outermost(names []string) []string {
+	return slices.DeleteFunc(names, func(n string) bool {
+		return slices.ContainsFunc(names, func(o string) bool { return o != n && strings.Contains(o, n) })
+	})
 }
 
 // splitContext separates the sentences of a message that ask something
