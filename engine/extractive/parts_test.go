@@ -407,6 +407,10 @@ func TestAndWithinANameDoesNotSplit(t *testing.T) {
 		"What is the default listen port and the maximum number of connections of Tallyweb?":                    2,
 		// The last item of a series of single words.
 		"How do I round a timestamp down to its day, dropping the hours, minutes and seconds, with Tallytime?": 1,
+		// Examples of the one thing asked about.
+		"How do I read command-line flags like -q and --log FILE in a Tally script?": 1,
+		"How do I archive files such as logs and dumps with Tallypack?":              1,
+		"What does a tool like tallyd do and how do I install it?":                   2,
 	} {
 		if got := analyse(msg).clauses; len(got) != want {
 			t.Errorf("analyse(%q).clauses = %q, want %d", msg, got, want)

@@ -786,6 +786,11 @@ func splitConjunctions(s string) []string {
 			// so are "…, in a file, and stop recording later").
 			substantial = false
 		}
+		if substantial && !startsClause && word == "and" && inExamples(fields[start:i]) {
+			// "How do I handle flags like -v and --output FILE?": the
+			// "and" joins the examples of one thing asked about.
+			substantial = false
+		}
 		if substantial && !startsClause && conj && parallelPhrase(fields[i-1], fields[next:]) {
 			// "Does it document private class members and static file
 			// members by default": two phrases of one head noun are the
@@ -827,6 +832,25 @@ func inCommaAdjunct(words []string) bool {
 	}
 	return true
 }
+
+// inExamples reports whether words end in the first of a few examples
+// given after "like", "such as" or "e.g." ("flags like -v"), with no
+// comma between.
+func inExamples(words []string) bool {
+	for j := len(words) - 1; j >= 0 && j >= len(words)-maxExampleWords-1; j-- {
+		w := strings.ToLower(words[j])
+		if j < len(words)-1 && strings.ContainsAny(w, ",;:") {
+			return false
+		}
+		if w == "like" || w == "e.g." || w == "as" && j > 0 && strings.ToLower(words[j-1]) == "such" {
+			return j < len(words)-1
+		}
+	}
+	return false
+}
+
+// maxExampleWords is how many words an example after "like" may take.
+const maxExampleWords = 3
 
 // closesSeries reports whether the "and" at fields[i] joins the last
 // item of a series of single words written with commas ("red, green
