@@ -76,6 +76,29 @@ func TestQuestionFigureChoosesTheSentence(t *testing.T) {
 	}
 }
 
+// A figure the question writes itself ("kill -9") is not a value the
+// answer states: a sentence that only repeats it is not of the form a
+// value question asks for; one that gives a figure of its own is, beside
+// the asked one or not.
+func TestQuestionsOwnFigureIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	src := []research.Source{{ID: "S1", Title: "Tallyd: ScoreboardFile", Text: "Scrubbing the Scoreboard\n\n" +
+		"Administrators would use `kill -9' on some of tallyd's session processes, which means that they would not be able to remove their entries from the scoreboard. " +
+		"By default, this scrubbing process occurs every 45 seconds. " +
+		"A scrub after kill -9 takes 9 to 12 milliseconds."}}
+	pl := newPool(src, nil, nil)
+	c := newCriterion("How often does the daemon clean stale entries out of the scoreboard after kill -9?", "", nil, nil)
+	if c.style != styleValue && !c.needsNum {
+		t.Fatalf("%q asks no value (style %d)", c.text, c.style)
+	}
+	for i, s := range pl.sents {
+		want := !strings.HasPrefix(s.text, "Administrators")
+		if got := (picker{pl}).answersType(c, i); got != want {
+			t.Errorf("answersType(%q) = %v, want %v", s.text, got, want)
+		}
+	}
+}
+
 // When the asked entry states the value asked of it, what other pages say
 // while naming the entry ("By default, … 1.5*$spool_size_limit") tells of
 // something else: the report quotes the entry alone.

@@ -391,6 +391,19 @@ func figuresOf(c string) []string {
 	return figureRe.FindAllString(c, -1)
 }
 
+// echoesFigures reports whether every figure sentence i writes is one
+// the part writes itself: "Use kill -9 only as a last resort" states no
+// figure for "After kill -9, how long until …".
+func (p picker) echoesFigures(c criterion, i int) bool {
+	asked := figuresOf(c.text)
+	if len(asked) == 0 {
+		return false
+	}
+	s := &p.sents[i]
+	have := figureRe.FindAllString(s.text+" "+s.code, -1)
+	return len(have) > 0 && !slices.ContainsFunc(have, func(f string) bool { return !slices.Contains(asked, f) })
+}
+
 // holdsFigures reports whether s writes every one of figs (at least one).
 func holdsFigures(s string, figs []string) bool {
 	if len(figs) == 0 {
@@ -565,7 +578,7 @@ func (p picker) answersType(c criterion, i int) bool {
 		if s.box {
 			return p.statesAttribute(c, i) || p.namesKey(c, i) && p.inAskedEntry(c, i) // "Default: …" for the default, not "Context: …"
 		}
-		return s.hasNum || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || givesValue(s.text) ||
+		return s.hasNum && !p.echoesFigures(c, i) || statesValue(s.text) || s.code != "" || quantityRe.MatchString(s.text) || givesValue(s.text) ||
 			!c.needsNum && namesPath(c, s.text)
 	case c.style == styleReason:
 		return p.givesReason(c, i) || c.advice && adviceSentRe.MatchString(s.text)
