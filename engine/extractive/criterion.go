@@ -643,7 +643,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 		}
 	}
 	for _, e := range entities(lean) {
-		if g := text.Unique(text.Tokens(e)); (isTechnical(e) || strings.Contains(e, "::")) && len(g) > 1 {
+		if g := text.Unique(text.Tokens(e)); isCodeWord(e) && len(g) > 1 {
 			cr.ctxIdents = append(cr.ctxIdents, g)
 		}
 	}

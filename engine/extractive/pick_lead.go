@@ -392,8 +392,8 @@ func figuresOf(c string) []string {
 }
 
 // echoesFigures reports whether every figure sentence i writes is one
-// the part writes itself: "Use kill -9 only as a last resort" states no
-// figure for "After kill -9, how long until …".
+// the part writes itself: "Never use mode 0 in production" states no
+// figure for "With mode 0 set, how many retries does it make?".
 func (p picker) echoesFigures(c criterion, i int) bool {
 	asked := figuresOf(c.text)
 	if len(asked) == 0 {

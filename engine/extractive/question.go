@@ -371,6 +371,12 @@ func isTechnical(w string) bool {
 	return hasLetter && hasDigit || isKebabName(w)
 }
 
+// isCodeWord reports whether w is written as code: technical, or a name
+// qualified with "::" ("Net::Fetcher"), which the words of prose never are.
+func isCodeWord(w string) bool {
+	return isTechnical(w) || strings.Contains(w, "::")
+}
+
 // isKebabName reports whether w is a name of three or more lower-case
 // parts joined by hyphens, as configuration options are written
 // ("journal-db-max-size", "max-cache-ttl"); a compound of two parts
@@ -431,7 +437,7 @@ func entities(s string) []string {
 			for i+1 < len(fields) {
 				next := strings.Trim(fields[i+1], ",.;:?!\"'()[]“”‘’")
 				nr, _ := utf8.DecodeRuneInString(next)
-				if next == "" || !unicode.IsUpper(nr) || strings.ContainsAny(fields[i], ",.;:?!") || isTechnical(next) || strings.Contains(next, "::") {
+				if next == "" || !unicode.IsUpper(nr) || strings.ContainsAny(fields[i], ",.;:?!") || isCodeWord(next) {
 					break // an identifier after a name ("Tallyshell AUTO_ENTER") is one of its own
 				}
 				if next == "I" {
@@ -570,7 +576,7 @@ var linkWords = set("so to when without with in on for from again back up off ou
 func codeNames(s string) []string {
 	var out []string
 	for _, e := range entities(s) {
-		if callFormRe.MatchString(e) || (isTechnical(e) || strings.Contains(e, "::")) && strings.ContainsFunc(e, unicode.IsLetter) && !strings.Contains(e, " ") {
+		if callFormRe.MatchString(e) || isCodeWord(e) && strings.ContainsFunc(e, unicode.IsLetter) && !strings.Contains(e, " ") {
 			out = append(out, e)
 		}
 	}
@@ -787,8 +793,8 @@ func splitConjunctions(s string) []string {
 			substantial = false
 		}
 		if substantial && !startsClause && word == "and" && inExamples(fields[start:i]) {
-			// "How do I handle flags like -v and --output FILE?": the
-			// "and" joins the examples of one thing asked about.
+			// "How do I read flags like -q and --log FILE?": the "and"
+			// joins the examples of one thing asked about.
 			substantial = false
 		}
 		if substantial && !startsClause && conj && parallelPhrase(fields[i-1], fields[next:]) {
