@@ -54,9 +54,10 @@ const minDocStructure = 4
 // a manual (rel=up, contents, index); when it steps through a sequence of
 // pages or indexes its own sections, and holds code, option or definition
 // blocks; or when its main content element holds several section headings
-// and many such blocks. A page without a content element is tested so as a
-// whole only when it marks up arguments (<var>), as a routine's page does
-// and an article does not.
+// and many such blocks. A page without a content element is read whole
+// when its signals are strong, and tested so by its structure only when it
+// marks up arguments (<var>), as a routine's page does and an article does
+// not.
 func docRoot(doc *html.Node, self string) *html.Node {
 	body := findBody(doc)
 	if body == nil {
@@ -67,9 +68,6 @@ func docRoot(doc *html.Node, self string) *html.Node {
 	if root == nil && sig.tocTargets != nil {
 		root = headingsContainer(body, sig.tocTargets)
 	}
-	// A page without a content element is read whole when its signals
-	// say it is documentation, or when it marks up the arguments it
-	// describes (<var>) and its structure says so.
 	bare := root == nil
 	if bare {
 		root = body
@@ -79,9 +77,6 @@ func docRoot(doc *html.Node, self string) *html.Node {
 	}
 	var headings, blocks, pres, dls, codes, vars, paras int
 	walkElements(root, func(n *html.Node) {
-		if n.DataAtom == atom.Var {
-			vars++
-		}
 		switch n.DataAtom {
 		case atom.H2, atom.H3, atom.H4:
 			headings++
@@ -93,9 +88,13 @@ func docRoot(doc *html.Node, self string) *html.Node {
 			blocks++
 		case atom.Table:
 			blocks++
-		case atom.Code, atom.Kbd, atom.Samp, atom.Var, atom.Tt:
-			// (<var> and <tt>: an argument or a name set in type,
-			// where other generators write <code>.)
+		case atom.Var:
+			// An argument set in type, where other generators write
+			// <code>.
+			vars++
+			codes++
+		case atom.Code, atom.Kbd, atom.Samp, atom.Tt:
+			// (<tt>: a name set in type.)
 			codes++
 		case atom.P:
 			paras++

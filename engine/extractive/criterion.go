@@ -20,6 +20,7 @@ type criterion struct {
 	core     []string   // tokens that decide whether a sentence is evidence
 	query    text.Query // tokens that rank sentences
 	needsNum bool       // evidence must contain a figure or date
+	figures  []string   // the figures the part writes ("set to 0")
 	year     bool       // evidence must contain a year (asksYear)
 	units    []string   // evidence must write its figure in one of these units (askedUnits)
 	asked    string     // the stem of the noun the part asks for (askedNoun)
@@ -486,7 +487,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	// maximum), and from its main clause, not its condition.
 	styled := strings.TrimSpace(maskNames(c))
 	main := mainClause(styled)
-	cr := criterion{text: full, words: phraseWords(full), tokens: text.Tokens(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(main)}
+	cr := criterion{text: full, words: phraseWords(full), tokens: text.Tokens(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(main), figures: figureRe.FindAllString(full, -1)}
 	var hints []string
 	if m := howQuantityRe.FindStringSubmatch(c); m != nil && asksQuantity(m[1]) {
 		// "How large is Titan?": "large" asks for a figure, it is not a topic word.

@@ -531,8 +531,7 @@ func (p picker) asksKey(c criterion, i int) bool {
 // them, or goes on from a sentence of quoted. A sentence of the same
 // entry that does not is about the entry under another condition.
 func (p picker) keepsCondition(c criterion, i int, quoted []int) bool {
-	figs := figuresOf(c.text)
-	if len(figs) == 0 || holdsFigures(p.sents[i].text, figs) {
+	if len(c.figures) == 0 || holdsFigures(p.sents[i].text, c.figures) {
 		return true
 	}
 	return slices.ContainsFunc(quoted, func(l int) bool { return p.continues(i, l) })

@@ -184,7 +184,6 @@ func (p picker) leadOf(c criterion, r ranking, e entry, cands []int) int {
 		// ("Maximum value is 4095." over the entry's description), then
 		// one that holds the figures the question names ("If X is 0, …"
 		// for "What happens when X is set to 0?").
-		figs := figuresOf(c.text)
 		best, bestTier, bestFigs := -1, -1, false
 		for _, i := range e.sents {
 			if !p.isEvidence(c, i) {
@@ -196,7 +195,7 @@ func (p picker) leadOf(c criterion, r ranking, e entry, cands []int) int {
 			if t < 2 {
 				t = 0
 			}
-			f := holdsFigures(p.sents[i].text, figs)
+			f := holdsFigures(p.sents[i].text, c.figures)
 			if best < 0 || t > bestTier || t == bestTier && (f && !bestFigs || f == bestFigs && r.scores[i] > r.scores[best]) {
 				best, bestTier, bestFigs = i, t, f
 			}
@@ -386,22 +385,16 @@ func (p picker) typedLead(c criterion, r ranking, cands []int) (int, int) {
 // figureRe finds a figure written in a question or a sentence.
 var figureRe = regexp.MustCompile(`\b\d+(?:\.\d+)*\b`)
 
-// figuresOf returns the figures question part c names ("set to 0").
-func figuresOf(c string) []string {
-	return figureRe.FindAllString(c, -1)
-}
-
 // echoesFigures reports whether every figure sentence i writes is one
 // the part writes itself: "Never use mode 0 in production" states no
 // figure for "With mode 0 set, how many retries does it make?".
 func (p picker) echoesFigures(c criterion, i int) bool {
-	asked := figuresOf(c.text)
-	if len(asked) == 0 {
+	if len(c.figures) == 0 {
 		return false
 	}
 	s := &p.sents[i]
 	have := figureRe.FindAllString(s.text+" "+s.code, -1)
-	return len(have) > 0 && !slices.ContainsFunc(have, func(f string) bool { return !slices.Contains(asked, f) })
+	return len(have) > 0 && !slices.ContainsFunc(have, func(f string) bool { return !slices.Contains(c.figures, f) })
 }
 
 // holdsFigures reports whether s writes every one of figs (at least one).
