@@ -580,6 +580,15 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 			// reference page labels with it (entryOf).
 			cr.identNames = append(cr.identNames, strings.ToLower(e))
 		}
+		if n := sigilName(strings.Trim(e, "`")); n != "" {
+			// "$outbox": a reference page labels the variable's entry
+			// with its name, with the sigil or without it.
+			for _, name := range []string{"$" + n, n} {
+				if name = strings.ToLower(name); !slices.Contains(cr.identNames, name) {
+					cr.identNames = append(cr.identNames, name)
+				}
+			}
+		}
 	}
 	if !isCapitalsWord(c) { // a criterion written all in capitals names nothing by them
 		for _, w := range strings.Fields(stripTopicParen(c)) {

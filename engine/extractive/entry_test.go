@@ -366,3 +366,33 @@ func TestCodeTheAskerSawNamesItsEntry(t *testing.T) {
 	}
 	quotesNone(t, sum, md, "the Summary quotes another code's entry", "Stack fault", "freed twice")
 }
+
+// A variable the question writes with its sigil ("$outbox") names the
+// entry a reference page labels with its bare name ("outbox"): its box
+// answers the default, not the box of another entry whose label is a
+// word of the question ("mailboxes").
+func TestSigilNamesTheVariablesEntry(t *testing.T) {
+	t.Parallel()
+	page := "Configuration variables\n\n" +
+		"mailboxes\n\n" +
+		"Type: string list\n" +
+		"Default: (empty)\n\n" +
+		"Lists the mailboxes Tallymail polls for new mail.\n\n" +
+		"outbox\n\n" +
+		"Type: path\n" +
+		"Default: “~/Letters”\n\n" +
+		"Specifies the default location of your mailboxes. " +
+		"A “+” at the beginning of a pathname is expanded to the value of this variable.\n\n" +
+		"outbox_format\n\n" +
+		"Type: string\n" +
+		"Default: “%n %s”\n\n" +
+		"Sets how the file browser shows each mailbox."
+	src := []research.Source{{ID: "S1", Title: "Reference — Tallymail manual", Text: page}}
+	_, md := synthesize(t, "What is the default location of my mailboxes in Tallymail, the default value of $outbox?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "~/Letters") {
+		t.Errorf("the Summary does not give $outbox's default:\n%s", md)
+	}
+	if strings.Contains(md, "(empty)") {
+		t.Errorf("another entry's default is quoted:\n%s", md)
+	}
+}

@@ -368,7 +368,30 @@ func isTechnical(w string) bool {
 	if flagRe.MatchString(w) && strings.HasPrefix(w, "-") {
 		return true // a command-line flag: "-Fc", "--tags"
 	}
+	if sigilName(w) != "" {
+		return true // a variable written with its sigil: "$tally_home"
+	}
 	return hasLetter && hasDigit || isKebabName(w)
+}
+
+// sigilName returns the name of the variable w refers to with a "$"
+// before it ("$outbox", "${TALLY_HOME}"), or "" when w is no such
+// reference ("$5" is a sum of money).
+func sigilName(w string) string {
+	if !strings.HasPrefix(w, "$") {
+		return ""
+	}
+	n := strings.TrimPrefix(w[1:], "{")
+	if strings.HasPrefix(w, "${") {
+		n = strings.TrimSuffix(n, "}")
+	}
+	r, _ := utf8.DecodeRuneInString(n)
+	if !unicode.IsLetter(r) && r != '_' || strings.IndexFunc(n, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) >= 0 {
+		return ""
+	}
+	return n
 }
 
 // isCodeWord reports whether w is written as code: technical, or a name

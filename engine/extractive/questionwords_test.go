@@ -122,3 +122,19 @@ func TestLeadRefersBackByItsObject(t *testing.T) {
 		t.Errorf("the Summary does not give the reason the lead refers back to:\n%s", md)
 	}
 }
+
+// A variable written with its sigil is a name written as code; a sum of
+// money is not.
+func TestSigilName(t *testing.T) {
+	for w, want := range map[string]string{
+		"$outbox": "outbox", "${TALLY_HOME}": "TALLY_HOME", "$read_inc": "read_inc",
+		"$5": "", "$": "", "${}": "", "$out-box": "", "outbox": "",
+	} {
+		if got := sigilName(w); got != want {
+			t.Errorf("sigilName(%q) = %q, want %q", w, got, want)
+		}
+		if got := isTechnical(w); got != (want != "") {
+			t.Errorf("isTechnical(%q) = %v", w, got)
+		}
+	}
+}
