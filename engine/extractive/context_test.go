@@ -43,3 +43,28 @@ func TestSitePageNeedNotNameTheProduct(t *testing.T) {
 		t.Errorf("the answering page of the product's site is not quoted:\n%s", md)
 	}
 }
+
+// A part that refers back to what the first part asks ("… what exit
+// status do I get when that hook is not defined?") is answered by the
+// page's sentence that refers back the same way ("If that hook is not
+// defined, …") right after the one that names it, though it repeats
+// none of the first part's words; a sentence about exit statuses in
+// general is not its answer.
+func TestBackReferenceAnswersThePartThatLeansOn(t *testing.T) {
+	t.Parallel()
+	page := "Tallysh is an interactive shell for small devices. It reads its settings from ~/.tallyrc at startup. " +
+		"It keeps a history of what was typed in ~/.tally_history.\n\n" +
+		"Lookup\n\n" +
+		"When a command is given, Tallysh looks it up in the directories of its search path. " +
+		"If a command is not found in the search path, Tallysh tries to run a hook named on_missing_command. " +
+		"If that hook exists, it is invoked with the original command and its arguments. " +
+		"If that hook is not defined, the shell prints an error message and returns an exit status of 127.\n\n" +
+		"Exit status\n\n" +
+		"The exit status of a hook is the exit status of the last command run in its body. " +
+		"A command that succeeds returns an exit status of zero."
+	src := []research.Source{{ID: "S1", Title: "Tallysh manual", Text: page}}
+	_, md := synthesize(t, "What does Tallysh do when a command cannot be found: which hook does it try to run, and what exit status do I get when that hook is not defined?", src, research.DepthStandard)
+	if got := answerTo(md, 1); !strings.Contains(got, "127") {
+		t.Errorf("the second part is not answered by the sentence that refers back to the hook:\n%s", md)
+	}
+}

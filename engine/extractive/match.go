@@ -425,7 +425,7 @@ func (p *pool) isEvidenceAt(c criterion, i int, cover float64) bool {
 			}
 		}
 	}
-	if len(c.ctx) > 0 && !p.namesContext(c, i) {
+	if len(c.ctx) > 0 && !p.namesContext(c, i) && !p.refersBack(c, i) {
 		return false // about something else than the part it leans on
 	}
 	have := p.coverageWith(c.core, i, implied)
@@ -591,6 +591,44 @@ func (p *pool) namesContext(c criterion, i int) bool {
 	}
 	// Every word it holds is on nearly every page: it must hold most.
 	return p.coverage(c.ctx, i) >= coverThreshold
+}
+
+// refersBack reports whether sentence i refers back to what part c leans
+// on as c does — both write "that" or "this" before one noun ("… when
+// that hook is missing?", "If that hook is missing, …") — right after a
+// sentence of its paragraph that names it: the page's "that hook" is the
+// one the sentence before named, as the question's is the one its first
+// part asked about.
+func (p *pool) refersBack(c criterion, i int) bool {
+	asked := backReferences(c.text)
+	if !slices.ContainsFunc(backReferences(p.sents[i].text), func(n string) bool { return slices.Contains(asked, n) }) {
+		return false
+	}
+	lo, _ := p.paragraphSpan(i)
+	for j := max(lo, i-maxReferenceGap); j < i; j++ {
+		if p.namesContext(c, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxReferenceGap is how many sentences back a back-reference reaches.
+const maxReferenceGap = 2
+
+// pointingRe matches a demonstrative before a word: "that hook".
+var pointingRe = regexp.MustCompile(`(?i)\b(?:that|this|these|those)\s+([\pL_-]+)`)
+
+// backReferences returns the stems of the words s writes after a
+// demonstrative ("that hook" → hook), stop words left out ("so that it").
+func backReferences(s string) []string {
+	var out []string
+	for _, m := range pointingRe.FindAllStringSubmatch(s, -1) {
+		if !text.IsStopword(m[1]) && !auxVerb[strings.ToLower(m[1])] {
+			out = append(out, text.Stem(strings.ToLower(m[1])))
+		}
+	}
+	return out
 }
 
 // explains reports whether sentence i stands in the paragraph of a
