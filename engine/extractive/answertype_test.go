@@ -335,3 +335,30 @@ func TestValueUnderTheIdentifierTheStatementNames(t *testing.T) {
 		t.Errorf("the Summary does not state the size given under the identifier the statement names:\n%s", md)
 	}
 }
+
+// "The port for X is V, which is used by default" states a default
+// outright, as "The default port for X is V" does: it leads over a
+// default stated of another port, and givesValue says so.
+func TestValueUsedByDefaultIsStatedOutright(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]bool{
+		"The assigned port for upload requests is 7071, which is used by default.": true,
+		"The cache is 64MB, which is the default.":                                 true,
+		"The port is chosen by the administrator, which is used by default.":       false,
+		"The assigned port for upload requests is registered with IANA.":           false,
+	} {
+		if got := givesValue(s); got != want {
+			t.Errorf("givesValue(%q) = %v, want %v", s, got, want)
+		}
+	}
+	page := "tallyd.conf\n\n" +
+		"tallyd_listen\n\nLists the addresses tallyd listens on. " +
+		"The default is to bind to the wildcard address at the port specified in tallyd_port, or the standard admin port (7070).\n\n" +
+		"upload_port\n\nSpecifies the port on which tallyd listens for upload requests. " +
+		"The assigned port for upload requests is 7071, which is used by default."
+	src := []research.Source{{ID: "S1", Title: "tallyd.conf — Tally server configuration", Text: page}}
+	_, md := synthesize(t, "Which port does tallyd listen on for upload requests when I don't configure one?", src, research.DepthStandard)
+	if got := answerTo(md, 0); !strings.Contains(got, "7071") {
+		t.Errorf("the Summary does not give the upload port:\n%s", md)
+	}
+}

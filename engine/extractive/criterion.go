@@ -205,8 +205,9 @@ const attributeWordList = "default maximum minimum max min limit size length cap
 // directValueRe matches a sentence that gives an attribute's value
 // outright: "The default is 64MB", "the maximum value is 1200", "defaults
 // to 7070", "Default: 4.0", "(default: 20)", "By default, it reports its
-// kind to the peer as vt52." (the value closing the sentence).
-var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|initial|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,3}?\s+(?:is|are|was|of|to|=|will\s+be):?\s+(\S+)|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S|\((?:defaults?|maximum|minimum)\s*[:=]\s*[^\s)]|\bby\s+default\b[^.;]*?\sas\s+([\w.-]+?)\.?$`)
+// kind to the peer as vt52." (the value closing the sentence), "The port
+// for uploads is 7071, which is used by default".
+var directValueRe = regexp.MustCompile(`(?i)\b(?:defaults?|initial|maximum|minimum|max|min|limit)\b(?:\s+[\w-]+){0,3}?\s+(?:is|are|was|of|to|=|will\s+be):?\s+(\S+)|\b(?:is|are)\s+(\S+?),?\s+which\s+(?:is|are)\s+(?:used\s+)?(?:by\s+default|the\s+default)\b|\bdefaults\s+to\b|^(?:defaults?|maximum|minimum)(?:\s+value)?\s*:\s*\S|\((?:defaults?|maximum|minimum)\s*[:=]\s*[^\s)]|\bby\s+default\b[^.;]*?\sas\s+([\w.-]+?)\.?$`)
 
 // mainClause returns c up to the condition it ends with ("What does X
 // return | when the string isn't a valid number?"), or c when it has
