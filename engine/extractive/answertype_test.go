@@ -337,28 +337,17 @@ func TestValueUnderTheIdentifierTheStatementNames(t *testing.T) {
 }
 
 // "The port for X is V, which is used by default" states a default
-// outright, as "The default port for X is V" does: it leads over a
-// default stated of another port, and givesValue says so.
+// outright, as "The default port for X is V" does (TestGivesValue): it
+// answers over a default stated of another port.
 func TestValueUsedByDefaultIsStatedOutright(t *testing.T) {
 	t.Parallel()
-	for s, want := range map[string]bool{
-		"The assigned port for upload requests is 7071, which is used by default.": true,
-		"The cache is 64MB, which is the default.":                                 true,
-		"The port is chosen by the administrator, which is used by default.":       false,
-		"The assigned port for upload requests is registered with IANA.":           false,
-	} {
-		if got := givesValue(s); got != want {
-			t.Errorf("givesValue(%q) = %v, want %v", s, got, want)
-		}
-	}
-	page := "tallyd.conf\n\n" +
-		"tallyd_listen\n\nLists the addresses tallyd listens on. " +
-		"The default is to bind to the wildcard address at the port specified in tallyd_port, or the standard admin port (7070).\n\n" +
-		"upload_port\n\nSpecifies the port on which tallyd listens for upload requests. " +
-		"The assigned port for upload requests is 7071, which is used by default."
+	page := "Ports\n\n" +
+		"The default is to bind to the wildcard address at the port specified in tallyd_port, or the standard tallyd port (7070). " +
+		"The assigned port for upload requests is 7071, which is used by default. " +
+		"Tallyd accepts upload requests on every address it binds."
 	src := []research.Source{{ID: "S1", Title: "tallyd.conf — Tally server configuration", Text: page}}
 	_, md := synthesize(t, "Which port does tallyd listen on for upload requests when I don't configure one?", src, research.DepthStandard)
-	if got := answerTo(md, 0); !strings.Contains(got, "7071") {
-		t.Errorf("the Summary does not give the upload port:\n%s", md)
+	if got := answerTo(md, 0); !strings.HasPrefix(got, "The assigned port for upload requests is 7071") || strings.Contains(got, "7070") {
+		t.Errorf("the Summary does not open with the upload port, or gives the other port too:\n%s", md)
 	}
 }

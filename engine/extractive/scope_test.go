@@ -74,6 +74,10 @@ func TestGivesValue(t *testing.T) {
 		// A name given by default, closing the sentence.
 		"By default, the viewer reports its kind to the peer as vt52.":    true,
 		"By default, the viewer reports its kind as soon as it connects.": false,
+		// A default in a relative clause after what the setting is for.
+		"The assigned port for upload requests is 7071, which is used by default.": true,
+		"The cache is 64MB, which is the default.":                                 true,
+		"The port is chosen by the administrator, which is used by default.":       false,
 	} {
 		if got := givesValue(s); got != want {
 			t.Errorf("givesValue(%q) = %v, want %v", s, got, want)
