@@ -53,7 +53,14 @@ func plainTextParagraphs(doc *html.Node, limit int) ([]string, bool) {
 	total := visibleTextLen(body)
 	var lines []preLine
 	preLen := 0
-	for _, pre := range pres {
+	for k, pre := range pres {
+		if k > 0 {
+			// The entry's name a generator writes between two <pre>
+			// blocks, outside them: a paragraph of its own.
+			for _, name := range namesBetween(pres[k-1], pre) {
+				lines = append(lines, preLine{text: name}, preLine{})
+			}
+		}
 		ls := preLines(pre)
 		for _, l := range ls {
 			preLen += len(strings.TrimSpace(l.text))
@@ -87,6 +94,35 @@ func plainTextParagraphs(doc *html.Node, limit int) ([]string, bool) {
 	flush()
 	return paras, len(paras) > 0
 }
+
+// namesBetween returns the text of each element between sibling <pre>
+// blocks a and b that reads as an entry's name — a short line that does
+// not end like a sentence ("tally.cache.size <number>") — or nil when a
+// and b are not siblings or anything else stands between them.
+func namesBetween(a, b *html.Node) []string {
+	if a.Parent != b.Parent {
+		return nil
+	}
+	var names []string
+	for n := a.NextSibling; n != b; n = n.NextSibling {
+		if n == nil {
+			return nil
+		}
+		t := strings.Join(strings.Fields(textContent(n)), " ")
+		switch {
+		case n.Type == html.CommentNode || t == "":
+		case n.Type == html.ElementNode && !skippedTags[n.DataAtom] && wordCount(t) <= maxNameWords && !endsLikeSentence(t):
+			names = append(names, t)
+		default:
+			return nil
+		}
+	}
+	return names
+}
+
+// maxNameWords bounds the words of an entry's name line between <pre>
+// blocks.
+const maxNameWords = 8
 
 // preLine is one line of a <pre>: its text, tabs expanded, and how many
 // anchors (elements with a name or id) it holds.

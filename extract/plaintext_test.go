@@ -2,6 +2,7 @@ package extract
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,4 +73,38 @@ func mustParse(t *testing.T, s string) *html.Node {
 		t.Fatal(err)
 	}
 	return doc
+}
+
+// A generator that writes each entry's name outside the <pre> blocks of
+// its text (a keyword line between them) keeps the name as a paragraph
+// of its own before the entry's text; a sentence between two blocks is
+// no name, and stops the names there.
+func TestEntryNamesBetweenPreBlocks(t *testing.T) {
+	t.Parallel()
+	keyword := func(name, arg string) string {
+		return `<a class="anchor" name="` + name + `"></a><div class="keyword"><b><a href="#` + name + `">` + name +
+			`</a></b> <span>&lt;` + arg + `&gt;</span></div>`
+	}
+	prose := "The server reads its settings from one file, a section at a time, and applies each\n" +
+		"setting when the section that holds it ends. A setting given twice keeps the last value\n" +
+		"it was given. Settings that take a size accept the suffixes k, m and g as well. Settings\n" +
+		"that take a time accept the suffixes s, m and h, and read a bare number as milliseconds.\n"
+	raw := "<html><head><title>Tallyd configuration</title></head><body><pre>" + strings.Repeat(prose, 4) + "</pre>" +
+		keyword("cache.size", "number") + "<pre>Sets the size of the session cache, in blocks. It defaults to 20000.\nA block holds one session.\n</pre>" +
+		keyword("cache.lifetime", "time") + keyword("cache.idle", "time") + "<pre>Sets how long a cached session stays valid. It defaults to 300 seconds.\n</pre>" +
+		"<p>This paragraph between two blocks is a sentence.</p><pre>Sessions are purged when the cache is full.\n</pre></body></html>"
+	page, err := Extract([]byte(raw), "http://docs.test/configuration.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paras := strings.Split(page.Text, "\n\n")
+	for _, want := range []string{"cache.size <number>", "cache.lifetime <time>", "cache.idle <time>"} {
+		k := slices.Index(paras, want)
+		if k < 0 || k+1 >= len(paras) || !strings.HasPrefix(paras[k+1], "Sets ") && !strings.HasPrefix(paras[k+1], "cache.idle") {
+			t.Errorf("no paragraph %q before its entry's text in:\n%s", want, strings.Join(paras, "\n---\n"))
+		}
+	}
+	if strings.Contains(page.Text, "This paragraph between two blocks") {
+		t.Errorf("a sentence between two blocks is kept as a name:\n%s", page.Text)
+	}
 }
