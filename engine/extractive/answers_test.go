@@ -851,34 +851,3 @@ func TestAnnouncedValueLinesAnswerAListQuestion(t *testing.T) {
 	sum := summaryOf(md)
 	quotesAll(t, sum, md, "the Summary lacks", "The following renderers can be selected", "`cairo`: Selects the fallback Cairo renderer", "`vulkan`: Selects the Vulkan renderer")
 }
-
-// A sentence that announces a definition list written as lines — each
-// term on a line of its own, its description in a paragraph below — is
-// quoted with the terms, as its list: the terms answer "which … can be
-// named", though no sentence of prose names them all. A list of terms
-// without a description under each is no definition list.
-func TestAnnouncedTermsAnswerAListQuestion(t *testing.T) {
-	t.Parallel()
-	page := "TallyMode Directive\n\n" +
-		"Description: Configure how Tallyweb checks uploads\n\n" +
-		"Syntax: TallyMode mode\n\n" +
-		"This directive controls how thoroughly uploads are checked before they are stored.\n\n" +
-		"The available (case-insensitive) modes are:\n\n" +
-		"fast\n\nSkips the content checks and only verifies the size. It is meant for trusted networks.\n\n" +
-		"safe (since 2.4)\n\nRuns every content check before storing the upload.\n\n" +
-		"paranoid\n\nRuns every check twice, with two different scanners.\n\n" +
-		"TallyMode safe\n\n" +
-		"Modes and virtual hosts\n\n" +
-		"Each virtual host may set a mode of its own."
-	src := []research.Source{{ID: "S1", Title: "mod_tally - Tallyweb", Text: page}}
-	_, md := synthesize(t, "Which modes can be named in the TallyMode directive?", src, research.DepthStandard)
-	if sum := summaryOf(md); !strings.Contains(sum, "The available (case-insensitive) modes are: fast, safe (since 2.4), paranoid.") {
-		t.Errorf("the Summary does not quote the announced terms as the list:\n%s", md)
-	}
-	p := docPool([2]string{"Tally", "The supported modes are:\n\nfast\n\nsafe\n\nparanoid\n\nEach is described below."})
-	for _, s := range p.sents {
-		if strings.HasPrefix(s.text, "The supported modes are: fast") {
-			t.Errorf("terms without descriptions are quoted as a definition list: %q", s.text)
-		}
-	}
-}

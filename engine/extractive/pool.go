@@ -600,12 +600,6 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				// items (added as entries after it): quoted as the
 				// sentence that announces them.
 				q = quality(strings.TrimSuffix(s, ":") + ".")
-			} else if terms := announcedTerms(body, spans, i); terms != nil {
-				// "The available protocols are:" over the terms of a
-				// definition list, each on a line of its own above its
-				// description: quoted with the terms, as its list.
-				s += " " + strings.Join(terms, ", ") + "."
-				q = quality(s)
 			} else if isCommand(body, spans[i+1]) {
 				code, consumed = codeBlock(body, spans, i+1)
 				q = 0.95
@@ -730,58 +724,6 @@ func announcesItems(body string, spans []text.Span, i int) bool {
 	t := text.OneLine(spans[i].Text)
 	return len(strings.Fields(t)) >= minAnnouncingWords && !isBoxLine(t) && endsLine(body, spans[i]) && twoLines(body, spans, i+1, keyLine)
 }
-
-// announcedTerms returns the terms of the definition list spans[i]
-// announces when it ends its line in a colon and two terms at least
-// follow it, each a short line of its own that does not end like a
-// sentence, with one paragraph of prose below it that describes it
-// ("The available modes are:" / "fast" / "Skips the checks." / "safe
-// (the default)" / "Runs every check. …"); nil otherwise. The list ends at the first line that is not such a term.
-func announcedTerms(body string, spans []text.Span, i int) []string {
-	if !endsLine(body, spans[i]) {
-		return nil
-	}
-	var terms []string
-	j := i + 1
-	for j+1 < len(spans) && len(terms) < maxAnnouncedTerms {
-		if !isTermOfList(body, spans[j]) || !describes(body, spans[j+1]) {
-			break
-		}
-		terms = append(terms, text.OneLine(spans[j].Text))
-		// Past the description's paragraph.
-		for j += 2; j < len(spans) && !startsLine(body, spans[j]); j++ {
-		}
-	}
-	if len(terms) < 2 {
-		return nil
-	}
-	return terms
-}
-
-// describes reports whether sp opens a paragraph of prose: a sentence of
-// a few words that starts its line and ends like a sentence.
-func describes(body string, sp text.Span) bool {
-	t := text.OneLine(sp.Text)
-	return startsLine(body, sp) && len(strings.Fields(t)) >= minDescriptionWords && strings.ContainsAny(t[len(t)-1:], ".!?") && quality(t) > 0
-}
-
-// minDescriptionWords is the fewest words of a term's description.
-const minDescriptionWords = 4
-
-// maxAnnouncedTerms bounds the terms quoted with the sentence that
-// announces them.
-const maxAnnouncedTerms = 20
-
-// isTermOfList reports whether sp is a term of a definition list written
-// as lines: alone on its line, a few words, no sentence's end.
-func isTermOfList(body string, sp text.Span) bool {
-	t := text.OneLine(sp.Text)
-	return aloneOnLine(body, sp) && len(strings.Fields(t)) <= maxTermWords && !strings.HasSuffix(t, ":") &&
-		!strings.ContainsAny(t[len(t)-1:], ".!?")
-}
-
-// maxTermWords bounds the words of a term of a definition list.
-const maxTermWords = 8
 
 // keyLine reports whether s is a "Key: value" line (isBoxLine) written
 // with a colon, not a row of a table ("Tally::Left | 0x0001 | …") or a
