@@ -21,6 +21,7 @@ type criterion struct {
 	query    text.Query // tokens that rank sentences
 	needsNum bool       // evidence must contain a figure or date
 	figures  []string   // the figures the part writes ("set to 0")
+	backRefs []string   // the nouns the part refers back to ("that hook" → hook; backReferences)
 	year     bool       // evidence must contain a year (asksYear)
 	units    []string   // evidence must write its figure in one of these units (askedUnits)
 	asked    string     // the stem of the noun the part asks for (askedNoun)
@@ -488,7 +489,7 @@ func newCriterion(c, heading string, goal, extra []string) criterion {
 	// maximum), and from its main clause, not its condition.
 	styled := strings.TrimSpace(maskNames(c))
 	main := mainClause(styled)
-	cr := criterion{text: full, words: phraseWords(full), tokens: text.Tokens(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(main), figures: figureRe.FindAllString(full, -1)}
+	cr := criterion{text: full, words: phraseWords(full), tokens: text.Tokens(full), counted: countedNoun(full), query: text.Query{}, needsNum: needsNumRe.MatchString(main), figures: figureRe.FindAllString(full, -1), backRefs: backReferences(full)}
 	var hints []string
 	if m := howQuantityRe.FindStringSubmatch(c); m != nil && asksQuantity(m[1]) {
 		// "How large is Titan?": "large" asks for a figure, it is not a topic word.
@@ -1185,3 +1186,18 @@ var quantifierStems = sync.OnceValue(func() text.Set {
 	}
 	return out
 })
+
+// pointingRe matches a demonstrative before a word: "that hook".
+var pointingRe = regexp.MustCompile(`(?i)\b(?:that|this|these|those)\s+([\pL_-]+)`)
+
+// backReferences returns the stems of the words s writes after a
+// demonstrative ("that hook" → hook), stop words left out ("so that it").
+func backReferences(s string) []string {
+	var out []string
+	for _, m := range pointingRe.FindAllStringSubmatch(s, -1) {
+		if !text.IsStopword(m[1]) && !auxVerb[strings.ToLower(m[1])] {
+			out = append(out, text.Stem(strings.ToLower(m[1])))
+		}
+	}
+	return out
+}

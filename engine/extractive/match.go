@@ -600,8 +600,7 @@ func (p *pool) namesContext(c criterion, i int) bool {
 // one the sentence before named, as the question's is the one its first
 // part asked about.
 func (p *pool) refersBack(c criterion, i int) bool {
-	asked := backReferences(c.text)
-	if !slices.ContainsFunc(backReferences(p.sents[i].text), func(n string) bool { return slices.Contains(asked, n) }) {
+	if len(c.backRefs) == 0 || !slices.ContainsFunc(backReferences(p.sents[i].text), func(n string) bool { return slices.Contains(c.backRefs, n) }) {
 		return false
 	}
 	lo, _ := p.paragraphSpan(i)
@@ -615,21 +614,6 @@ func (p *pool) refersBack(c criterion, i int) bool {
 
 // maxReferenceGap is how many sentences back a back-reference reaches.
 const maxReferenceGap = 2
-
-// pointingRe matches a demonstrative before a word: "that hook".
-var pointingRe = regexp.MustCompile(`(?i)\b(?:that|this|these|those)\s+([\pL_-]+)`)
-
-// backReferences returns the stems of the words s writes after a
-// demonstrative ("that hook" → hook), stop words left out ("so that it").
-func backReferences(s string) []string {
-	var out []string
-	for _, m := range pointingRe.FindAllStringSubmatch(s, -1) {
-		if !text.IsStopword(m[1]) && !auxVerb[strings.ToLower(m[1])] {
-			out = append(out, text.Stem(strings.ToLower(m[1])))
-		}
-	}
-	return out
-}
 
 // explains reports whether sentence i stands in the paragraph of a
 // sentence that answers what c's part leans on: the mechanism "COMPACT
