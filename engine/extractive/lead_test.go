@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/quarryhq/quarry/research"
+	"github.com/quarryhq/quarry/text"
 )
 
 // optionsPage documents a shell's options as a definition list, one entry
@@ -721,5 +722,31 @@ func TestEmptiedLeadSaysNothingIsStated(t *testing.T) {
 	_, md := synthesize(t, "What is the difference between let and let* in Racket?", src, research.DepthStandard)
 	if sum := summaryOf(md); !strings.Contains(sum, "None of the sources read states") {
 		t.Errorf("the Summary is not the statement that nothing read states it:\n%s", md)
+	}
+}
+
+// An entry's description lends it the value its entry states in a
+// sentence of its own ("The default value is 101, …") whether or not
+// that sentence is evidence itself: when it is, but ranks too low to be
+// among the candidates, the description still leads as the statement of
+// the value asked, not another entry's description whose value sentence
+// is no evidence.
+func TestDescriptionLendsItsEntrysValueSentence(t *testing.T) {
+	t.Parallel()
+	p := newPool([]research.Source{{ID: "S1", Title: "Configuration Manual — Tallyproxy", Text: referencePage}}, nil, nil)
+	q := "By default, how many headers can an HTTP request carry before Tallyproxy rejects it with a 400 error?"
+	c := newCriterion(q, "", text.Tokens(q), nil)
+	r := scorer{p}.rankSection(section{heading: "Headers", criteria: []criterion{c}}, exactTerms(q), nil)
+	headers := sentenceIndex(t, p, "When a request comes with a number of headers")
+	value := sentenceIndex(t, p, "The default value is 101")
+	buffer := sentenceIndex(t, p, "If an HTTP request is larger than")
+	if !r.evidenceFor(p, c, value) {
+		t.Fatalf("%q is no evidence; the case this test is about does not arise", p.sents[value].text)
+	}
+	// The candidates a large page gives: the two descriptions, not the
+	// value sentence, which ranks far below them.
+	got, tier := picker{p}.typedLead(c, r, []int{buffer, headers})
+	if got != headers || tier < 2 {
+		t.Errorf("typedLead = %q (tier %d), want the headers entry's description (tier 2 or more)", p.sents[got].text, tier)
 	}
 }

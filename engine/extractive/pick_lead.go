@@ -95,11 +95,12 @@ func (p picker) describedBy(c criterion, r ranking, lead int) int {
 }
 
 // lendsValue reports whether the entry sentence i describes states the
-// value c asks in a sentence that could not lead on its own ("The default
-// value is 101" names nothing asked): i leads, and that sentence follows.
-func (p picker) lendsValue(c criterion, r ranking, i int) bool {
-	j := p.valueOfEntry(c, i)
-	return j >= 0 && !r.evidenceFor(p.pool, c, j)
+// value c asks in a sentence of its own ("The default value is 101"): i
+// leads, and that sentence follows. Where that sentence is a candidate
+// itself, it states the value more directly and leads instead
+// (typedLead).
+func (p picker) lendsValue(c criterion, i int) bool {
+	return p.valueOfEntry(c, i) >= 0
 }
 
 // statesAskedAttribute reports whether sentence j states, with a figure,
@@ -370,7 +371,7 @@ func (p picker) typedLead(c criterion, r ranking, cands []int) (int, int) {
 		case t >= 2:
 		case p.boxOfLead(c, i) >= 0:
 			t = 2 // the box of the entry it describes states the value asked
-		case p.lendsValue(c, r, i):
+		case p.lendsValue(c, i):
 			t, l = 2, true // so does a sentence of that entry
 		}
 		// "How many headers …" is answered by a sentence about headers.
