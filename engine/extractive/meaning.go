@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -82,7 +83,8 @@ func formsOf(s string) map[string][]string {
 // same (meaningOf), keyed by the word's own stem.
 func meaningsOf(s string) map[string][]string {
 	out := map[string][]string{}
-	for _, w := range text.Words(s) {
+	words := text.Words(s)
+	for _, w := range words {
 		if w.Stop || w.Num || out[w.Stem] != nil {
 			continue
 		}
@@ -90,7 +92,73 @@ func meaningsOf(s string) map[string][]string {
 			out[w.Stem] = m
 		}
 	}
+	for k := 0; k < len(words); k++ {
+		n, m := phraseAt(s, words, k)
+		if n == 0 {
+			continue
+		}
+		// "at the same time" says "simultaneously": what the phrase
+		// means is meant by each content word of it.
+		for _, w := range words[k : k+n] {
+			if w.Stop || w.Num {
+				continue
+			}
+			for _, st := range m {
+				if st != w.Stem && !slices.Contains(out[w.Stem], st) {
+					out[w.Stem] = append(out[w.Stem], st)
+				}
+			}
+		}
+		k += n - 1
+	}
 	return out
+}
+
+// maxPhraseWords is the most words of a phrase WordNet is asked for.
+const maxPhraseWords = 4
+
+// phraseAt returns the number of words of the longest phrase starting at
+// words[k] that WordNet has as one lemma ("at the same time", "give up"),
+// its words written with only spaces between them and at least one a
+// content word, and the stems of the single words that share its
+// meaning ("concurrently", "simultaneously"); 0 and nil when there is
+// none.
+func phraseAt(s string, words []text.Word, k int) (int, []string) {
+	l := lexicon()
+	if l == nil {
+		return 0, nil
+	}
+	for n := min(maxPhraseWords, len(words)-k); n >= 2; n-- {
+		run := words[k : k+n]
+		parts, content, joined := make([]string, n), false, true
+		for j, w := range run {
+			parts[j] = w.Lower
+			content = content || !w.Stop && !w.Num
+			if j > 0 {
+				// Only spaces between the two words (Raw need not be
+				// the text as written: a number's separators go).
+				end := run[j-1].Start + len(run[j-1].Raw)
+				joined = joined && end <= w.Start && w.Start <= len(s) && strings.TrimSpace(s[end:w.Start]) == ""
+			}
+		}
+		phrase := strings.Join(parts, " ")
+		if !content || !joined || !l.Knows(phrase) {
+			continue
+		}
+		var stems []string
+		for _, t := range l.Related(phrase) {
+			if strings.ContainsAny(t, " -") || text.IsStopword(t) {
+				continue // a phrase is no one token of a sentence
+			}
+			if st := text.Stem(t); st != "" && !slices.Contains(stems, st) {
+				stems = append(stems, st)
+			}
+		}
+		if len(stems) > 0 {
+			return n, stems
+		}
+	}
+	return 0, nil
 }
 
 // sameMeaning reports whether the stems a and b can say the same thing:

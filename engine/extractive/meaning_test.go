@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quarryhq/quarry/research"
 	"github.com/quarryhq/quarry/text"
 )
 
@@ -42,5 +43,28 @@ func TestQualifiedNameNamedByItsLastPart(t *testing.T) {
 	c := newCriterion("What is the default maxsize of functools.lru_cache?", "Default maxsize", text.Tokens("What is the default maxsize of functools.lru_cache?"), nil)
 	if i := sentenceIndex(t, p, "The decorator leaves"); !p.namesIdentifiers(c, i) {
 		t.Errorf("%q does not name functools.lru_cache", p.sents[i].text)
+	}
+}
+
+// A phrase WordNet has as one lemma means what its single-word synonyms
+// do: "at the same time" is said by "simultaneous", and the phrase's
+// meaning goes to its content word; words with punctuation between them
+// are no phrase.
+func TestPhraseMeansItsSynonyms(t *testing.T) {
+	t.Parallel()
+	if lexicon() == nil {
+		t.Fatal("WordNet is not installed (Debian package wordnet-base)")
+	}
+	m := meaningsOf("How many jobs can the scheduler hold at the same time?")
+	if got := m[text.Stem("time")]; !slices.Contains(got, text.Stem("simultaneously")) {
+		t.Errorf("meanings of time in \"at the same time\" = %v, want simultaneously's stem", got)
+	}
+	if got := meaningsOf("What time is it at the same, time?")[text.Stem("time")]; slices.Contains(got, text.Stem("simultaneously")) {
+		t.Errorf("meanings of time across punctuation = %v, want no phrase's", got)
+	}
+	p := newPool([]research.Source{{ID: "S1", Title: "Scheduler", Text: "Limits\n\nMaxJobs specifies the maximum number of simultaneous jobs the scheduler allows.\n"}}, nil, nil)
+	c := newCriterion("How many jobs can the scheduler hold at the same time?", "", nil, nil)
+	if i := sentenceIndex(t, p, "MaxJobs specifies"); !p.says(c, i, text.Stem("time")) {
+		t.Errorf("%q does not say \"at the same time\"", p.sents[i].text)
 	}
 }
