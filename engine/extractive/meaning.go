@@ -80,7 +80,8 @@ func formsOf(s string) map[string][]string {
 }
 
 // meaningsOf returns, for each content word of s, the stems that say the
-// same (meaningOf), keyed by the word's own stem.
+// same (meaningOf), and those of the phrase it is a word of when WordNet
+// has the phrase as one lemma (phraseAt), keyed by the word's own stem.
 func meaningsOf(s string) map[string][]string {
 	out := map[string][]string{}
 	words := text.Words(s)
