@@ -104,11 +104,15 @@ func meaningsOf(s string) map[string][]string {
 			if w.Stop || w.Num {
 				continue
 			}
+			// The word's own meanings are meaningOf's cached slice,
+			// shared by every caller: append to a copy.
+			own := slices.Clip(out[w.Stem])
 			for _, st := range m {
-				if st != w.Stem && !slices.Contains(out[w.Stem], st) {
-					out[w.Stem] = append(out[w.Stem], st)
+				if st != w.Stem && !slices.Contains(own, st) {
+					own = append(own, st)
 				}
 			}
+			out[w.Stem] = own
 		}
 		k += n - 1
 	}

@@ -2,6 +2,7 @@ package extractive
 
 import (
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/quarryhq/quarry/research"
@@ -61,6 +62,21 @@ func TestPhraseMeansItsSynonyms(t *testing.T) {
 	}
 	if got := meaningsOf("What time is it at the same, time?")[text.Stem("time")]; slices.Contains(got, text.Stem("simultaneously")) {
 		t.Errorf("meanings of time across punctuation = %v, want no phrase's", got)
+	}
+	// The word's own meanings are a cached slice every caller shares:
+	// two phrases of one word, read at once, must not write into it
+	// (go test -race).
+	var wg sync.WaitGroup
+	for k := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			meaningsOf([]string{"Can it run two jobs at the same time?", "What happens at time out?"}[k%2])
+		}()
+	}
+	wg.Wait()
+	if got := meaningOf("time"); slices.Contains(got, text.Stem("simultaneously")) {
+		t.Errorf("meaningOf(time) = %v: a phrase's meaning leaked into the word's own", got)
 	}
 	p := newPool([]research.Source{{ID: "S1", Title: "Scheduler", Text: "Limits\n\nMaxJobs specifies the maximum number of simultaneous jobs the scheduler allows.\n"}}, nil, nil)
 	c := newCriterion("How many jobs can the scheduler hold at the same time?", "", nil, nil)
