@@ -37,24 +37,28 @@ func meaningOf(word string) []string {
 	}
 	var out []string
 	if l := lexicon(); l != nil {
-		own := text.Stem(word)
-		seen := map[string]bool{own: true}
-		add := func(terms []string) {
-			for _, t := range terms {
-				if strings.Contains(t, " ") || strings.Contains(t, "-") {
-					continue // a phrase is no one token of a sentence
-				}
-				if st := text.Stem(t); st != "" && !seen[st] && !text.IsStopword(t) {
-					seen[st] = true
-					out = append(out, st)
-				}
-			}
-		}
-		add(l.Inflections(word))
-		add(l.Related(word))
-		add(l.Broader(word))
+		seen := map[string]bool{text.Stem(word): true}
+		out = oneWordStems(out, l.Inflections(word), seen)
+		out = oneWordStems(out, l.Related(word), seen)
+		out = oneWordStems(out, l.Broader(word), seen)
 	}
 	meaningCache.Store(word, out)
+	return out
+}
+
+// oneWordStems appends to out the stems of the terms that are one word
+// and no stop word, each once: a phrase is no one token of a sentence.
+// seen holds the stems already given, and gets the new ones.
+func oneWordStems(out, terms []string, seen map[string]bool) []string {
+	for _, t := range terms {
+		if strings.ContainsAny(t, " -") || text.IsStopword(t) {
+			continue
+		}
+		if st := text.Stem(t); st != "" && !seen[st] {
+			seen[st] = true
+			out = append(out, st)
+		}
+	}
 	return out
 }
 
@@ -143,23 +147,14 @@ func phraseAt(s string, words []text.Word, k int) (int, []string) {
 				// Only spaces between the two words (Raw need not be
 				// the text as written: a number's separators go).
 				end := run[j-1].Start + len(run[j-1].Raw)
-				joined = joined && end <= w.Start && w.Start <= len(s) && strings.TrimSpace(s[end:w.Start]) == ""
+				joined = joined && end <= w.Start && strings.TrimSpace(s[end:w.Start]) == ""
 			}
 		}
-		phrase := strings.Join(parts, " ")
-		if !content || !joined || !l.Knows(phrase) {
+		if !content || !joined {
 			continue
 		}
-		var stems []string
-		for _, t := range l.Related(phrase) {
-			if strings.ContainsAny(t, " -") || text.IsStopword(t) {
-				continue // a phrase is no one token of a sentence
-			}
-			if st := text.Stem(t); st != "" && !slices.Contains(stems, st) {
-				stems = append(stems, st)
-			}
-		}
-		if len(stems) > 0 {
+		// WordNet relates nothing to a phrase it does not have.
+		if stems := oneWordStems(nil, l.Related(strings.Join(parts, " ")), map[string]bool{}); len(stems) > 0 {
 			return n, stems
 		}
 	}
