@@ -235,9 +235,10 @@ func (p finder) entrySpelling(c criterion) entry {
 
 // camelOnItsPage reports whether a camelCase label that spells c's words
 // ("defaultMode" for "the default mode of acme's reader") is on a page
-// whose title names something else the question does ("acme"): the same
-// words name a member of many classes or modules, and the question says
-// which. Another label holds.
+// whose title names something else the question does ("acme"), or, when
+// the question names no other page of one entry, labels an entry of no
+// other page: the same words name a member of many classes or modules,
+// and the question says which.
 func (p finder) camelOnItsPage(c criterion, label string, src int) bool {
 	first, _, _ := strings.Cut(strings.TrimSpace(label), " ")
 	run := camelTokens(strings.Trim(first, ",:`"))
@@ -249,7 +250,16 @@ func (p finder) camelOnItsPage(c criterion, label string, src int) bool {
 			return true
 		}
 	}
-	return false
+	// A name no other page read labels an entry with ("TraceLevel" of
+	// a daemon's configuration manual) is that entry's alone, unless the
+	// question names another page of one entry by its name ("tallyfile:
+	// File Input Module" for "… that tallyfile assigns").
+	for d := range p.docs {
+		if n := text.Tokens(p.docs[d].name); d != src && !p.docs[d].siteName && len(n) > 0 && !slices.ContainsFunc(n, func(t string) bool { return !slices.Contains(c.tokens, t) }) {
+			return false
+		}
+	}
+	return !slices.ContainsFunc(p.sents, func(s sentence) bool { return s.src != src && s.label == label })
 }
 
 // entryByWord is entryOf for a question that names no identifier, flag

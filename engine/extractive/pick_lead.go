@@ -109,9 +109,11 @@ func (p picker) statesAskedAttribute(c criterion, j int) bool {
 	t := &p.sents[j]
 	gives := givesValue(t.text)
 	figure := t.hasNum && (gives || statesValue(t.text))
-	if t.box || !figure && (c.style == styleValue || c.needsNum || !gives) {
+	if t.box || !figure && (c.style == styleValue && !quotedValueRe.MatchString(t.text) || c.needsNum || !gives) {
 		// A value that is no figure ("The default value is: png.")
-		// answers only a part that asks for no figure.
+		// answers only a part that asks for no figure, or one that asks
+		// for a value when it is written as one, in quotes ("The
+		// default is "warn".").
 		return false
 	}
 	if !slices.ContainsFunc(c.core, func(w string) bool { return attributeWords[w] }) {
@@ -123,6 +125,10 @@ func (p picker) statesAskedAttribute(c criterion, j int) bool {
 	}
 	return slices.ContainsFunc(c.core, func(w string) bool { return attributeWords[w] && t.set[w] })
 }
+
+// quotedValueRe finds a value written in quotes: a word or two, as a
+// setting takes it.
+var quotedValueRe = regexp.MustCompile(`["“][^"”\s]+(?:\s[^"”\s]+)?["”]`)
 
 // ofEntry returns sents without the sentences of entries other than
 // lead's that do not name lead's entry.

@@ -245,6 +245,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 	d := doc{id: id, toks: append(append([]string(nil), titleToks...), titleToks...), title: text.NewSet(titleToks), command: commandTokens(title), lead: text.Set{}, name: pageEntryName(title)}
 	spans := joinTableRows(body, splitParameterRows(text.Sentences(body)))
 	var recurs map[string]bool              // recurringHeadings, read on first need
+	syntaxCount := -1                       // syntaxHeadings, counted on first need
 	partsOf, parts := "", map[string]bool{} // the recurring headings met in entry partsOf
 	titleSet := text.NewSet(titleToks)
 	headSet := text.Set{}    // tokens of the heading (or label) above
@@ -458,6 +459,15 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 				// to the next heading. (The name a page is titled with
 				// names the whole page: pageEntry.)
 				label, labelEnd, inEntry = h, i, true
+				headSet = labelSet(label)
+			} else if name, ok := syntaxHeading(h); ok && !strings.EqualFold(name, d.name) && syntaxPage(&syntaxCount, body, spans) {
+				// "TallyLimit number" above "Specifies the …": on a page
+				// of such lines, a name written as code and the form
+				// of its argument name the entry the paragraph below
+				// describes (a manual page's definition list). Lines
+				// stacked above it ("TallyLevel low", "TallyLevel
+				// high") name the same entry.
+				label, labelEnd, inEntry = name, i, true
 				headSet = labelSet(label)
 			} else if sigHead {
 				// "tally.scan (s, sep [, keep])": a function's
@@ -1289,6 +1299,49 @@ func recurringHeadings(body string, spans []text.Span) map[string]bool {
 		}
 	}
 	return out
+}
+
+// syntaxHeading returns the name a heading line gives as a directive's
+// syntax: an identifier with a capital inside or a separator
+// (identifierRe), not in capitals alone, then the form of its argument
+// in one to three words of lower case, figures or brackets ("TallyLimit
+// number", "TallyLevel debug2", "Tally_Mode {on|off}"), not a title's
+// words ("OpenTally Support").
+func syntaxHeading(h string) (string, bool) {
+	f := strings.Fields(h)
+	if len(f) < 2 || len(f) > 4 || !identifierRe.MatchString(f[0]) || isCapitalsWord(f[0]) {
+		return "", false // "TALLY is …": a name in capitals is a product's or an acronym
+	}
+	for _, w := range f[1:] {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) {
+			return "", false
+		}
+	}
+	return f[0], true
+}
+
+// syntaxPage reports whether the page has heading lines that give the
+// syntax of minRecurring names or more (syntaxHeading): a reference page
+// of such entries. *count caches syntaxHeadings; -1 until counted.
+func syntaxPage(count *int, body string, spans []text.Span) bool {
+	if *count < 0 {
+		*count = syntaxHeadings(body, spans)
+	}
+	return *count >= minRecurring
+}
+
+// syntaxHeadings counts the distinct names of the page's heading lines
+// that give a syntax (syntaxHeading).
+func syntaxHeadings(body string, spans []text.Span) int {
+	names := map[string]bool{}
+	for _, sp := range spans {
+		if isHeading(body, sp) {
+			if n, ok := syntaxHeading(text.OneLine(sp.Text)); ok {
+				names[n] = true
+			}
+		}
+	}
+	return len(names)
 }
 
 // declares reports whether t, the line below a signature heading,
