@@ -252,14 +252,23 @@ func (p finder) camelOnItsPage(c criterion, label string, src int) bool {
 	}
 	// A name no other page read labels an entry with ("TraceLevel" of
 	// a daemon's configuration manual) is that entry's alone, unless the
-	// question names another page of one entry by its name ("tallyfile:
-	// File Input Module" for "… that tallyfile assigns").
+	// question names another page of one entry.
+	return !p.namesOtherPage(c, src) && !slices.ContainsFunc(p.sents, func(s sentence) bool { return s.src != src && s.label == label })
+}
+
+// namesOtherPage reports whether c names, in its words, a page of one
+// entry other than src by that page's name ("tallyfile: File Input
+// Module" for "… that tallyfile assigns").
+func (p finder) namesOtherPage(c criterion, src int) bool {
 	for d := range p.docs {
-		if n := text.Tokens(p.docs[d].name); d != src && !p.docs[d].siteName && len(n) > 0 && !slices.ContainsFunc(n, func(t string) bool { return !slices.Contains(c.tokens, t) }) {
-			return false
+		if d == src || p.docs[d].siteName {
+			continue
+		}
+		if n := text.Tokens(p.docs[d].name); len(n) > 0 && !slices.ContainsFunc(n, func(t string) bool { return !slices.Contains(c.tokens, t) }) {
+			return true
 		}
 	}
-	return !slices.ContainsFunc(p.sents, func(s sentence) bool { return s.src != src && s.label == label })
+	return false
 }
 
 // entryByWord is entryOf for a question that names no identifier, flag

@@ -94,15 +94,6 @@ func (p picker) describedBy(c criterion, r ranking, lead int) int {
 	return best
 }
 
-// lendsValue reports whether the entry sentence i describes states the
-// value c asks in a sentence of its own ("The default value is 101"): i
-// leads, and that sentence follows. Where that sentence is a candidate
-// itself, it states the value more directly and leads instead
-// (typedLead).
-func (p picker) lendsValue(c criterion, i int) bool {
-	return p.valueOfEntry(c, i) >= 0
-}
-
 // statesAskedAttribute reports whether sentence j states, with a figure,
 // an attribute c asks for by name ("The default value is 101").
 func (p picker) statesAskedAttribute(c criterion, j int) bool {
@@ -377,8 +368,12 @@ func (p picker) typedLead(c criterion, r ranking, cands []int) (int, int) {
 		case t >= 2:
 		case p.boxOfLead(c, i) >= 0:
 			t = 2 // the box of the entry it describes states the value asked
-		case p.lendsValue(c, i):
-			t, l = 2, true // so does a sentence of that entry
+		case p.valueOfEntry(c, i) >= 0:
+			// So does a sentence of that entry ("The default value is
+			// 101"), whatever its rank: i leads and it follows. Where
+			// it is a candidate itself, it leads instead (the
+			// tie-break below prefers the value stated itself).
+			t, l = 2, true
 		}
 		// "How many headers …" is answered by a sentence about headers.
 		n := c.counted == "" || p.sents[i].set[c.counted]
