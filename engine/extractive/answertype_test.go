@@ -128,6 +128,26 @@ func TestYearAskedNeedsAYear(t *testing.T) {
 	}
 }
 
+// A question that opens with a preposition ("In which version …", "On
+// what port …") asks for a value as "Which version …" does: a year
+// another product was released in, on a page of this one, is no answer.
+func TestPrepositionBeforeWhichAsksAValue(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{"In what year was Tallyhall first released?", "In which version was the TallyFold option first introduced?", "On which port does Tallyhall listen?"} {
+		if c := newCriterion(q, "", nil, nil); c.style != styleValue {
+			t.Errorf("style of %q = %d, want styleValue", q, c.style)
+		}
+	}
+	src := append(measureSources("The first worker process starts before the others, and the release of its lock lets the rest start."),
+		research.Source{ID: "S3", Title: "Curves — Tallyhall manual", Text: "Curves\n\n" +
+			"Tallyhall accepts the curves its TLS library offers. The first curve listed is the one preferred. " +
+			"OtherSSL 1.0.2 released in January 2015 was the first release to implement negotiation of supported curves in TLS servers."})
+	_, md := synthesize(t, "In what year was Tallyhall first released?", src, research.DepthStandard)
+	if summary := sectionOf(md, "Summary"); !strings.Contains(summary, "None of the sources read states") {
+		t.Errorf("another product's first release answers the year Tallyhall was first released:\n%s", md)
+	}
+}
+
 // "Why be careful with X?" is answered by what X leads to: a sentence
 // that states a consequence gives the reason.
 func TestWhyAnsweredByAConsequence(t *testing.T) {

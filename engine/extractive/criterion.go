@@ -129,7 +129,7 @@ const (
 
 var (
 	definitionCritRe = regexp.MustCompile(`(?i)^(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?\S+(?:\s+\S+){0,2}?(?:\s+(?:used|defined|meant|in|by|for|on)\s+.*)?\??$|^(?:define|explain)\b`)
-	valueCritRe      = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|max|min|limit|size|port|version|value|timeout|number|count|length|capacity|rate|price|cost|year|date|level|path|location|format|unit|percentage)s?\b`)
+	valueCritRe      = regexp.MustCompile(`(?i)^(?:\w+\s+)?(?:what|which)\b.*\b(?:default|maximum|minimum|max|min|limit|size|port|version|value|timeout|number|count|length|capacity|rate|price|cost|year|date|level|path|location|format|unit|percentage)s?\b`)
 	attributeCritRe  = regexp.MustCompile(`(?i)^(?:what|which)\b.*\b(?:default|maximum|minimum|limit|upper bound|lower bound|upper limit|lower limit)s?\b`)
 	whyCritRe        = regexp.MustCompile(`(?i)^why\b`)
 	extremeAskedRe   = regexp.MustCompile(`(?i)^(?:what|which)(?:\s+is|\s+are|\s+was|\s+were|'s)\s+the\s+(\w+)`)
