@@ -692,21 +692,31 @@ func (l *Lexicon) measure(key string) []string {
 // measureSense returns the synset of key's most common noun sense, and
 // whether that sense is a measure (below "measure, quantity, amount").
 func (l *Lexicon) measureSense(key string) (synset, bool) {
-	for _, form := range forms(key) {
-		for _, lemma := range l.bases(noun, form) {
-			offs := l.senses(noun, lemma)
-			if len(offs) == 0 {
-				continue
-			}
-			s, err := l.synsetAt(noun, offs[0])
-			return s, err == nil && l.below(s, isMeasureSynset, maxKindDepth)
-		}
+	ss := l.firstSenses(key)
+	if len(ss) == 0 {
+		return synset{}, false
 	}
-	return synset{}, false
+	return ss[0], l.below(ss[0], isMeasureSynset, maxKindDepth)
 }
 
-// UnitsOfKind returns, when word's most common noun sense is a unit of
-// measurement (a measure whose broader term is a kind of unit: "megabyte"
+// firstSenses returns the most common noun sense of each base form of key
+// WordNet has, in the order of its base forms.
+func (l *Lexicon) firstSenses(key string) []synset {
+	var out []synset
+	for _, form := range forms(key) {
+		for _, lemma := range l.bases(noun, form) {
+			if offs := l.senses(noun, lemma); len(offs) > 0 {
+				if s, err := l.synsetAt(noun, offs[0]); err == nil {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// UnitsOfKind returns, when the most common noun sense of word (or of
+// one of its base forms: "day" of "days") is a unit of measurement (a measure whose broader term is a kind of unit: "megabyte"
 // → "computer memory unit", "second" → "time unit"), the lemmas of every
 // unit of that kind and of the units below them, in lower case ("byte",
 // "kb", "kilobyte", "mb", …): the ways a figure of that kind may be
@@ -720,22 +730,28 @@ func (l *Lexicon) UnitsOfKind(word string) []string {
 }
 
 func (l *Lexicon) unitsOfKind(key string) []string {
-	s, ok := l.measureSense(key)
-	if !ok {
-		return nil
-	}
-	seen := map[string]bool{}
-	for _, ptr := range s.ptrs {
-		if ptr.symbol != "@" {
+	// A plural may be a lemma of its own ("days": a time of life) and
+	// its singular the unit ("day"): each base form is tried in turn.
+	for _, s := range l.firstSenses(key) {
+		if !l.below(s, isMeasureSynset, maxKindDepth) {
 			continue
 		}
-		kind, err := l.synsetAt(ptr.pos, ptr.offset)
-		if err != nil || !slices.ContainsFunc(kind.words, isUnitLemma) {
-			continue
+		seen := map[string]bool{}
+		for _, ptr := range s.ptrs {
+			if ptr.symbol != "@" {
+				continue
+			}
+			kind, err := l.synsetAt(ptr.pos, ptr.offset)
+			if err != nil || !slices.ContainsFunc(kind.words, isUnitLemma) {
+				continue
+			}
+			l.addHyponyms(kind, 2, seen)
 		}
-		l.addHyponyms(kind, 2, seen)
+		if len(seen) > 0 {
+			return sortedKeys(seen)
+		}
 	}
-	return sortedKeys(seen)
+	return nil
 }
 
 // UnitsMeasuring returns, when word names what a kind of unit measures

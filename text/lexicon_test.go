@@ -175,6 +175,10 @@ func TestLexiconUnitsOfKind(t *testing.T) {
 		{"megabytes", []string{"byte", "kilobyte", "kb", "mb", "gigabyte"}, []string{"second", "dollar"}},
 		{"seconds", []string{"minute", "min", "s", "hour", "day"}, []string{"byte"}},
 		{"dollars", []string{"euro", "dollar"}, []string{"minute"}},
+		// "days" and "hours" are lemmas of their own ("in his final
+		// days"); their singulars are the units.
+		{"days", []string{"day", "hour", "second"}, []string{"byte"}},
+		{"hours", []string{"hour", "minute"}, []string{"byte"}},
 		{"year", nil, nil},  // a period, not a unit: asksYear decides
 		{"jobs", nil, nil},  // not a measure
 		{"port", nil, nil},  // not a measure

@@ -103,6 +103,9 @@ func TestUnitAskedNeedsAFigureOfItsKind(t *testing.T) {
 	if !inUnits("The timeout is 300s.", askedUnits("How many seconds does it wait?")) || !inUnits("It waits 5 minutes.", askedUnits("How many seconds does it wait?")) {
 		t.Error("a figure in seconds or minutes does not answer how many seconds")
 	}
+	if !inUnits("It is valid for 365 days.", askedUnits("For how many days is the certificate valid?")) || inUnits("It requires TLS/1.0 or higher.", askedUnits("For how many days is the certificate valid?")) {
+		t.Error("how many days: a figure in days does not answer, or one in no unit does")
+	}
 	if askedUnits("How many jobs run?") != nil || askedUnits("In what year was it released?") != nil {
 		t.Error("askedUnits: want nil for things counted and for a year")
 	}
