@@ -716,8 +716,9 @@ func (l *Lexicon) firstSenses(key string) []synset {
 }
 
 // UnitsOfKind returns, when the most common noun sense of word (or of
-// one of its base forms: "day" of "days") is a unit of measurement (a measure whose broader term is a kind of unit: "megabyte"
-// → "computer memory unit", "second" → "time unit"), the lemmas of every
+// one of its base forms: "day" of "days") is a unit of measurement (a
+// measure whose broader term is a kind of unit: "megabyte" → "computer
+// memory unit", "second" → "time unit"), the lemmas of every
 // unit of that kind and of the units below them, in lower case ("byte",
 // "kb", "kilobyte", "mb", …): the ways a figure of that kind may be
 // written. nil when word is no unit, or a period such as "year" whose
