@@ -131,6 +131,26 @@ func TestYearAskedNeedsAYear(t *testing.T) {
 	}
 }
 
+// A figure in the asked units that the lead's paragraph goes on to give
+// ("“1m” is taken to mean “31d”.") shares no word with the question, yet
+// says how many days a month counts as.
+func TestFigureInTheAskedUnitsAfterTheLead(t *testing.T) {
+	t.Parallel()
+	src := []research.Source{{ID: "S1", Title: "tally-trim — Tally manual", Text: "tally-trim\n\n" +
+		"The --keep-within option of tally-trim takes an interval of the form <int><char>, where char is one of the letters d, w, m and y for days, weeks, months and years. " +
+		"For example, --keep-within 2d keeps every snapshot made within the past 48 hours. " +
+		"“1m” is taken to mean “31d”. Snapshots older than the interval are removed.\n\n" +
+		"The --keep-last option keeps the given number of snapshots, whatever their age."}}
+	q := "How many days does tally-trim count as one month, when I give --keep-within a value in months?"
+	_, md := synthesize(t, q, src, research.DepthStandard)
+	if summary := sectionOf(md, "Summary"); !strings.Contains(summary, "31d") {
+		t.Errorf("the figure in days after the lead is not in the Summary:\n%s", md)
+	}
+	if summary := sectionOf(md, "Summary"); strings.Contains(summary, "--keep-last") {
+		t.Errorf("another option's sentence joins the lead:\n%s", md)
+	}
+}
+
 // A question that opens with a preposition ("In which version …", "On
 // what port …") asks for a value as "Which version …" does: a year
 // another product was released in, on a page of this one, is no answer.

@@ -198,7 +198,7 @@ func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []st
 	}
 	l := lead{stated: true}
 	if !st.quoted[first] {
-		l.sents = p.withCounterparts(p.bearing(c, len(sides) > 0, p.withExplanation(c, p.withSeconds(c, r, first, slices.Concat(e.sents, cands), st.quoted))), sides)
+		l.sents = p.withCounterparts(p.withFigureAfter(c, p.bearing(c, len(sides) > 0, p.withExplanation(c, p.withSeconds(c, r, first, slices.Concat(e.sents, cands), st.quoted))), st.quoted), sides)
 		if len(sides) == 2 {
 			// A comparison is answered by what is said of its
 			// sides: a sentence that names neither is about

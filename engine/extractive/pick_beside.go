@@ -215,6 +215,26 @@ func (p picker) withExplanation(c criterion, sents []int) []int {
 	return sents
 }
 
+// withFigureAfter adds, beside the lead of a part that asks for so many
+// of a unit ("How many days …"), the next sentence of the lead's
+// paragraph when it states a figure in those units: the paragraph goes on
+// with the quantity asked, in figures of its own ("For example, 2w
+// means two weeks." then "“1m” is taken to mean “31d”.").
+func (p picker) withFigureAfter(c criterion, sents []int, quoted map[int]bool) []int {
+	if len(c.units) == 0 || len(sents) == 0 {
+		return sents
+	}
+	i, j := sents[0], sents[0]+1
+	if j >= len(p.sents) || quoted[j] || slices.Contains(sents, j) {
+		return sents
+	}
+	if s := &p.sents[j]; s.src != p.sents[i].src || s.pos != p.sents[i].pos+1 || s.para || s.label != p.sents[i].label ||
+		!s.hasNum || !inUnits(s.text, c.units) {
+		return sents
+	}
+	return slices.Insert(slices.Clone(sents), 1, j)
+}
+
 // restatesMost reports whether sentence i holds nearly every word of
 // criterion c: it says what was asked, not yet why.
 func (p picker) restatesMost(c criterion, i int) bool {
