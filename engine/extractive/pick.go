@@ -198,7 +198,13 @@ func (p picker) leadFor(c criterion, r ranking, e entry, cands []int, sides []st
 	}
 	l := lead{stated: true}
 	if !st.quoted[first] {
-		l.sents = p.withCounterparts(p.withFigureAfter(c, p.bearing(c, len(sides) > 0, p.withExplanation(c, p.withSeconds(c, r, first, slices.Concat(e.sents, cands), st.quoted))), st.quoted), sides)
+		// The lead's paragraph: what states more of the same answer,
+		// explains it, finishes its thought or goes on with its figure.
+		sents := p.withSeconds(c, r, first, slices.Concat(e.sents, cands), st.quoted)
+		sents = p.withExplanation(c, sents)
+		sents = p.bearing(c, len(sides) > 0, sents)
+		sents = p.withFigureAfter(c, sents, st.quoted)
+		l.sents = p.withCounterparts(sents, sides)
 		if len(sides) == 2 {
 			// A comparison is answered by what is said of its
 			// sides: a sentence that names neither is about
