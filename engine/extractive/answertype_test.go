@@ -143,10 +143,11 @@ func TestFigureInTheAskedUnitsAfterTheLead(t *testing.T) {
 		"The --keep-last option keeps the given number of snapshots, whatever their age."}}
 	q := "How many days does tally-trim count as one month, when I give --keep-within a value in months?"
 	_, md := synthesize(t, q, src, research.DepthStandard)
-	if summary := sectionOf(md, "Summary"); !strings.Contains(summary, "31d") {
+	summary := sectionOf(md, "Summary")
+	if !strings.Contains(summary, "31d") {
 		t.Errorf("the figure in days after the lead is not in the Summary:\n%s", md)
 	}
-	if summary := sectionOf(md, "Summary"); strings.Contains(summary, "--keep-last") {
+	if strings.Contains(summary, "--keep-last") {
 		t.Errorf("another option's sentence joins the lead:\n%s", md)
 	}
 }
