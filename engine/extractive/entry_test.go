@@ -396,3 +396,39 @@ func TestSigilNamesTheVariablesEntry(t *testing.T) {
 		t.Errorf("another entry's default is quoted:\n%s", md)
 	}
 }
+
+// The values of an entry defined one a line ("TallyTokens Full: …" over
+// "TallyTokens Terse: …") are statements of the entry, each quoted whole:
+// neither headings (they end without a full stop) nor the boxes of
+// entries of their own (the first looks like a name above a box).
+func TestValueDefinitionsOneALineAreTheEntrys(t *testing.T) {
+	t.Parallel()
+	page := "Core Directives\n\nTallyTokens Directive\n\n" +
+		"Description: Configures the Banner line of Tallyweb's replies\n" +
+		"Syntax: TallyTokens Full|Terse|Major\n" +
+		"Default: TallyTokens Full\n\n" +
+		"This directive controls how much the Banner line of each reply tells about the server.\n\n" +
+		"TallyTokens Full (or not specified): Tallyweb sends (e.g.): Banner: Tallyweb/3.1.4 (Unix)\n\n" +
+		"TallyTokens Terse: Tallyweb sends (e.g.): Banner: Tallyweb\n\n" +
+		"TallyTokens Major: Tallyweb sends (e.g.): Banner: Tallyweb/3\n\n" +
+		"This setting applies to the whole server.\n\n" +
+		"TallyLog Directive\n\nDescription: Names the log file\nSyntax: TallyLog path\n\nThe log is written by one process."
+	p := docPool([2]string{"Core — Tallyweb", page})
+	want := map[string]bool{
+		"TallyTokens Full (or not specified): Tallyweb sends (e.g.): Banner: Tallyweb/3.1.4 (Unix)": true,
+		"TallyTokens Terse: Tallyweb sends (e.g.): Banner: Tallyweb":                                true,
+		"TallyTokens Major: Tallyweb sends (e.g.): Banner: Tallyweb/3":                              true,
+		"This setting applies to the whole server.":                                                 true,
+	}
+	for _, s := range p.sents {
+		if want[s.text] {
+			delete(want, s.text)
+			if s.label != "TallyTokens" || s.box {
+				t.Errorf("%q: label %q, box %v; want a sentence of TallyTokens", s.text, s.label, s.box)
+			}
+		}
+	}
+	for s := range want {
+		t.Errorf("%q is not a sentence of the page", s)
+	}
+}

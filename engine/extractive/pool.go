@@ -372,7 +372,12 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			last = i
 			continue
 		}
-		if name, lines, ok := nameWithBox(body, sp); ok {
+		// "TallyMode Full: Tally writes …" / "TallyMode Terse: Tally
+		// writes …" inside an entry: the definitions of its values, each
+		// on its line, are statements of the entry, like the rows of a
+		// table: neither headings nor boxes of entries of their own.
+		defRow := inEntry && label != "" && definitionRow(body, spans, i)
+		if name, lines, ok := nameWithBox(body, sp); ok && !defRow {
 			// "queue_cap Use: main Type: integer Default: 5": a one-row
 			// table of the entry's name and its box, flattened onto one
 			// line. It opens the entry, which holds to the next one.
@@ -417,6 +422,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		// for …" under "Pin-Priority | effects") is a statement of the
 		// table, however short: no heading.
 		dataRow := i > 0 && isTableRow(text.OneLine(sp.Text)) && isTableRow(text.OneLine(spans[i-1].Text))
+		dataRow = dataRow || defRow
 		sigName, sigHead := signatureHeading(body, spans, i)
 		if inEntry && label != "" && !sigHead && !listItem && !dataRow && isHeading(body, sp) &&
 			len(p.sents) > 0 && p.sents[len(p.sents)-1].src == src && p.sents[len(p.sents)-1].label == label {
@@ -485,7 +491,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			stacked = nil
 			continue
 		}
-		if term, first, ok := termOnBox(body, spans, i); ok {
+		if term, first, ok := termOnBox(body, spans, i); ok && !dataRow {
 			// "tcp-clients: Grammar: tcp-clients <integer>;" over
 			// "Blocks: options": the entry's name written onto the first
 			// line of its box. The box and what follows are the entry's,
@@ -576,7 +582,7 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// values, a statement about the entry.
 			q = itemQuality
 		}
-		if q == 0 && dataRow && isTableRow(s) && len(s) <= maxQuoteBytes {
+		if q == 0 && dataRow && (isTableRow(s) || inEntry) && len(s) <= maxQuoteBytes {
 			// "crit | Critical conditions" under "emerg | Emergencies …":
 			// a row of a table is a statement of it, however short.
 			q = itemQuality
@@ -1680,6 +1686,27 @@ func outerColon(s string) int {
 		}
 	}
 	return -1
+}
+
+// definitionRow reports whether spans[i] is one of two or more lines in
+// a row, each alone on its line, that open with the same word and define
+// a term after ": " ("TallyMode Full: Tally writes …" over "TallyMode
+// Terse: Tally writes …"): a definition list written one term a line.
+func definitionRow(body string, spans []text.Span, i int) bool {
+	first := func(k int) string {
+		if k < 0 || k >= len(spans) || !aloneOnLine(body, spans[k]) {
+			return ""
+		}
+		t := text.OneLine(spans[k].Text)
+		c := outerColon(t)
+		if c <= 0 || len(strings.Fields(t[c+2:])) < 2 {
+			return ""
+		}
+		w, _, _ := strings.Cut(t[:c], " ")
+		return w
+	}
+	w := first(i)
+	return w != "" && (first(i-1) == w || first(i+1) == w)
 }
 
 // keyTermRe matches a configuration key in lower case ("name",
