@@ -192,6 +192,19 @@ var adviceRe = regexp.MustCompile(`(?i)\b(?:advis|recommend|discourag|warn|sugge
 // act is for, not what causes a state of things.
 var purposeRe = regexp.MustCompile(`(?i)\bwhy\s+(?:would|should|do|does|might|could|must|can)\s+(?:i|you|we|one|anyone|someone|a user|an administrator)\b`)
 
+// askerActRe matches a question about what the asker is to do, up to
+// its verb ("How do I stop …", "How can you make …", "how to keep …").
+var askerActRe = regexp.MustCompile(`(?i)\bhow\s+(?:(?:would|should|do|does|might|could|must|can|will)\s+(?:i|you|we|one|anyone|someone)|to)\s+(\pL+)`)
+
+// askerVerb returns the verb of the act a how-question asks how to do
+// ("stop" in "How do I stop the shell from …"), or "".
+func askerVerb(q string) string {
+	if m := askerActRe.FindStringSubmatch(q); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // adviceSentRe matches a sentence that gives advice.
 var adviceSentRe = regexp.MustCompile(`(?i)\b(?:should(?: not|n't)?|avoid(?:ed)?|(?:not )?recommended|discouraged|unless (?:strictly )?needed)\b`)
 

@@ -1052,10 +1052,14 @@ func (p *pool) entryWord(c criterion) string {
 			}
 		}
 		kind := askedHead(c.text)
+		act := askerVerb(c.text)
 		for _, w := range c.words {
 			toks := text.Tokens(w)
 			if len(toks) != 1 || valueWords[toks[0]] || p.context[toks[0]] || text.IsStopword(w) || strings.EqualFold(w, asked) || strings.EqualFold(w, kind) {
 				continue // "At what score …": the noun asked for is the answer's kind, not the thing it is asked of
+			}
+			if strings.EqualFold(w, act) && !names[w] {
+				continue // "How do I stop …": the act the asker wants done, not the name of an entry
 			}
 			if slices.Contains(c.caps, toks[0]) {
 				continue // a name in capitals ("for NTS") names an entry only as a label in capitals does (entryOf)

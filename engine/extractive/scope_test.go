@@ -1268,3 +1268,26 @@ func TestTypedDefaultLineBeforeItsProse(t *testing.T) {
 		t.Errorf("%q is not read as the value of the prose after it: %v", p.sents[i].text, p.valueEntryWords(i))
 	}
 }
+
+// The verb of the act a how-question asks how to do ("How do I stop …")
+// names no entry, though a page labels one with it (a completion style
+// called "stop"): the entry asked about is named by the rest of the
+// question, if at all.
+func TestTheAskersVerbNamesNoEntry(t *testing.T) {
+	t.Parallel()
+	page := "Completion styles\n\n" +
+		"stop\n\nIf set to true, the word completer stops once when it reaches the beginning of the history.\n\n" +
+		"prefix-hidden\n\nIf true, the prefix of each match is left out of the list.\n\n" +
+		"History options\n\n" +
+		"IGNORE_SPACE\n\nRemove command lines from the history list when the first character on the line is a space."
+	p := docPool([2]string{"Tallysh manual", page})
+	c := newCriterion("How do you stop tallysh from saving command lines that begin with a space in the history?", "", nil, nil)
+	if e := (finder{p}).entryOf(c); e.name == "stop" {
+		t.Errorf("the asker's verb picked the entry %q", e.name)
+	}
+	// As the name of the thing asked about, the same word names its entry.
+	c = newCriterion("What does the stop style do at the beginning of the history?", "", nil, nil)
+	if e := (finder{p}).entryOf(c); e.name != "stop" {
+		t.Errorf("entry = %q, want stop", e.name)
+	}
+}
