@@ -750,3 +750,33 @@ func TestDescriptionLendsItsEntrysValueSentence(t *testing.T) {
 		t.Errorf("typedLead = %q (tier %d), want the headers entry's description (tier 2 or more)", p.sents[got].text, tier)
 	}
 }
+
+// A page states a value in a short sentence of its own between the one
+// that says what it is of and the one that says how to change it; ranked
+// below both, it is not among the candidates a large page gives, and yet
+// it is the answer: a sentence beside a candidate that states the value
+// in the asked form is weighed with them.
+func TestValueBesideACandidateLeads(t *testing.T) {
+	t.Parallel()
+	page := "Host names\n\n" +
+		"When a client sends no host name, Tallyd generates one for the client from its address and updates DNS with it. " +
+		"The prefix put at the start of the host names Tallyd generates is specified by the tally-host-prefix parameter. " +
+		"The default value is “tallyhost”. " +
+		"To change the prefix of generated host names, set tally-host-prefix to the desired string:\n\n" +
+		"Leases\n\nA lease is renewed when half of its lifetime has passed."
+	p := docPool([2]string{"Tallyd — DNS updates", page})
+	q := "Unless I configure a prefix, what does Tallyd put at the start of the host names it generates for clients?"
+	c := newCriterion(q, "", text.Tokens(q), nil)
+	r := scorer{p}.rankSection(section{heading: "Host names", criteria: []criterion{c}}, exactTerms(q), nil)
+	value := sentenceIndex(t, p, "The default value is")
+	change := sentenceIndex(t, p, "To change the prefix")
+	generates := sentenceIndex(t, p, "When a client sends no host name")
+	// The candidates a large page gives: the sentences around the value,
+	// not the value sentence itself.
+	if !r.relevant(value, minRelative) {
+		t.Fatalf("%q is not relevant; the case this test is about does not arise", p.sents[value].text)
+	}
+	if got := (picker{p}).leadOf(c, r, entry{}, []int{change, generates}); got != value {
+		t.Errorf("lead = %d, want %d, the sentence that states the default", got, value)
+	}
+}

@@ -590,17 +590,6 @@ func (p picker) addsTerm(c criterion, i int, quoted []int) bool {
 	return false
 }
 
-// continueSpan is how many sentences after a lead, in its section, go on
-// with what it says.
-const continueSpan = 2
-
-// continues reports whether sentence i is one of the continueSpan
-// sentences after lead in its section.
-func (p picker) continues(i, lead int) bool {
-	a, b := &p.sents[i], &p.sents[lead]
-	return a.src == b.src && a.section == b.section && a.pos > b.pos && a.pos-b.pos <= continueSpan
-}
-
 // namesSide reports whether sentence i, or its label, names one of the
 // two sides of a comparison by the words that set it apart.
 func (p picker) namesSide(i int, sides []string) bool {

@@ -229,7 +229,7 @@ func (p picker) leadOf(c criterion, r ranking, e entry, cands []int) int {
 	// first in the form of answer c asks for (a figure, a cause), else the
 	// first that says more than the question does, else the first that is
 	// evidence at all.
-	if typed, _ := p.typedLead(c, r, cands); typed >= 0 {
+	if typed, _ := p.typedLead(c, r, p.valuesBeside(c, r, cands)); typed >= 0 {
 		return typed
 	}
 	if (c.style == styleValue || c.needsNum) && c.enum == "" && !c.member {
@@ -349,6 +349,38 @@ func (p picker) untitled(c criterion, i int) int {
 		}
 	}
 	return n
+}
+
+// valuesBeside returns cands and, after them, the relevant sentences
+// beside a candidate, in its section, that state a value in the form c
+// asks for: a page gives the value in a short sentence of its own next
+// to those that say what it is of and how to change it ("The prefix is
+// set by tally-prefix." / "The default value is “tallyhost”." / "To
+// change it, set it to the desired string:"), and ranked below them it
+// is not among the candidates a large page gives.
+func (p picker) valuesBeside(c criterion, r ranking, cands []int) []int {
+	var more []int
+	for _, k := range cands {
+		for i := max(0, k-continueSpan); i <= k+continueSpan && i < len(p.sents); i++ {
+			if (p.continues(i, k) || p.continues(k, i)) && !slices.Contains(cands, i) && !slices.Contains(more, i) &&
+				r.relevant(i, minRelative) && p.answerTier(c, i) >= 2 {
+				more = append(more, i)
+			}
+		}
+	}
+	slices.Sort(more)
+	return slices.Concat(cands, more)
+}
+
+// continueSpan is how many sentences after a lead, in its section, go on
+// with what it says.
+const continueSpan = 2
+
+// continues reports whether sentence i is one of the continueSpan
+// sentences after lead in its section.
+func (p picker) continues(i, lead int) bool {
+	a, b := &p.sents[i], &p.sents[lead]
+	return a.src == b.src && a.section == b.section && a.pos > b.pos && a.pos-b.pos <= continueSpan
 }
 
 // typedLead returns the candidate that states the value c asks for most
