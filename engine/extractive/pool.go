@@ -582,9 +582,10 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 			// values, a statement about the entry.
 			q = itemQuality
 		}
-		if q == 0 && dataRow && (isTableRow(s) || inEntry) && len(s) <= maxQuoteBytes {
+		if q == 0 && dataRow && (isTableRow(s) || defRow) && len(s) <= maxQuoteBytes {
 			// "crit | Critical conditions" under "emerg | Emergencies …":
-			// a row of a table is a statement of it, however short.
+			// a row of a table is a statement of it, however short; so is
+			// a line defining one of an entry's values.
 			q = itemQuality
 		}
 		if q == 0 && p.joinsPrevious(body, spans, i, s, id, src, last, banned) {
