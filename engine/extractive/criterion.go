@@ -190,11 +190,18 @@ var adviceRe = regexp.MustCompile(`(?i)\b(?:advis|recommend|discourag|warn|sugge
 // purposeRe matches a why-question whose subject is the asker or anyone
 // ("why would I …", "why should you …", "why do we …"): it asks what the
 // act is for, not what causes a state of things.
-var purposeRe = regexp.MustCompile(`(?i)\bwhy\s+(?:would|should|do|does|might|could|must|can)\s+(?:i|you|we|one|anyone|someone|a user|an administrator)\b`)
+var purposeRe = regexp.MustCompile(`(?i)\bwhy\s+(?:` + askerAux + `)\s+(?:` + asker + `|a user|an administrator)\b`)
+
+// askerAux and asker are the auxiliary and the subject of a question
+// about what the asker does ("why would I …", "how can you …").
+const (
+	askerAux = `would|should|do|does|might|could|must|can`
+	asker    = `i|you|we|one|anyone|someone`
+)
 
 // askerActRe matches a question about what the asker is to do, up to
 // its verb ("How do I stop …", "How can you make …", "how to keep …").
-var askerActRe = regexp.MustCompile(`(?i)\bhow\s+(?:(?:would|should|do|does|might|could|must|can|will)\s+(?:i|you|we|one|anyone|someone)|to)\s+(\pL+)`)
+var askerActRe = regexp.MustCompile(`(?i)\bhow\s+(?:(?:` + askerAux + `|will)\s+(?:` + asker + `)|to)\s+(\pL+)`)
 
 // askerVerb returns the verb of the act a how-question asks how to do
 // ("stop" in "How do I stop the shell from …"), or "".

@@ -420,9 +420,8 @@ func (p *pool) addDoc(id, title, body string, weight float64, banned map[string]
 		inList = listItem && isHeading(body, sp)
 		// A row of a table under another row ("990 | used as the default
 		// for …" under "Pin-Priority | effects") is a statement of the
-		// table, however short: no heading.
-		dataRow := i > 0 && isTableRow(text.OneLine(sp.Text)) && isTableRow(text.OneLine(spans[i-1].Text))
-		dataRow = dataRow || defRow
+		// table, however short: no heading; so is a definition row.
+		dataRow := defRow || i > 0 && isTableRow(text.OneLine(sp.Text)) && isTableRow(text.OneLine(spans[i-1].Text))
 		sigName, sigHead := signatureHeading(body, spans, i)
 		if inEntry && label != "" && !sigHead && !listItem && !dataRow && isHeading(body, sp) &&
 			len(p.sents) > 0 && p.sents[len(p.sents)-1].src == src && p.sents[len(p.sents)-1].label == label {
